@@ -1,0 +1,97 @@
+"""Diagnostics: findings about the input, each pointing at file:line:col with a caret excerpt."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+
+class Severity(IntEnum):
+    INFO = 0
+    WARNING = 1
+    ERROR = 2
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding. ``line`` and ``column`` are 1-based and refer to the raw file as received."""
+
+    severity: Severity
+    message: str
+    file: str = "<input>"
+    line: int = 0
+    column: int = 0
+    source_line: str = ""  # the raw line, for the caret excerpt
+    code: str = ""  # a short machine-readable kind, e.g. "label-sequence"
+    hint: str = ""
+
+    def format(self) -> str:
+        where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
+        out = f"{where}: {self.severity}: {self.message}"
+        if self.code:
+            out += f" [{self.code}]"
+        if self.source_line:
+            out += "\n" + excerpt(self.source_line, self.column)
+        if self.hint:
+            out += f"\n  hint: {self.hint}"
+        return out
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "severity": str(self.severity),
+            "code": self.code,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+def excerpt(line: str, column: int, width: int = 100) -> str:
+    """The source line (clipped around the column if long) with a caret under ``column``."""
+    line = line.rstrip("\n").replace("\t", " ")
+    col = max(column - 1, 0)
+    start = 0
+    if len(line) > width:
+        start = max(0, min(col - width // 3, len(line) - width))
+        line = line[start : start + width]
+    prefix = "... " if start else "    "
+    return f"  {prefix}{line}\n  {' ' * (len(prefix) + col - start)}^"
+
+
+@dataclass
+class Diagnostics:
+    """A collector: stages append findings and carry on (collect-all, never fail-fast by default)."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def add(self, d: Diagnostic) -> None:
+        self.items.append(d)
+
+    def extend(self, ds: list[Diagnostic] | Diagnostics) -> None:
+        self.items.extend(ds.items if isinstance(ds, Diagnostics) else ds)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity is Severity.ERROR]
+
+    def has_errors(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.items)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+class NavlawError(Exception):
+    """Input navlaw cannot process at all (unreadable file, bad manifest): carries its diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(d.format() for d in diagnostics))

@@ -1,0 +1,101 @@
+"""The front end as one call: load -> normalize -> parse -> build tree, for a file or a whole corpus."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
+from .load import SourceDocument, decode, load
+from .manifest import Entry, Manifest, load_manifest
+from .normalize import normalize
+from .tree import NAV_LAW, Code, Document, build, wrap_fragments
+
+
+@dataclass
+class Compiled:
+    source: SourceDocument
+    document: Document
+    entry: Entry | None = None
+
+
+@dataclass
+class Corpus:
+    root: Path
+    manifest: Manifest
+    documents: list[Compiled]
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
+
+    def by_file(self, file: str) -> Compiled:
+        return next(c for c in self.documents if c.source.path == file)
+
+
+def compile_source(src: SourceDocument, entry: Entry | None = None,
+                   diagnostics: Diagnostics | None = None) -> Document:
+    diags = diagnostics if diagnostics is not None else Diagnostics()
+    nt = normalize(src.text, entry.list_numbering if entry else "auto")  # type: ignore[arg-type]
+    code = Code(entry.code_prefix, entry.code_cite) if entry and entry.code_cite else NAV_LAW
+    section = entry.section if entry else ""
+    if entry and not section and entry.kind in ("section-text", "rule", "proposed-rule"):
+        firsts = {c.split("/")[1 if code.prefix else 0] for c in entry.covers if c}
+        section = firsts.pop() if len(firsts) == 1 else ""
+    doc = build(nt, src.path, code, section, diags)
+    if entry and entry.fragments:
+        doc = wrap_fragments(doc, [(f.covers, *f.lines) for f in entry.fragments], code, diags)
+    return doc
+
+
+def compile_text(text: str, file: str = "<input>", diagnostics: Diagnostics | None = None) -> Document:
+    """Compile law text given as a string (tests, fuzzing): the same path a file takes."""
+    src = SourceDocument(file, text, "", len(text.encode()))
+    return compile_source(src, None, diagnostics)
+
+
+def compile_file(path: str | Path, diagnostics: Diagnostics | None = None) -> Document:
+    """One standalone file, no manifest. Raises NavlawError if the file cannot be read or decoded."""
+    return compile_source(load(path), None, diagnostics)
+
+
+def compile_bytes(data: bytes, file: str, diagnostics: Diagnostics | None = None) -> Document:
+    return compile_text(decode(data, file), file, diagnostics)
+
+
+def compile_corpus(root: str | Path = "corpus") -> Corpus:
+    """Every document of the manifest, compiled. Unreadable documents and manifest errors raise
+    NavlawError with all their diagnostics; findings in the law text are collected in the result."""
+    root = Path(root)
+    if not root.is_dir():
+        raise NavlawError([Diagnostic(Severity.ERROR, "no such corpus directory", str(root), code="input",
+                                      hint="run from the repository root or pass --corpus DIR")])
+    manifest = load_manifest(root)
+    diags = Diagnostics()
+    docs: list[Compiled] = []
+    failures: list[Diagnostic] = []
+    for entry in manifest.entries:
+        try:
+            src = load(root / entry.file, display=str(root / entry.file))
+        except NavlawError as exc:
+            failures.extend(exc.diagnostics)
+            continue
+        docs.append(Compiled(src, compile_source(src, entry, diags), entry))
+    if failures:
+        raise NavlawError(failures)
+    corpus = Corpus(root, manifest, docs, diags)
+    _check_covers(corpus)
+    return corpus
+
+
+def _check_covers(corpus: Corpus) -> None:
+    """Each provision a document says it covers must be in that document's text."""
+    lines = corpus.manifest.text.split("\n")
+    for c in corpus.documents:
+        e = c.entry
+        assert e is not None
+        ids = {n.id for n in c.document.walk()}
+        for cov in e.covers:
+            if cov not in ids:
+                line = next((k + 1 for k, l in enumerate(lines) if f'"{cov}"' in l and k + 1 >= e.line), e.line)
+                corpus.diagnostics.add(Diagnostic(
+                    Severity.ERROR, f"{e.file} is said to cover {cov!r}, but its text has no such provision",
+                    str(corpus.manifest.path), line, 1, lines[line - 1], "manifest",
+                    f"the provisions it has at top level: {', '.join(n.id for n in c.document.walk() if n.id.count('/') <= 1 and n.id)[:200]}"))

@@ -1,0 +1,118 @@
+"""Reads provision labels ("4.", "(a)", "(1-a)", "(ii)", "(A)") and decides how they nest.
+
+New York statutes nest subdivision 1. > paragraph (a) > subparagraph (1) > clause (i) > subclause (A)
+> item, but sections depart from it (§ 88 numbers subclauses "1." under a clause), texts arrive cut,
+and "(i)" may be the ninth letter or the first roman numeral. So nesting is read from the sequence of
+labels, not from a fixed ladder or from indentation:
+
+1. A label that continues an open list (the next letter, number or numeral, or the next "-a" insert:
+   (1) (1-a) (1-b) (2)) is a sibling in that list. The innermost list is tried first.
+2. Otherwise, a label that starts a list ((a), (1), (i), (A), 1.) opens a new level under the
+   innermost open provision.
+3. Otherwise, the lists further out are tried, innermost first: "(2)" after "(1-c)(v)(E)" closes
+   (E) and (v) and continues (1-c).
+4. Otherwise the label is out of sequence and placed by the usual ladder (a diagnostic says so).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# The usual ladder of New York statutes, outermost first; used only when sequences do not decide.
+RANK = {"number": 1, "lower": 2, "arabic": 3, "roman": 4, "upper": 5, "upper_roman": 6,
+        "double": 6, "double_upper": 7}
+STYLE_NAMES = {"number": "subdivision", "lower": "paragraph", "arabic": "subparagraph",
+               "roman": "clause", "upper": "subclause", "upper_roman": "item",
+               "double": "item", "double_upper": "item"}
+
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+
+
+def roman_value(s: str) -> int | None:
+    """The value of a lowercase roman numeral up to 399, or None if ``s`` is not one."""
+    total = 0
+    prev = 0
+    for ch in reversed(s):
+        v = _ROMAN.get(ch)
+        if v is None:
+            return None
+        if v < prev:
+            total -= v
+        else:
+            total += v
+            prev = v
+    return total if to_roman(total) == s else None
+
+
+def to_roman(n: int) -> str:
+    out = []
+    for value, numeral in ((100, "c"), (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"),
+                           (5, "v"), (4, "iv"), (1, "i")):
+        while n >= value:
+            out.append(numeral)
+            n -= value
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read a label: its style and its place in a list, (base, insert) — (1-b) is (1, 2)."""
+
+    style: str
+    base: int
+    insert: int = 0
+
+    def continues(self, prev: Reading) -> bool:
+        if self.style != prev.style:
+            return False
+        return (self.base == prev.base + 1 and self.insert == 0) or (
+            self.base == prev.base and self.insert == prev.insert + 1)
+
+    @property
+    def first(self) -> bool:
+        return self.base == 1 and self.insert == 0
+
+    def after(self, prev: Reading) -> bool:
+        """Later in the same list than ``prev`` (a gap when not a continuation)."""
+        return self.style == prev.style and (self.base, self.insert) > (prev.base, prev.insert)
+
+
+def key(label: str) -> str:
+    """The label as it appears in ids: "4." -> "4", "(1-a)" -> "1-a", "(A)" -> "A"."""
+    return label.strip().strip("()").rstrip(".")
+
+
+def _letters(s: str) -> int:
+    return ord(s) - ord("a") + 1
+
+
+def _insert(suffix: str) -> int:
+    return _letters(suffix) if suffix.isalpha() else int(suffix)
+
+
+def readings(label: str) -> list[Reading]:
+    """Every plausible reading of a label, the preferred one first (used when nothing else decides)."""
+    k = key(label)
+    base, _, suffix = k.partition("-")
+    insert = _insert(suffix.lower()) if suffix else 0
+    if label.strip().endswith("."):
+        return [Reading("number", int(base), insert)] if base.isdigit() else []
+    if base.isdigit():
+        return [Reading("arabic", int(base), insert)]
+    out: list[Reading] = []
+    lower = base.lower()
+    upper = base.isupper()
+    roman = roman_value(lower)
+    if roman is not None:
+        out.append(Reading("upper_roman" if upper else "roman", roman, insert))
+    if len(base) == 1:
+        letter = Reading("upper" if upper else "lower", _letters(lower), insert)
+        # "(i)", "(v)", "(x)" usually open or continue a clause; other letters are letters first.
+        out.insert(len(out) if lower in "ivx" else 0, letter)
+    elif len(set(base)) == 1:
+        out.append(Reading("double_upper" if upper else "double", _letters(lower[0]), insert))
+    return out
+
+
+def describe(r: Reading) -> str:
+    return STYLE_NAMES.get(r.style, r.style)

@@ -1,0 +1,83 @@
+"""Loads source documents: bytes from disk, decoded, with their provenance (file, sha256)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .diagnostics import Diagnostic, NavlawError, Severity
+
+
+@dataclass(frozen=True)
+class SourceDocument:
+    """A document as received: its raw text (decoded, otherwise untouched) and where it came from."""
+
+    path: str  # as shown in diagnostics (relative to the corpus when loaded from one)
+    text: str
+    sha256: str
+    size: int
+
+
+# Bytes that do not occur in text files: NUL and the C0 controls other than tab, LF, FF and CR.
+_BINARY_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13))
+
+
+def _fail(path: str, message: str, hint: str = "", line: int = 0, column: int = 0, source_line: str = "") -> NavlawError:
+    return NavlawError([Diagnostic(Severity.ERROR, message, path, line, column, source_line, "input", hint)])
+
+
+def decode(data: bytes, path: str) -> str:
+    """Decode a law text. Only UTF-8 is accepted; anything else is an error that says what it looks like."""
+    if not data.strip():
+        raise _fail(path, "the file is empty: there is no law text to parse" if not data else
+                    "the file holds only white space: there is no law text to parse")
+    sample = data[:65536]
+    controls = sum(sample.count(bytes([b])) for b in _BINARY_BYTES)
+    if b"\x00" in sample or (controls > 4 and controls > len(sample) // 100):
+        raise _fail(path, "the file is binary, not text (it contains NUL or control bytes)",
+                    "give navlaw the plain-text export of the law, encoded as UTF-8")
+    try:
+        return data.decode("utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        line_start = before.rfind(b"\n") + 1
+        line_end = data.find(b"\n", exc.start)
+        raw_line = data[line_start : line_end if line_end >= 0 else len(data)]
+        column = len(data[line_start : exc.start].decode("utf-8", "replace")) + 1
+        guess = _guess_legacy_encoding(data)
+        raise _fail(
+            path,
+            f"the file is not UTF-8: byte 0x{data[exc.start]:02X} cannot start a character",
+            f"it looks like {guess}; convert it first, e.g. `iconv -f {guess} -t UTF-8`" if guess else
+            "convert the file to UTF-8 first",
+            line, column, raw_line.decode("utf-8", "replace"),
+        ) from None
+
+
+def _guess_legacy_encoding(data: bytes) -> str:
+    """Name the likely single-byte encoding of a non-UTF-8 law text, from how § would be spelled."""
+    # In CP850 (the LBDC files of New York law) § is 0xF5; in Latin-1 and cp1252 it is 0xA7.
+    cp850 = data.count(b"\xf5 ")
+    latin = data.count(b"\xa7 ")
+    if cp850 > latin:
+        return "CP850"
+    if any(0x80 <= b <= 0x9F for b in data):
+        return "cp1252"
+    return "ISO-8859-1"
+
+
+def load(path: str | Path, display: str | None = None) -> SourceDocument:
+    """Read and decode one file. Raises NavlawError (never OSError) when it cannot be read."""
+    p = Path(path)
+    shown = display or str(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise _fail(shown, "no such file") from None
+    except IsADirectoryError:
+        raise _fail(shown, "this is a directory, not a file") from None
+    except OSError as exc:
+        raise _fail(shown, f"cannot read the file: {exc.strerror}") from None
+    return SourceDocument(shown, decode(data, shown), hashlib.sha256(data).hexdigest(), len(data))

@@ -1,0 +1,200 @@
+"""Reads corpus/manifest.toml: which documents make up the corpus, what they cover, and their dates."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .diagnostics import Diagnostic, NavlawError, Severity
+
+KINDS = ("consolidated", "section-text", "act", "rule", "proposed-rule")
+STATUSES = ("in-force", "proposed", "adopted", "superseded", "repealed")
+CONFIDENCES = ("verified", "inferred")
+DOCUMENT_KEYS = {"file", "kind", "covers", "effective", "became_law", "status", "source", "confidence",
+                 "anchors", "fragments", "note", "received_as", "list_numbering", "section", "code"}
+FRAGMENT_KEYS = {"covers", "lines", "effective", "confidence", "note", "source", "status"}
+ANCHOR_KEYS = {"date", "source", "confidence"}
+
+
+@dataclass(frozen=True)
+class Anchor:
+    phrase: str
+    date: dt.date
+    source: str
+    confidence: str
+
+
+@dataclass(frozen=True)
+class Fragment:
+    covers: str
+    lines: tuple[int, int]
+    effective: dt.date | None
+    confidence: str
+    note: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    file: str
+    kind: str
+    covers: tuple[str, ...]
+    effective: dt.date | None
+    became_law: dt.date | None
+    status: str
+    source: str
+    confidence: str
+    note: str
+    list_numbering: str
+    section: str
+    code_prefix: str
+    code_cite: str
+    anchors: tuple[Anchor, ...]
+    fragments: tuple[Fragment, ...]
+    line: int  # line of its [[document]] header in the manifest
+
+
+@dataclass
+class Manifest:
+    path: Path
+    entries: list[Entry]
+    text: str = field(repr=False, default="")
+
+
+class _Reader:
+    def __init__(self, path: Path, text: str):
+        self.path = path
+        self.shown = str(path)
+        self.lines = text.split("\n")
+        self.headers = [k + 1 for k, l in enumerate(self.lines) if l.strip() == "[[document]]"]
+        self.errors: list[Diagnostic] = []
+
+    def line_of(self, doc_index: int, key: str | None = None, value: str | None = None) -> int:
+        start = self.headers[doc_index] if doc_index < len(self.headers) else 1
+        end = self.headers[doc_index + 1] if doc_index + 1 < len(self.headers) else len(self.lines) + 1
+        if key is not None:
+            pat = re.compile(rf'^\s*"?{re.escape(key)}"?\s*=' if value is None else re.escape(value))
+            for n in range(start, end):
+                if pat.search(self.lines[n - 1]):
+                    return n
+        return start
+
+    def error(self, line: int, message: str, hint: str = "") -> None:
+        src = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        col = len(src) - len(src.lstrip()) + 1
+        self.errors.append(Diagnostic(Severity.ERROR, message, self.shown, line, col, src, "manifest", hint))
+
+    def date(self, i: int, key: str, value: object, where: str = "") -> dt.date | None:
+        if value is None:
+            return None
+        if isinstance(value, dt.datetime) or not isinstance(value, dt.date):
+            self.error(self.line_of(i, key), f"{where}{key} must be a date written YYYY-MM-DD without quotes, not {value!r}")
+            return None
+        return value
+
+    def choice(self, i: int, key: str, value: object, allowed: tuple[str, ...], default: str | None = None) -> str:
+        if value is None and default is not None:
+            return default
+        if value not in allowed:
+            self.error(self.line_of(i, key), f"unknown {key} {value!r}: expected one of {', '.join(allowed)}")
+            return default or ""
+        return str(value)
+
+
+def _code_for(covers: tuple[str, ...], explicit: str) -> tuple[str, str]:
+    if explicit:
+        return re.sub(r"\W", "", explicit).lower(), explicit
+    prefixes = {c.split("/")[0] for c in covers if "/" in c}
+    for p in prefixes:
+        m = re.fullmatch(r"(\d+)nycrr", p)
+        if m:
+            return p, f"{m.group(1)} NYCRR"
+    return "", "Nav. Law"
+
+
+def load_manifest(corpus: Path) -> Manifest:
+    path = corpus / "manifest.toml"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise NavlawError([Diagnostic(Severity.ERROR, "the corpus has no manifest.toml", str(path), code="manifest",
+                                      hint="every corpus directory needs a manifest.toml describing its documents")]) from None
+    except UnicodeDecodeError:
+        raise NavlawError([Diagnostic(Severity.ERROR, "manifest.toml is not UTF-8", str(path), code="manifest")]) from None
+    r = _Reader(path, text)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+), column (\d+)", str(exc))
+        line = int(m.group(1)) if m else 1
+        src = r.lines[line - 1] if 0 < line <= len(r.lines) else ""
+        raise NavlawError([Diagnostic(Severity.ERROR, f"manifest.toml is not valid TOML: {str(exc).split(' (at')[0]}",
+                                      str(path), line, int(m.group(2)) if m else 1, src, "manifest")]) from None
+    unknown_top = set(data) - {"document"}
+    for k in sorted(unknown_top):
+        r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith(k)), 0), f"unknown top-level key {k!r}")
+    entries: list[Entry] = []
+    for i, d in enumerate(data.get("document", [])):
+        for k in sorted(set(d) - DOCUMENT_KEYS):
+            r.error(r.line_of(i, k), f"unknown key {k!r} in a [[document]]",
+                    f"known keys: {', '.join(sorted(DOCUMENT_KEYS))}")
+        file = d.get("file")
+        if not isinstance(file, str) or not file:
+            r.error(r.line_of(i), "a [[document]] without `file`")
+            continue
+        if not (corpus / file).is_file():
+            r.error(r.line_of(i, "file"), f"the file {file!r} named here does not exist in {corpus}")
+        kind = r.choice(i, "kind", d.get("kind"), KINDS)
+        status = r.choice(i, "status", d.get("status"), STATUSES, "in-force")
+        confidence = r.choice(i, "confidence", d.get("confidence"), CONFIDENCES, "inferred")
+        covers = d.get("covers", [])
+        if not isinstance(covers, list) or not all(isinstance(c, str) for c in covers):
+            r.error(r.line_of(i, "covers"), "covers must be a list of provision ids, e.g. [\"89-b\"]")
+            covers = []
+        anchors = []
+        for phrase, a in (d.get("anchors") or {}).items():
+            if not isinstance(a, dict) or "date" not in a:
+                r.error(r.line_of(i, phrase), f"anchor {phrase!r} needs a date: {{ date = YYYY-MM-DD, source = \"...\" }}")
+                continue
+            for k in sorted(set(a) - ANCHOR_KEYS):
+                r.error(r.line_of(i, phrase), f"unknown key {k!r} in anchor {phrase!r}")
+            date = r.date(i, phrase, a.get("date"), "anchor ")
+            if date:
+                anchors.append(Anchor(phrase, date, str(a.get("source", "")),
+                                      r.choice(i, phrase, a.get("confidence"), CONFIDENCES, "inferred")))
+        fragments = []
+        for f in d.get("fragments", []):
+            cov = f.get("covers", "")
+            line = r.line_of(i, "covers", f'"{cov}"')
+            for k in sorted(set(f) - FRAGMENT_KEYS):
+                r.error(line, f"unknown key {k!r} in a fragment")
+            lines = f.get("lines")
+            if not (isinstance(lines, list) and len(lines) == 2 and all(isinstance(x, int) for x in lines)
+                    and 1 <= lines[0] <= lines[1]):
+                r.error(line, f"fragment {cov!r} needs lines = [first, last] (1-based, first <= last)")
+                continue
+            fragments.append(Fragment(cov, (lines[0], lines[1]), r.date(i, "effective", f.get("effective"), "fragment "),
+                                      r.choice(i, "confidence", f.get("confidence"), CONFIDENCES, "inferred"),
+                                      str(f.get("note", ""))))
+        prefix, cite = _code_for(tuple(covers), str(d.get("code", "")))
+        section = str(d.get("section", ""))
+        entries.append(Entry(
+            file=file, kind=kind, covers=tuple(covers),
+            effective=r.date(i, "effective", d.get("effective")),
+            became_law=r.date(i, "became_law", d.get("became_law")),
+            status=status, source=str(d.get("source", "")), confidence=confidence, note=str(d.get("note", "")).strip(),
+            list_numbering=r.choice(i, "list_numbering", d.get("list_numbering"), ("auto", "artifact", "real"), "auto"),
+            section=section, code_prefix=prefix, code_cite=cite, anchors=tuple(anchors),
+            fragments=tuple(fragments), line=r.line_of(i)))
+    seen: dict[str, int] = {}
+    for e in entries:
+        if e.file in seen:
+            r.error(e.line, f"the file {e.file!r} is listed twice (first at line {seen[e.file]})")
+        seen.setdefault(e.file, e.line)
+    if not data.get("document"):
+        r.error(1, "the manifest lists no [[document]]")
+    if r.errors:
+        raise NavlawError(r.errors)
+    return Manifest(path, entries, text)

@@ -1,0 +1,179 @@
+"""Normalizes decoded law text for the grammar, keeping a map from every offset back to the raw text.
+
+After ``normalize(raw)`` returns ``nt``, these hold (each is a test in tests/test_normalize.py):
+
+1. ``nt.text`` has no carriage returns: "\\r\\n" and a lone "\\r" became "\\n".
+2. Every literal backslash-n sequence (the two characters ``\\`` ``n``) became a line break, and
+   ``nt.wrapped`` says whether the text is hard-wrapped (short lines continuing one another).
+3. Mojibake of the section sign and of common punctuation is repaired: "ｧ" and "Â§" became "§",
+   "â€”" "—", "â€“" "–", "â€™" "’", "â€œ" "“", "â€\\x9d" "”".
+4. A no-break space became a plain space, and a run of tabs became one tab (one cell separator).
+5. With list numbering judged an artifact (a flattened HTML list: "2. (b) ...", "   3. (ii) ..."),
+   the ordinal and the spaces after it are gone before a parenthesized label; indentation stays,
+   and an ordinal alone on its line ("4.") or before text ("1. Every vessel") stays.
+6. Every dotted leader (four or more dots, and the spaces before them) is exactly " ....".
+7. Nothing is lost: ``nt.raw_offset(i)`` maps any offset of ``nt.text`` (0..len) into ``nt.raw``,
+   monotonically, and ``nt.denormalize()`` rebuilds ``nt.raw`` exactly from ``nt.text`` and the
+   recorded edits.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import Callable, Literal
+
+ListNumbering = Literal["auto", "artifact", "real"]
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One replacement: ``new[new_start:new_end]`` stands for ``old[old_start:old_end]`` (= ``old_text``)."""
+
+    new_start: int
+    new_end: int
+    old_start: int
+    old_end: int
+    old_text: str
+    reason: str
+
+
+@dataclass
+class Stage:
+    """The edits one normalization step made, sorted by position."""
+
+    reason: str
+    edits: list[Edit]
+    _starts: list[int] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self._starts = [e.new_start for e in self.edits]
+
+    def to_old(self, pos: int) -> int:
+        i = bisect_right(self._starts, pos) - 1
+        if i < 0:
+            return pos
+        e = self.edits[i]
+        if pos < e.new_end:
+            return e.old_start + min(pos - e.new_start, e.old_end - e.old_start)
+        return e.old_end + (pos - e.new_end)
+
+    def undo(self, new_text: str) -> str:
+        out, last = [], 0
+        for e in self.edits:
+            out.append(new_text[last : e.new_start])
+            out.append(e.old_text)
+            last = e.new_end
+        out.append(new_text[last:])
+        return "".join(out)
+
+
+@dataclass
+class NormalText:
+    raw: str
+    text: str
+    stages: list[Stage]
+    wrapped: bool
+    list_numbering: Literal["artifact", "real"]
+    _raw_line_starts: list[int] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self._raw_line_starts = [0] + [m.end() for m in re.finditer("\n", self.raw)]
+
+    def raw_offset(self, pos: int) -> int:
+        for stage in reversed(self.stages):
+            pos = stage.to_old(pos)
+        return pos
+
+    def raw_linecol(self, pos: int) -> tuple[int, int]:
+        """1-based line and column in the raw file of normalized offset ``pos``."""
+        r = self.raw_offset(pos)
+        i = bisect_right(self._raw_line_starts, r) - 1
+        return i + 1, r - self._raw_line_starts[i] + 1
+
+    def raw_line(self, line: int) -> str:
+        starts = self._raw_line_starts
+        if not 1 <= line <= len(starts):
+            return ""
+        end = starts[line] - 1 if line < len(starts) else len(self.raw)
+        return self.raw[starts[line - 1] : end]
+
+    def denormalize(self) -> str:
+        text = self.text
+        for stage in reversed(self.stages):
+            text = stage.undo(text)
+        return text
+
+
+def _substitute(text: str, pattern: re.Pattern[str], repl: Callable[[re.Match[str]], str], reason: str) -> tuple[str, Stage]:
+    out: list[str] = []
+    edits: list[Edit] = []
+    last = 0
+    new_len = 0
+    for m in pattern.finditer(text):
+        new = repl(m)
+        if new == m.group(0):
+            continue
+        chunk = text[last : m.start()]
+        out.append(chunk)
+        new_len += len(chunk)
+        edits.append(Edit(new_len, new_len + len(new), m.start(), m.end(), m.group(0), reason))
+        out.append(new)
+        new_len += len(new)
+        last = m.end()
+    out.append(text[last:])
+    return "".join(out), Stage(reason, edits)
+
+
+_MOJIBAKE = {"ｧ": "§", "Â§": "§", "â€”": "—", "â€“": "–", "â€™": "’", "â€œ": "“", "â€\x9d": "”"}
+_MOJIBAKE_RE = re.compile("|".join(re.escape(k) for k in sorted(_MOJIBAKE, key=len, reverse=True)))
+_NEWLINE_RE = re.compile(r"\r\n?")
+_ESCAPED_NEWLINE_RE = re.compile(r"\\n")
+_SPACE_RE = re.compile("\u00a0|\t{2,}")
+# An ordinal that begins a line (after indentation) and precedes a parenthesized label.
+_ORDINAL_RE = re.compile(r"(?m)^([ \t]*)(\d{1,3}\.[ \t]+)(?=\[?\()")
+_LABEL_LINE_RE = re.compile(r"(?m)^[ \t]*(\d{1,3}\.[ \t]+)?\[?\((?:\d{1,3}|[a-zA-Z]{1,5})(?:-\w{1,2})?\)")
+_LEADER_RE = re.compile(r"[ \t]*\.{4,}")
+
+
+def detect_list_numbering(text: str) -> Literal["artifact", "real"]:
+    """In a flattened HTML list nearly every line that opens with a parenthesized label carries an
+    ordinal before it ("1. (a)", "2. (b)", "   1. (1)"); in statute text only a subdivision number
+    and its first paragraph share a line ("4. (a)"), so few labelled lines do."""
+    with_ordinal = total = 0
+    for m in _LABEL_LINE_RE.finditer(text):
+        total += 1
+        with_ordinal += m.group(1) is not None
+    return "artifact" if with_ordinal >= 3 and with_ordinal >= 0.6 * total else "real"
+
+
+def detect_wrapped(text: str) -> bool:
+    """Hard-wrapped text: most lines of prose are 50–80 characters long (a printed page), unlike
+    texts that hold a whole paragraph on one line. Table rows and short lines do not vote."""
+    votes = [len(l) for l in text.split("\n") if len(l) >= 40 and "\t" not in l and "|" not in l]
+    if len(votes) < 10:
+        return False
+    return sum(1 for n in votes if n <= 80) >= 0.6 * len(votes)
+
+
+def normalize(raw: str, list_numbering: ListNumbering = "auto") -> NormalText:
+    stages: list[Stage] = []
+
+    def step(text: str, pattern: re.Pattern[str], repl: Callable[[re.Match[str]], str], reason: str) -> str:
+        text, stage = _substitute(text, pattern, repl, reason)
+        if stage.edits:
+            stages.append(stage)
+        return text
+
+    text = step(raw, _NEWLINE_RE, lambda m: "\n", "line ending")
+    text = step(text, _ESCAPED_NEWLINE_RE, lambda m: "\n", "escaped line break")
+    escaped = bool(stages and stages[-1].reason == "escaped line break")
+    text = step(text, _MOJIBAKE_RE, lambda m: _MOJIBAKE[m.group(0)], "mojibake")
+    text = step(text, _SPACE_RE, lambda m: "\t" if m.group(0).startswith("\t") else " ", "white space")
+    mode = detect_list_numbering(text) if list_numbering == "auto" else list_numbering
+    if mode == "artifact":
+        text = step(text, _ORDINAL_RE, lambda m: m.group(1), "list numbering")
+    text = step(text, _LEADER_RE, lambda m: " ....", "dotted leader")
+    wrapped = escaped and text.count("\n") >= 3 or detect_wrapped(text)
+    return NormalText(raw, text, stages, wrapped, mode)

@@ -1,0 +1,80 @@
+"""Renders a section tree as a readable indented outline or as JSON."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from .tree import Article, Document, Formula, Node, Part, Provision, Row, Section, Table, Text
+
+
+def row_json(row: Row) -> list[dict[str, Any]]:
+    return [{"text": c.text, "line": c.line, "column": c.column} for c in row.cells]
+
+
+def node_json(node: Node) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": node.id,
+        "kind": node.kind,
+        "label": node.label,
+        "heading": node.heading,
+        "text": node.text,
+        "line": node.line,
+        "column": node.column,
+    }
+    if node.citation:
+        out["citation"] = node.citation
+    if node.flags:
+        out["flags"] = list(node.flags)
+    if isinstance(node, Provision):
+        out["level"] = node.level
+        if node.old_label:
+            out["old_label"] = node.old_label
+    if isinstance(node, Table):
+        out["style"] = node.style
+        out["header"] = row_json(node.header) if node.header else None
+        out["rows"] = [row_json(r) for r in node.rows]
+    out["children"] = [node_json(c) for c in node.children]
+    return out
+
+
+def document_json(doc: Document) -> dict[str, Any]:
+    out = node_json(doc)
+    out["file"] = doc.file
+    return out
+
+
+def _wrap(text: str, indent: str, width: int) -> list[str]:
+    return textwrap.wrap(text, width=max(width - len(indent), 40), initial_indent=indent,
+                         subsequent_indent=indent + "  ", break_on_hyphens=False) or [indent.rstrip()]
+
+
+def outline(node: Node, width: int = 100, depth: int = 0) -> list[str]:
+    """An indented outline: headings, then each provision with its label and full text."""
+    ind = "  " * depth
+    lines: list[str] = []
+    flags = f"  [{', '.join(node.flags)}]" if node.flags else ""
+    if isinstance(node, Document):
+        lines.append(f"{node.file}{flags}")
+    elif isinstance(node, Article):
+        lines.append(f"{ind}ARTICLE {node.label}" + (f" — {node.heading}" if node.heading else "") + flags)
+    elif isinstance(node, Part):
+        lines.append(f"{ind}PART {node.label}" + (f" — {node.heading}" if node.heading else "") + flags)
+    elif isinstance(node, Section):
+        lines.append(f"{ind}§ {node.label}. {node.heading}{flags}   <{node.id}> line {node.line}")
+    elif isinstance(node, Provision):
+        lines.extend(_wrap(f"{node.label} {node.text}".rstrip() + flags, ind, width))
+    elif isinstance(node, Table):
+        rows = ([node.header] if node.header else []) + list(node.rows)
+        widths = [max((len(r.cells[k].text) for r in rows if k < len(r.cells)), default=0)
+                  for k in range(max((len(r.cells) for r in rows), default=0))]
+        lines.append(f"{ind}[table, {len(node.rows)} rows{', continued' if 'continued' in node.flags else ''}]")
+        for r in rows:
+            lines.append(ind + "  | " + " | ".join(c.text.ljust(widths[k]) for k, c in enumerate(r.cells)) + " |")
+    elif isinstance(node, Formula):
+        lines.append(f"{ind}[formula] {node.text}")
+    elif isinstance(node, Text):
+        lines.extend(_wrap(node.text + flags, ind, width))
+    for c in node.children:
+        lines.extend(outline(c, width, depth + (0 if isinstance(node, Document) else 1)))
+    return lines
