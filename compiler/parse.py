@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 from functools import lru_cache
 from pathlib import Path
 
@@ -12,16 +12,14 @@ from lark.exceptions import UnexpectedInput
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "statute.lark"
 
 
-@dataclass(frozen=True)
-class Label:
+class Label(NamedTuple):
     text: str  # as written, without trailing spaces: "(a)", "4.", "(1-a)"
     start: int  # offsets in the normalized text
     end: int  # end of the label *with* its trailing spaces
     old: str = ""  # the bracketed old label before it ("[(b)]" -> "(b)"), if any
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """One line of normalized text, classified by the grammar.
 
     ``kind`` is the grammar rule: blank, section_head, article_head, part_head, tab_row, pipe_row,
@@ -30,7 +28,7 @@ class Line:
 
     kind: str
     start: int
-    end: int
+    end: int  # after the newline and any blank lines that follow
     indent: int
     labels: tuple[Label, ...]
     body_start: int
@@ -40,8 +38,18 @@ class Line:
 class _Lines(Transformer[Token, list[Line]]):
     """Turns each line rule into a Line. Used inline by the LALR parser (no parse tree is built)."""
 
-    def start(self, items: list[Line | list[Line]]) -> list[Line]:
-        return [x for c in items for x in (c if isinstance(c, list) else [c])]
+    def start(self, items: list[list[Line]]) -> list[Line]:
+        return items[0]
+
+    def lines(self, items: list[list[Line] | Line]) -> list[Line]:
+        if not items:
+            return []
+        acc, line = items
+        acc.append(line)  # type: ignore[union-attr,arg-type]
+        return acc  # type: ignore[return-value]
+
+    def line(self, items: list[Line]) -> Line:
+        return items[0]
 
     def blank(self, items: list[Token]) -> Line:
         t = items[0]
@@ -49,7 +57,7 @@ class _Lines(Transformer[Token, list[Line]]):
 
     def _make(self, kind: str, items: list[Token]) -> Line:
         items = [x for c in items for x in (c if isinstance(c, list) else [c])]
-        first, nl = items[0], items[-1]
+        first, last = items[0], items[-1]
         indent = len(first) if first.type == "INDENT" else 0
         labels: list[Label] = []
         old = ""
@@ -62,14 +70,24 @@ class _Lines(Transformer[Token, list[Line]]):
                 old = ""
             elif t.type not in ("INDENT", "NL"):
                 body = t
-        body_start = body.start_pos if body is not None else nl.start_pos
-        return Line(kind, first.start_pos, nl.end_pos, indent, tuple(labels), body_start,  # type: ignore[arg-type]
-                    body.value if body is not None else "")
+        body_start = body.start_pos if body is not None else last.end_pos - 1
+        return Line(kind, first.start_pos, last.end_pos, indent, tuple(labels), body_start,  # type: ignore[arg-type]
+                    body.value.split("\n", 1)[0] if body is not None else "")
 
     def __default__(self, data, children, meta):  # type: ignore[no-untyped-def]
         if str(data).startswith("_"):  # Lark's helpers for repetitions: it inlines them itself
             return Tree(data, children)
         return self._make(str(data), children)
+
+    # one method per line rule: a direct call is cheaper than __default__'s dispatch
+    def section_head(self, items: list[Token]) -> Line:
+        return self._make("section_head", items)
+
+    def text(self, items: list[Token]) -> Line:
+        return self._make("text", items)
+
+    def provision(self, items: list[Token]) -> Line:
+        return self._make("provision", items)
 
 
 @lru_cache(maxsize=1)
@@ -89,6 +107,7 @@ def parse_lines(text: str, errors: list[tuple[int, str]] | None = None) -> list[
     """Classify every line of ``text``. The lines tile the text exactly (plus a final newline if the
     text lacked one). A line the grammar cannot place becomes an "unparsed" line, and its offset and
     the reason go to ``errors``; parsing goes on after it."""
+    length = len(text)
     if not text.endswith("\n"):
         text += "\n"
     out: list[Line] = []
@@ -112,4 +131,7 @@ def parse_lines(text: str, errors: list[tuple[int, str]] | None = None) -> list[
             body = text[line_start : line_end - 1]
             out.append(Line("unparsed", line_start, line_end, 0, (), line_start, body))
             pos = line_end
+    if out and out[-1].end > length:  # the newline added above is not part of the text
+        last = out[-1]
+        out[-1] = Line(last.kind, last.start, length, last.indent, last.labels, min(last.body_start, length), last.body)
     return out

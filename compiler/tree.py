@@ -237,7 +237,7 @@ class Builder:
                 self.last.end = line.end
             elif kind == "section_head":
                 if self._is_title(lines, i):
-                    self._add(self.doc if self.section is None else self._container(),
+                    self._add(self._container(),
                               _B(Text, line.start, line.end, text=[line.body.strip()], flags=["title"]))
                 else:
                     self._section(line)
@@ -286,7 +286,11 @@ class Builder:
         if not self.wrapped or lines[i].indent or i == 0:
             return False
         prev = lines[i - 1]
-        return prev.kind in ("text", "provision") and self.last.cls in (Text, Provision)
+        return (prev.kind in ("text", "provision") and not self._blank_after(prev)
+                and self.last.cls in (Text, Provision))
+
+    def _blank_after(self, line: Line) -> bool:
+        return self.text.count("\n", line.start, line.end) > 1
 
     # -- structure --
     def _article_or_part(self, line: Line, kind: str) -> None:
@@ -458,6 +462,8 @@ class Builder:
         j = i
         while j < len(lines) and lines[j].kind == kind:
             j += 1
+            if self._blank_after(lines[j - 1]):
+                break  # a blank line ends the table
         rows = [self._row(l, style) for l in lines[i:j]]
         header = None
         if rows and not any(ch.isdigit() for c in rows[0].cells for ch in c.text):
@@ -525,7 +531,7 @@ class Builder:
                and container.children[-1].end == start and "title" not in container.children[-1].flags):
             prev = container.children[-1]
             body = "".join(prev.text)
-            if body.endswith((":", ".", ";")) or self.text[prev.start : prev.end].endswith("\n\n"):
+            if body.endswith((":", ".", ";")) or self.text.count("\n", prev.start, prev.end) > 1:
                 break
             container.children.pop()
             start = prev.start
@@ -584,7 +590,7 @@ class Builder:
                   f"placed in Article {prev_num}, whose heading this text does not have", "implied-article")
 
     def _freeze(self, b: _B) -> Node:
-        children = tuple(self._freeze(c) for c in b.children)
+        children = tuple(self._freeze(c) for c in b.children) if b.children else ()
         line, col = self.nt.raw_linecol(b.at if b.at >= 0 else b.start)
         flags = list(b.flags)
         if b.cls is Section and not children and not any(t for t in b.text):
