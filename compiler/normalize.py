@@ -170,8 +170,9 @@ def detect_wrapped(text: str) -> bool:
 def normalize(raw: str, list_numbering: ListNumbering = "auto") -> NormalText:
     stages: list[Stage] = []
 
-    def step(text: str, pattern: re.Pattern[str], repl: Callable[[re.Match[str]], str], reason: str) -> str:
-        text, stage = _substitute(text, pattern, repl, reason)
+    def step(text: str, pattern: re.Pattern[str], repl: Callable[[re.Match[str]], str], reason: str,
+             widen_left: str = "") -> str:
+        text, stage = _substitute(text, pattern, repl, reason, widen_left)
         if stage.edits:
             stages.append(stage)
         return text
@@ -187,8 +188,6 @@ def normalize(raw: str, list_numbering: ListNumbering = "auto") -> NormalText:
     mode = detect_list_numbering(text) if list_numbering == "auto" else list_numbering
     if mode == "artifact":
         text = step(text, _ORDINAL_RE, lambda m: m.group(1), "list numbering")
-    text, stage = _substitute(text, _LEADER_RE, lambda m: " ....", "dotted leader", widen_left=" \t")
-    if stage.edits:
-        stages.append(stage)
+    text = step(text, _LEADER_RE, lambda m: " ....", "dotted leader", widen_left=" \t")
     wrapped = escaped and text.count("\n") >= 3 or detect_wrapped(text)
     return NormalText(raw, text, stages, wrapped, mode)

@@ -48,9 +48,6 @@ class _Lines(Transformer[Token, list[Line]]):
         acc.append(line)  # type: ignore[union-attr,arg-type]
         return acc  # type: ignore[return-value]
 
-    def line(self, items: list[Line]) -> Line:
-        return items[0]
-
     def blank(self, items: list[Token]) -> Line:
         t = items[0]
         return Line("blank", t.start_pos, t.end_pos, 0, (), t.end_pos - 1, "")  # type: ignore[operator]

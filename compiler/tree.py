@@ -286,11 +286,12 @@ class Builder:
         if not self.wrapped or lines[i].indent or i == 0:
             return False
         prev = lines[i - 1]
-        return (prev.kind in ("text", "provision") and not self._blank_after(prev)
+        return (prev.kind in ("text", "provision") and not self._blank_after(prev.start, prev.end)
                 and self.last.cls in (Text, Provision))
 
-    def _blank_after(self, line: Line) -> bool:
-        return self.text.count("\n", line.start, line.end) > 1
+    def _blank_after(self, start: int, end: int) -> bool:
+        """Whether the span (a line, or a node's own lines) ends with blank lines."""
+        return self.text.count("\n", start, end) > 1
 
     # -- structure --
     def _article_or_part(self, line: Line, kind: str) -> None:
@@ -462,7 +463,7 @@ class Builder:
         j = i
         while j < len(lines) and lines[j].kind == kind:
             j += 1
-            if self._blank_after(lines[j - 1]):
+            if self._blank_after(lines[j - 1].start, lines[j - 1].end):
                 break  # a blank line ends the table
         rows = [self._row(l, style) for l in lines[i:j]]
         header = None
@@ -531,7 +532,7 @@ class Builder:
                and container.children[-1].end == start and "title" not in container.children[-1].flags):
             prev = container.children[-1]
             body = "".join(prev.text)
-            if body.endswith((":", ".", ";")) or self.text.count("\n", prev.start, prev.end) > 1:
+            if body.endswith((":", ".", ";")) or self._blank_after(prev.start, prev.end):
                 break
             container.children.pop()
             start = prev.start
