@@ -11,8 +11,12 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
+import datetime as dt
+
 from .diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
+from .extract_tariffs import tariffs_and_lint
 from .frontend import Corpus, compile_corpus, compile_file
+from .tariffs import AnyTariff, BracketSchedule, amounts, to_json
 from .outline import document_json, node_json, outline
 from .tree import Node, Section
 
@@ -105,9 +109,85 @@ def cmd_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _compile_all(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnostics]:
+    corpus = compile_corpus(corpus_dir)
+    diags = Diagnostics()
+    diags.extend(corpus.diagnostics)
+    tariffs: list[AnyTariff] = []
+    if not corpus.diagnostics.has_errors():
+        tariffs, found = tariffs_and_lint(corpus)
+        diags.extend(found)
+    return corpus, tariffs, diags
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
+
+
+def tariffs_json(tariffs: list[AnyTariff]) -> list[dict[str, Any]]:
+    """Stable and sorted: by route, series, start date (unresolved first), id."""
+    def key(t: AnyTariff) -> tuple[str, str, str, str]:
+        s = t.effective.start
+        return (t.route, t.series, s.isoformat() if s else "", t.id)
+    return [to_json(t) for t in sorted(tariffs, key=key)]
+
+
+def _when(t: AnyTariff) -> str:
+    e = t.effective
+    if e.start_basis == "with":
+        return "with its text"
+    start = e.start.isoformat() if e.start else "unresolved"
+    end = e.end.isoformat() if e.end else ("unresolved" if e.end_basis == "unresolved" else "")
+    return f"{start} – {end}" if end else f"from {start}"
+
+
+def _tariff_text(t: AnyTariff) -> list[str]:
+    out = [f"{t.route or '-':18} {t.citation:42} {_when(t):26} {t.status:10} {t.title}"]
+    if isinstance(t, BracketSchedule):
+        for b in t.brackets:
+            out.append(f"    {b.written:48} {b.formula_written}")
+        if t.min_units or t.max_units:
+            out.append(f"    units clamped to [{t.min_units.value if t.min_units else 0}, "
+                       f"{t.max_units.value if t.max_units else '∞'}]")
+    else:
+        vals = ", ".join(f"{a.value}" for a in amounts(t) if a.source.text)
+        if vals:
+            out.append(f"    amounts: {vals}")
+    if t.effective.start_basis == "unresolved":
+        out.append(f"    date: {t.effective.start_phrase}")
+    for n in t.notes:
+        out.append(f"    note: {n}")
+    return out
+
+
+def cmd_tariffs(args: argparse.Namespace) -> int:
+    corpus, tariffs, diags = _compile_all(args.corpus)
+    if corpus.diagnostics.has_errors():
+        _print_diagnostics(corpus.diagnostics, sys.stderr, Severity.ERROR)
+        return EXIT_ERRORS
+    chosen = [t for t in tariffs if not args.route or t.route == args.route or
+              (t.route == "hudson" and args.route.startswith("hudson"))]
+    if args.route and not chosen:
+        routes = sorted({t.route for t in tariffs if t.route})
+        print(f"navlaw tariffs: no tariffs for route {args.route!r}; routes: {', '.join(routes)}", file=sys.stderr)
+        return EXIT_ERRORS
+    if args.on:
+        chosen = [t for t in chosen if t.effective.contains(args.on) or
+                  (t.effective.start_basis == "with" and t.status != "superseded")]
+    if args.format == "json":
+        print(_dump({"on": args.on.isoformat() if args.on else None, "route": args.route or None,
+                     "tariffs": tariffs_json(chosen)}))
+    else:
+        for t in sorted(chosen, key=lambda t: (t.route, t.series, t.effective.start or dt.date.min, t.id)):
+            print("\n".join(_tariff_text(t)))
+    return EXIT_OK
+
+
 def cmd_lint(args: argparse.Namespace) -> int:
-    corpus = compile_corpus(args.corpus)
-    diags = corpus.diagnostics
+    corpus, _, diags = _compile_all(args.corpus)
     if args.format == "json":
         print(_dump({"diagnostics": [d.to_json() for d in diags], "summary": _summary(diags)}))
     else:
@@ -137,8 +217,7 @@ def _write_atomically(out: Path, write: Callable[[Path], None]) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    corpus = compile_corpus(args.corpus)
-    diags = corpus.diagnostics
+    corpus, tariffs, diags = _compile_all(args.corpus)
     _print_diagnostics(diags, sys.stderr, Severity.WARNING)
     if diags.has_errors():
         print(f"navlaw build: not built: {_summary(diags)}; the previous output is unchanged", file=sys.stderr)
@@ -150,11 +229,13 @@ def cmd_build(args: argparse.Namespace) -> int:
         for c in corpus.documents:
             name = Path(c.source.path).name
             (tree_dir / f"{name}.json").write_text(_dump(document_json(c.document)) + "\n", encoding="utf-8")
+        (tmp / "tariffs.json").write_text(_dump({"tariffs": tariffs_json(tariffs)}) + "\n", encoding="utf-8")
         (tmp / "diagnostics.json").write_text(_dump([d.to_json() for d in diags]) + "\n", encoding="utf-8")
 
     _write_atomically(Path(args.out), write)
     sections = sum(len(c.document.sections()) for c in corpus.documents)
-    print(f"navlaw build: {len(corpus.documents)} documents, {sections} sections -> {args.out}/ ({_summary(diags)})")
+    print(f"navlaw build: {len(corpus.documents)} documents, {sections} sections, {len(tariffs)} tariffs -> "
+          f"{args.out}/ ({_summary(diags)})")
     return EXIT_OK
 
 
@@ -191,6 +272,17 @@ def make_parser() -> argparse.ArgumentParser:
     corpus_arg(sp)
     format_arg(sp)
     sp.set_defaults(func=cmd_show)
+
+    sp = sub.add_parser("tariffs", help="list the rate schedules with dates and citations",
+                        description="List every tariff extracted from the corpus: rate tables, per-unit rates, "
+                                    "percentages, time fees, board-set fees and penalties, with effective dates, "
+                                    "status, citations and the interpretations applied.")
+    corpus_arg(sp)
+    sp.add_argument("--route", metavar="R", help="only this route (sandy-hook, hudson-lower, hudson-upper, "
+                    "long-island-sound; hudson-* include fees for both river sections)")
+    sp.add_argument("--on", type=_date, metavar="DATE", help="only what is in force on DATE (YYYY-MM-DD)")
+    format_arg(sp)
+    sp.set_defaults(func=cmd_tariffs)
 
     sp = sub.add_parser("lint", help="report every diagnostic of the corpus",
                         description="Report every finding as file:line:col: severity: message, with a caret excerpt.")

@@ -1,0 +1,165 @@
+"""Numbers, money and dates written in words ("ten dollars and eighty-nine cents"), found in law text.
+
+The grammar is ``grammar/numbers.lark`` (Lark, LALR). ``scan(text)`` finds every run of number
+vocabulary in a text and parses it; each hit is a :class:`Phrase` with its exact value and the span it
+was read from, so a tariff can cite the very characters. Values are exact: ``Decimal`` for money,
+``int`` for cardinals and ordinals, ``fractions.Fraction`` for "two-thirds", ``datetime.date`` for
+"January first, two thousand twenty-three".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Union
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import LarkError
+
+GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "numbers.lark"
+
+Value = Union[int, Decimal, Fraction, dt.date]
+
+_UNITS = {w: i for i, w in enumerate("one two three four five six seven eight nine".split(), 1)}
+_TEENS = {w: i for i, w in enumerate("ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen "
+                                     "nineteen".split(), 10)}
+_TENS = {w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
+_ORD_UNITS = {w: i for i, w in enumerate("first second third fourth fifth sixth seventh eighth ninth".split(), 1)}
+_ORD_TEENS = {w: i for i, w in enumerate("tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth "
+                                         "seventeenth eighteenth nineteenth".split(), 10)}
+_ORD_TENS = {w: 10 * i for i, w in enumerate("twentieth thirtieth fortieth fiftieth sixtieth seventieth "
+                                             "eightieth ninetieth".split(), 2)}
+_MONTHS = {w: i for i, w in enumerate("january february march april may june july august september october "
+                                      "november december".split(), 1)}
+_DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4}
+
+_VOCAB = sorted([*_UNITS, *_TEENS, *_TENS, *_ORD_UNITS, *_ORD_TEENS, *_ORD_TENS, *_MONTHS, *_DENOMINATORS,
+                 "hundred", "thousand", "dollar", "dollars", "cent", "cents", "and"], key=len, reverse=True)
+_WORD = r"(?:%s)" % "|".join(_VOCAB)
+# A run of vocabulary words joined by spaces, line breaks, hyphens or a comma (dates).
+_RUN_RE = re.compile(r"(?i)\b%s\b(?:(?:[ \t\n]+|-|,[ \t\n]*)%s\b)*" % (_WORD, _WORD))
+_TOKEN_RE = re.compile(r"(?i)\b%s\b" % _WORD)
+
+
+@dataclass(frozen=True)
+class Phrase:
+    kind: str  # "money" | "cardinal" | "ordinal" | "fraction" | "date"
+    value: Value
+    start: int  # offsets in the scanned text
+    end: int
+    text: str
+
+
+class _Values(Transformer):  # type: ignore[type-arg]
+    def unit(self, c: list[Token]) -> int:
+        return _UNITS[c[0].lower()]
+
+    def below_hundred(self, c: list[object]) -> int:
+        x = c[0]
+        if isinstance(x, int):
+            return x
+        t = str(x).lower()
+        return _TEENS.get(t) or _TENS[t]
+
+    def tens_unit(self, c: list[object]) -> int:
+        return _TENS[str(c[0]).lower()] + int(c[-1])  # type: ignore[call-overload]
+
+    def hundreds(self, c: list[object]) -> int:
+        return int(c[0]) * 100 + (int(c[2]) if len(c) > 2 else 0)  # type: ignore[call-overload]
+
+    def thousands(self, c: list[object]) -> int:
+        return int(c[0]) * 1000 + (int(c[2]) if len(c) > 2 else 0)  # type: ignore[call-overload]
+
+    def cardinal(self, c: list[int]) -> tuple[str, int]:
+        return ("cardinal", c[0])
+
+    def ordinal(self, c: list[Token]) -> tuple[str, int]:
+        t = c[0].lower()
+        return ("ordinal", _ORD_UNITS.get(t) or _ORD_TEENS.get(t) or _ORD_TENS[t])
+
+    def tens_ord(self, c: list[Token]) -> tuple[str, int]:
+        return ("ordinal", _TENS[c[0].lower()] + _ORD_UNITS[c[-1].lower()])
+
+    def dollars(self, c: list[object]) -> tuple[str, Decimal]:
+        dollars = c[0][1]  # type: ignore[index]
+        cents = c[3][1] if len(c) > 3 else 0  # type: ignore[index]
+        if cents >= 100:
+            raise ValueError("more than 99 cents")
+        return ("money", Decimal(dollars) + Decimal(cents) / 100)
+
+    def cents_only(self, c: list[object]) -> tuple[str, Decimal]:
+        return ("money", Decimal(c[0][1]) / 100)  # type: ignore[index]
+
+    def date(self, c: list[object]) -> tuple[str, dt.date]:
+        month = _MONTHS[str(c[0]).lower()]
+        day = c[1][1]  # type: ignore[index]
+        year = c[-1][1]  # type: ignore[index]
+        return ("date", dt.date(year, month, day))
+
+    def simple_fraction(self, c: list[object]) -> tuple[str, Fraction]:
+        return ("fraction", Fraction(int(c[0]), _DENOMINATORS[str(c[-1]).lower()]))  # type: ignore[call-overload]
+
+    def fraction(self, c: list[object]) -> object:
+        return c[0]
+
+    def mixed(self, c: list[object]) -> tuple[str, Fraction]:
+        return ("fraction", c[0][1] + c[2][1])  # type: ignore[index]
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual", maybe_placeholders=False)
+
+
+def parse(words: str) -> tuple[str, Value]:
+    """Parse one phrase ("ten dollars and eighty-nine cents") into (kind, value); ValueError if not one."""
+    try:
+        tree = _parser().parse(words)
+        kind, value = _Values().transform(tree)
+    except (LarkError, ValueError, KeyError) as e:
+        raise ValueError(f"not a number in words: {words!r}") from e
+    return kind, value
+
+
+def scan(text: str) -> list[Phrase]:
+    """Every number, money amount, fraction or date written in words in ``text``, left to right.
+
+    A run of vocabulary is parsed whole; if it does not parse, words are dropped from its end until it
+    does ("one and sixth-tenth" -> "one"), and scanning resumes after the phrase that parsed.
+    """
+    out: list[Phrase] = []
+    for run in _RUN_RE.finditer(text):
+        tokens = [(m.start(), m.end()) for m in _TOKEN_RE.finditer(text, run.start(), run.end())]
+        i = 0
+        while i < len(tokens):
+            if text[tokens[i][0]:tokens[i][1]].lower() == "and":
+                i += 1
+                continue
+            for j in range(len(tokens), i, -1):
+                start, end = tokens[i][0], tokens[j - 1][1]
+                if text[tokens[j - 1][0]:end].lower() == "and":
+                    continue
+                try:
+                    kind, value = parse(text[start:end])
+                except ValueError:
+                    continue
+                out.append(Phrase(kind, value, start, end, text[start:end]))
+                i = j
+                break
+            else:
+                i += 1
+    return out
+
+
+def money(text: str) -> Decimal:
+    """The amount of a money phrase; ValueError if ``text`` is not exactly one."""
+    kind, value = parse(text)
+    if kind != "money":
+        raise ValueError(f"not an amount of money: {text!r}")
+    assert isinstance(value, Decimal)
+    return value

@@ -1,0 +1,128 @@
+"""Tariff lint: anomalies in the rate schedules a lawyer must see, each at the cell's file:line:col.
+
+- gaps and overlaps between brackets (§ 89-a "up to 100" vs "100 and over" at exactly 100; the
+  (1-c)(ii) surcharge's "0 to 50" / "51 to 100");
+- a formula whose ``(P.U. - k)`` offset disagrees with its bracket (file 000: "300 to 474.99 … (P.U.-500)");
+- jumps at a boundary between two unit-dependent brackets, with their size (§ 88 table (i) at 1650 PU);
+- effective ranges of one series that overlap or leave a hole, and dates that stay unresolved.
+Unbalanced parentheses are reported where the cell is read (compiler/extract_tariffs.py).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Callable
+
+from .diagnostics import Diagnostic, Diagnostics, Severity
+from .formula import evaluate, numbers, unit_offsets, uses_units
+from .tariffs import AnyTariff, Bracket, BracketSchedule, Source, amounts
+
+RawLine = Callable[[str, int], str]
+
+
+def _at(src: Source | None, severity: Severity, message: str, code: str, raw_line: RawLine,
+        hint: str = "", fallback_file: str = "") -> Diagnostic:
+    if src is None:
+        return Diagnostic(severity, message, fallback_file, 0, 0, "", code, hint)
+    return Diagnostic(severity, message, src.file, src.line, src.column, raw_line(src.file, src.line), code, hint)
+
+
+def _fmt(x: Decimal) -> str:
+    return f"{x:,.2f}"
+
+
+def _per_unit(b: Bracket) -> bool:
+    """Does the fee grow with the units (a FACTOR of 0 makes "0 × P.U. + 455" a flat amount)?"""
+    return uses_units(b.fee) and evaluate(b.fee, Decimal(1)) != evaluate(b.fee, Decimal(2))
+
+
+def _bracket_checks(t: BracketSchedule, raw_line: RawLine, out: Diagnostics) -> None:
+    bs = t.brackets
+    for b in bs:
+        nums = numbers(b.fee)
+        for k in unit_offsets(b.fee):
+            if k.value != b.low:
+                idx = next((i for i, n in enumerate(nums) if n is k), None)
+                src = b.amounts[idx].source if idx is not None and idx < len(b.amounts) else b.source
+                out.add(_at(src, Severity.WARNING,
+                            f"formula offset disagrees with its bracket in {t.citation}: the bracket "
+                            f"\"{b.written}\" starts at {b.low} but the formula subtracts {k.value} "
+                            f"({b.formula_written})", "tariff-offset", raw_line,
+                            "read as written; a lawyer should check the enacted text"))
+    for b, n in zip(bs, bs[1:]):
+        if b.high is None:
+            out.add(_at(n.source, Severity.WARNING, f"bracket \"{n.written}\" follows an open-ended bracket "
+                        f"\"{b.written}\" in {t.citation}", "tariff-overlap", raw_line))
+            continue
+        if b.high < n.low or (b.high == n.low and not b.high_inclusive and not n.low_inclusive):
+            out.add(_at(n.source, Severity.WARNING,
+                        f"gap between brackets in {t.citation}: \"{b.written}\" ends at {b.high} and "
+                        f"\"{n.written}\" starts {'above ' if not n.low_inclusive else 'at '}{n.low}; "
+                        f"{t.unit_name} in between fall in no bracket", "tariff-gap", raw_line))
+        elif b.high > n.low or (b.high == n.low and b.high_inclusive and n.low_inclusive):
+            out.add(_at(n.source, Severity.WARNING,
+                        f"brackets overlap in {t.citation}: \"{b.written}\" and \"{n.written}\" both include "
+                        f"{n.low}", "tariff-overlap", raw_line))
+        if _per_unit(b) and _per_unit(n):
+            left, right = evaluate(b.fee, n.low), evaluate(n.fee, n.low)
+            if left != right:
+                jump = right - left
+                # a jump of a few dollars comes from rounding the constants of a table; a note, not a warning
+                big = abs(jump) * 1000 > max(abs(left), abs(right))
+                out.add(_at(n.source, Severity.WARNING if big else Severity.INFO,
+                            f"the fee jumps by {'+' if jump > 0 else '-'}${_fmt(abs(jump))} at {n.low} {t.unit_name} "
+                            f"in {t.citation}: \"{b.written}\" gives ${_fmt(left)} there, \"{n.written}\" "
+                            f"${_fmt(right)}", "tariff-jump", raw_line))
+    for b in bs:
+        if b.reading:
+            out.add(_at(b.source, Severity.WARNING, f"{t.citation}: {b.reading}", "tariff-interpretation", raw_line))
+
+
+def _date_checks(tariffs: list[AnyTariff], raw_line: RawLine, out: Diagnostics) -> None:
+    undated: dict[str, int] = {}
+    for t in tariffs:
+        e = t.effective
+        if e.start_basis != "unresolved" or t.status == "superseded":
+            continue
+        if e.source is None and not t.effective.start_phrase.startswith("no date in the text;"):
+            undated[t.file] = undated.get(t.file, 0) + 1  # the document has no date at all: one note below
+            continue
+        where = e.source or next((a.source for a in amounts(t)), None)
+        out.add(_at(where, Severity.WARNING, f"unresolved effective date for {t.title}: {e.start_phrase}",
+                    "tariff-date", raw_line, "add the anchor or the date to corpus/manifest.toml with its source",
+                    fallback_file=t.file))
+    for file, n in sorted(undated.items()):
+        out.add(Diagnostic(Severity.INFO, f"{n} tariff(s) of this text have no effective date: neither the text nor "
+                           "the manifest dates the document", file, code="tariff-date"))
+    by_series: dict[str, list[AnyTariff]] = {}
+    for t in tariffs:
+        if t.status in ("in-force", "adopted") and t.effective.start is not None:
+            by_series.setdefault(t.series, []).append(t)
+    for series, ts in by_series.items():
+        ts.sort(key=lambda t: t.effective.start)  # type: ignore[arg-type, return-value]
+        for a, b in zip(ts, ts[1:]):
+            ea, eb = a.effective, b.effective
+            if ea.end is None and ea.end_basis != "unresolved":
+                out.add(_at(eb.source, Severity.WARNING, f"two schedules in force at once ({series}): {a.citation} "
+                            f"has no end and {b.citation} starts {eb.start}", "tariff-dates-overlap", raw_line,
+                            fallback_file=b.file))
+            elif ea.end is not None and eb.start is not None and ea.end < eb.start:
+                out.add(_at(eb.source, Severity.WARNING, f"no schedule in force ({series}) from {ea.end} to "
+                            f"{eb.start}: {a.citation} ends before {b.citation} starts", "tariff-dates-hole",
+                            raw_line, fallback_file=b.file))
+            elif ea.end is not None and eb.start is not None and ea.end > eb.start:
+                out.add(_at(eb.source, Severity.WARNING, f"schedules overlap ({series}): {a.citation} runs to "
+                            f"{ea.end}, {b.citation} starts {eb.start}", "tariff-dates-overlap", raw_line,
+                            fallback_file=b.file))
+
+
+def lint(tariffs: list[AnyTariff], raw_line: RawLine) -> Diagnostics:
+    out = Diagnostics()
+    for t in tariffs:
+        if isinstance(t, BracketSchedule):
+            _bracket_checks(t, raw_line, out)
+    _date_checks(tariffs, raw_line, out)
+    return out
+
+
+__all__ = ["Bracket", "lint"]

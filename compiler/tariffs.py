@@ -1,0 +1,277 @@
+"""Typed tariff objects: every rate table and fee schedule of the corpus, dated and cited.
+
+Each object says what it charges (brackets, a per-unit rate, a percentage of another charge, a time
+fee, an amount left to a board …), for which route, from which provision (id and citation), in which
+date range, with which status, and where each number was read: every :class:`Amount` carries a
+:class:`Source` whose raw-file offsets slice exactly the characters it came from.
+
+``evaluate_*`` functions compute fees straight from these objects. They are the reference the
+generated ``navlaw_fees`` module is checked against (tests/test_fees_property.py), written for
+clarity, not speed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any, Union
+
+from .formula import Expr, describe, evaluate
+
+CENT = Decimal("0.01")
+
+ROUTES = ("sandy-hook", "hudson-lower", "hudson-upper", "long-island-sound")
+
+
+def cents(x: Decimal) -> Decimal:
+    return x.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a value was read: raw-file offsets [start, end), 1-based line:column, the raw characters."""
+
+    file: str
+    start: int
+    end: int
+    line: int
+    column: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Amount:
+    value: Decimal
+    source: Source
+
+
+@dataclass(frozen=True)
+class Effective:
+    """From when (inclusive) to when (exclusive) a tariff is law. ``None`` = not established."""
+
+    start: dt.date | None
+    end: dt.date | None
+    start_basis: str  # how the start is known: "text", "anchor", "manifest", "unresolved", "open"
+    start_phrase: str  # the words it was read from, or why it is unresolved
+    end_basis: str = "open"  # "text", "successor", "unresolved", "open" (no end)
+    end_phrase: str = ""
+    confidence: str = "verified"
+    source: Source | None = None  # the phrase in the law text, when there is one
+
+    def contains(self, day: dt.date) -> bool | None:
+        """True/False, or None when an unresolved bound makes it unknowable."""
+        if self.start is None and self.start_basis == "unresolved":
+            if self.end is not None and day >= self.end:
+                return False
+            return None
+        if self.start is not None and day < self.start:
+            return False
+        if self.end is None:
+            return None if self.end_basis == "unresolved" else True
+        return day < self.end
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """One row of a bracket table. ``low``/``high`` with inclusivity; ``high=None`` = no upper bound."""
+
+    low: Decimal
+    high: Decimal | None
+    low_inclusive: bool
+    high_inclusive: bool
+    fee: Expr  # in terms of the units (pilotage units, tons burden …)
+    written: str  # the range as written: "0 to 24.99"
+    formula_written: str  # the fee as written: "$((P.U. - 500) x 1.57) + 5860"
+    amounts: tuple[Amount, ...]  # every number of the fee, with its source
+    source: Source  # the range cell
+    reading: str = ""  # a named interpretation applied to this bracket (shown in notes and lint)
+
+    def contains(self, units: Decimal) -> bool:
+        above = units >= self.low if self.low_inclusive else units > self.low
+        if not above:
+            return False
+        if self.high is None:
+            return True
+        return units <= self.high if self.high_inclusive else units < self.high
+
+    @property
+    def formula(self) -> str:
+        return describe(self.fee)
+
+
+@dataclass(frozen=True)
+class Tariff:
+    id: str  # stable: "<route or topic>/<provision id>[/<part>]"
+    kind: str
+    route: str  # one of ROUTES, "hudson" (both river sections), or "" (not a pilotage route)
+    series: str  # schedules that follow one another in time share a series ("sandy-hook/base")
+    title: str
+    provision: str
+    citation: str
+    file: str
+    effective: Effective
+    status: str  # in-force | proposed | adopted | superseded
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class BracketSchedule(Tariff):
+    """Contiguous brackets of units, each with a flat amount or a formula; optional unit clamp."""
+
+    brackets: tuple[Bracket, ...] = ()
+    unit_name: str = "pilotage units"
+    min_units: Amount | None = None  # "minimum charge calculated on 200 pilotage units"
+    max_units: Amount | None = None  # "maximum charge of up to 500 pilotage units"
+
+    def fee(self, units: Decimal) -> Decimal:
+        """The exact (unrounded) fee for ``units`` after clamping."""
+        u = clamp(units, self.min_units, self.max_units)
+        for b in self.brackets:
+            if b.contains(u):
+                return evaluate(b.fee, u)
+        raise ValueError(f"{units} {self.unit_name} falls in no bracket of {self.citation}")
+
+    def bracket_for(self, units: Decimal) -> Bracket | None:
+        u = clamp(units, self.min_units, self.max_units)
+        return next((b for b in self.brackets if b.contains(u)), None)
+
+
+@dataclass(frozen=True)
+class PerUnitFee(Tariff):
+    """A rate per pilotage unit with unit bounds (the § 55.2 launch and pilot-transport fees)."""
+
+    rate: Amount | None = None
+    min_units: Amount | None = None
+    max_units: Amount | None = None
+    option: str = ""  # the quote option that charges it
+    choice: str = ""  # the option value that selects it ("yonkers-pilot-station")
+
+
+@dataclass(frozen=True)
+class Percentage(Tariff):
+    """A percentage of another charge ("7.5% of the calculated fee", "25 percent of the Zone 2 base rate")."""
+
+    percent: Amount | None = None
+    of: str = ""  # "calculated-fee" | "regular-fee" | "zone-2-base-rate"
+    per: str = ""  # "" (once) | "hour" | "24 hours"
+    max_percent: Amount | None = None
+    option: str = ""
+    choice: str = ""
+    max_per: str = ""  # "" (the whole charge) | "24 hours" ("maximum of 35 percent for each 24 hour period")
+    free_hours: int = 0  # "if the pilot's services are used within one hour, no charge"
+
+
+@dataclass(frozen=True)
+class FractionOfRate(Tariff):
+    """A fraction of the statutory rate instead of it (§ 89-b(4)(b)(4): two-thirds under 25 miles)."""
+
+    numerator: int = 0
+    denominator: int = 1
+    fraction_source: Source | None = None  # where "two-thirds" is written
+    condition_miles: Amount | None = None  # applies when piloted for less than this many miles
+    option: str = ""
+
+
+@dataclass(frozen=True)
+class TimeFee(Tariff):
+    """A fixed amount per hour or per day (§ 89-b: $25 an hour detained, $200 a day carried off)."""
+
+    amount: Amount | None = None
+    per: str = "hour"  # "hour" | "day"
+    after: Amount | None = None  # charged only when the time exceeds this ("for more than two hours")
+    part_counts: bool = False  # "per hour or fraction thereof"
+    option: str = ""
+
+
+@dataclass(frozen=True)
+class FlatFee(Tariff):
+    """A fixed amount (the superseded § 55.2 dollar fees, § 65 fees …)."""
+
+    amount: Amount | None = None
+    condition: str = ""
+
+
+@dataclass(frozen=True)
+class BoardSet(Tariff):
+    """A fee the law creates but whose amount a board sets: known to exist, amount not in the text."""
+
+    who: str = ""
+    cap: Amount | None = None  # "not to exceed three hundred dollars per ship"
+    cap_unit: str = ""
+
+
+@dataclass(frozen=True)
+class Penalty(Tariff):
+    """A fine, forfeiture or civil penalty stated in dollars (the penalty index)."""
+
+    amount: Amount | None = None
+    bound: str = ""  # "max" ("not exceeding"), "min" ("not less than"), "fixed"
+    phrase: str = ""
+
+
+AnyTariff = Union[BracketSchedule, PerUnitFee, Percentage, FractionOfRate, TimeFee, FlatFee, BoardSet, Penalty]
+
+
+def clamp(units: Decimal, lo: Amount | None, hi: Amount | None) -> Decimal:
+    if lo is not None and units < lo.value:
+        return lo.value
+    if hi is not None and units > hi.value:
+        return hi.value
+    return units
+
+
+# ---- JSON -------------------------------------------------------------------------------------------
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, Decimal):
+        return str(x)
+    if isinstance(x, dt.date):
+        return x.isoformat()
+    if isinstance(x, Bracket):
+        d = {f.name: _plain(getattr(x, f.name)) for f in dataclasses.fields(x) if f.name != "fee"}
+        d["formula"] = x.formula
+        return d
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        if type(x).__name__ in ("Num", "Units", "Bin", "Neg"):
+            return describe(x)  # type: ignore[arg-type]
+        d = {f.name: _plain(getattr(x, f.name)) for f in dataclasses.fields(x)}
+        if isinstance(x, Tariff):
+            d = {"kind": x.kind, **{k: v for k, v in d.items() if k != "kind"}}
+        return d
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    return x
+
+
+def to_json(t: Tariff) -> dict[str, Any]:
+    out: dict[str, Any] = _plain(t)
+    return out
+
+
+def in_force(tariffs: list[AnyTariff], day: dt.date) -> list[AnyTariff]:
+    return [t for t in tariffs if t.effective.contains(day)]
+
+
+def amounts(t: Tariff) -> list[Amount]:
+    """Every amount the tariff was read from (for the source-position test and the site)."""
+    out: list[Amount] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, Amount):
+            out.append(x)
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                walk(v)
+        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+            for f in dataclasses.fields(x):
+                walk(getattr(x, f.name))
+
+    walk(t)
+    return out
+
+
+__all__ = ["AnyTariff", "Amount", "Bracket", "BracketSchedule", "BoardSet", "Effective", "FlatFee", "FractionOfRate",
+           "Penalty", "Percentage", "PerUnitFee", "ROUTES", "Source", "Tariff", "TimeFee", "cents", "clamp",
+           "field", "in_force", "to_json"]
