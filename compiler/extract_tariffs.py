@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, replace
+from pathlib import Path
 from decimal import Decimal
 from typing import Iterator
 
@@ -818,9 +819,11 @@ _TONS_RE = _rx(r"(?i)for each vessel (?:(?P<over>over (?P<lo>[a-z\- ]+?))(?: and
 _FLAT_FOR_RE = _rx(r"(?i)shall pay (?P<m>[a-z\- ]+?dollars) for each (?P<what>original license|[a-z ]+?)"
                           r"(?= and| or|[.;,])(?: and (?P<m2>[a-z\- ]+?dollars) for each (?P<what2>[a-z ]+?)(?=[.;,]))?")
 _PER_DAY_RE = _rx(r"(?i)shall receive compensation of (?P<m>[a-z\- ]+?dollars) a day")
-_PENALTY_RE = _rx(r"(?i)(?P<kind>fine|penalty|forfeit(?:ure)?|civil penalty|sum)\b[^.;$]{0,60}?"
-                         r"(?P<bound>not exceeding|not to exceed|not more than|not less than|of up to|of|up to)?\s*"
-                         r"(?P<m>\$\s?\d[\d,]*(?:\.\d\d)?|(?:[a-z]+[\- ]){0,6}?dollars)")
+_PENALTY_WORD_RE = _rx(r"(?i)\b(?P<kind>civil penalty|penalty|fine|forfeit|forfeiture)\b")
+_DIGIT_MONEY_RE = _rx(r"\$\s?(?P<n>\d[\d,]*(?:\.\d\d)?)")
+_MAX_WORDS_RE = _rx(r"(?i)(?:not exceeding|not to exceed|not more than|nor more than|up to|maximum of)\s*$")
+_LOW_WORDS_RE = _rx(r"(?i)not less than (?P<n>[a-z][a-z\- ]*?) nor more than\s*$")
+_MIN_WORDS_RE = _rx(r"(?i)(?:not less than|at least|minimum of)\s*$")
 
 
 def _prose_fees(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff]:
@@ -875,27 +878,46 @@ def _prose_fees(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff]:
 
 
 def _penalties(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff]:
+    """Every amount of money within a sentence that speaks of a fine, penalty or forfeiture, after
+    that word: "punishable by a fine not exceeding one hundred dollars" -> max $100."""
+    k = 0
     for start, end in _prose(node):
         text = ctx.text[start:end]
-        for k, m in enumerate(_PENALTY_RE.finditer(text), 1):
-            written = m["m"]
-            try:
-                value = Decimal(written.replace("$", "").replace(",", "").strip()) if "$" in written else W.money(written)
-            except (ValueError, ArithmeticError):
+        hits: list[tuple[int, int, Decimal, str]] = [
+            (p.start, p.end, p.value, p.text) for p in W.scan(text) if p.kind == "money"]  # type: ignore[misc]
+        hits += [(m.start(), m.end(), Decimal(m["n"].replace(",", "")), m.group(0)) for m in _DIGIT_MONEY_RE.finditer(text)]
+        for a, b, value, written in sorted(hits):
+            sentence_start = max(text.rfind(".", 0, a), text.rfind(";", 0, a)) + 1
+            before = text[sentence_start:a]
+            words = list(_PENALTY_WORD_RE.finditer(before))
+            if not words:
                 continue
-            bound = (m["bound"] or "").lower()
-            b = "max" if bound in ("not exceeding", "not to exceed", "not more than", "of up to", "up to") else \
-                "min" if bound == "not less than" else "fixed"
-            kind = m["kind"].lower()
-            if kind == "sum" and "forfeit" not in text[max(0, m.start() - 40):m.start()].lower():
-                continue
-            phrase = " ".join(text[max(0, m.start() - 60):m.end()].split())
+            kind = words[-1]["kind"].lower()
+            bound = "max" if _MAX_WORDS_RE.search(before) else "min" if _MIN_WORDS_RE.search(before) else "fixed"
+            low = _LOW_WORDS_RE.search(before)
+            if low is not None:  # "not less than twenty-five nor more than one hundred dollars": both bounds
+                try:
+                    lv = W.parse(low["n"])[1]
+                except ValueError:
+                    lv = None
+                if isinstance(lv, int):
+                    k += 1
+                    lo_at = sentence_start + low.start("n")
+                    yield Penalty(
+                        id=f"penalty/{node.id}/{k}", kind="penalty", route="", series=f"penalty/{node.id}/{k}",
+                        title=f"{kind.capitalize()}, {node.citation}", provision=node.id, citation=node.citation,
+                        file=ctx.doc.file, effective=_default_start(ctx, node), status=ctx.status,
+                        notes=("The minimum's unit (dollars) is written once, after the maximum.",),
+                        amount=ctx.amount(Decimal(lv), start + lo_at, start + lo_at + len(low["n"])), bound="min",
+                        phrase=" ".join(text[sentence_start:b].split())[-300:])
+            k += 1
+            phrase = " ".join(text[sentence_start:b].split())
+            title = "Forfeiture" if kind.startswith("forfeit") else kind.capitalize()
             yield Penalty(
                 id=f"penalty/{node.id}/{k}", kind="penalty", route="", series=f"penalty/{node.id}/{k}",
-                title=f"{'Forfeiture' if kind in ('sum', 'forfeit', 'forfeiture') else kind.capitalize()}, {node.citation}",
-                provision=node.id, citation=node.citation, file=ctx.doc.file, effective=_default_start(ctx, node),
-                status=ctx.status, notes=(), amount=ctx.amount(value, start + m.start("m"), start + m.end("m")),
-                bound=b, phrase=phrase)
+                title=f"{title}, {node.citation}", provision=node.id, citation=node.citation, file=ctx.doc.file,
+                effective=_default_start(ctx, node), status=ctx.status, notes=(),
+                amount=ctx.amount(value, start + a, start + b), bound=bound, phrase=phrase[-300:])
 
 
 # ---- driver -----------------------------------------------------------------------------------------------
@@ -987,8 +1009,23 @@ def extract(corpus: Corpus, diags: Diagnostics | None = None) -> list[AnyTariff]
                    replace(t, status="in-force", notes=t.notes + (  # type: ignore[arg-type]
                        f"From {c.entry.file}, the latest text of {_section_of(t.provision)} in the corpus.",))
                    for t in got]
+        got = [replace(t, effective=replace(  # type: ignore[arg-type]
+                   t.effective, end_basis="unresolved",
+                   end_phrase="superseded by a later text of the corpus; the date it ceased to apply is not established"))
+               if t.status == "superseded" and t.effective.end is None and t.effective.end_basis == "open" else t
+               for t in got]
         out.extend(got)
-    return out
+    return _unique_ids(out)
+
+
+def _unique_ids(tariffs: list[AnyTariff]) -> list[AnyTariff]:
+    """Two texts of one provision give the same id: the later text keeps it, earlier ones get
+    ``@<file stem>`` (file 000's § 88(4)(e) surcharge is ``…/capital-expense-surcharge@nav-law.consolidated``)."""
+    last: dict[str, str] = {}
+    for t in tariffs:
+        last[t.id] = t.file
+    return [t if last[t.id] == t.file else replace(t, id=f"{t.id}@{Path(t.file).stem}")  # type: ignore[arg-type]
+            for t in tariffs]
 
 
 def raw_line_lookup(corpus: Corpus):  # type: ignore[no-untyped-def]

@@ -23,3 +23,15 @@ def corpus() -> Corpus:
 @pytest.fixture(scope="session")
 def docs(corpus: Corpus):
     return {Path(c.source.path).name: c.document for c in corpus.documents}
+
+
+@pytest.fixture(scope="session")
+def tariffs(corpus: Corpus):
+    from compiler.extract_tariffs import tariffs_and_lint
+    return tariffs_and_lint(corpus)[0]
+
+
+@pytest.fixture(scope="session")
+def tariff_findings(corpus: Corpus):
+    from compiler.extract_tariffs import tariffs_and_lint
+    return list(tariffs_and_lint(corpus)[1])
