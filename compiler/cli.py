@@ -216,12 +216,19 @@ def _write_atomically(out: Path, write: Callable[[Path], None]) -> None:
         raise
 
 
+def generate_module(corpus: Corpus, tariffs: list[AnyTariff]) -> dict[str, str]:
+    from .fees import build_plans
+    from .generate_fees import render, sources_of
+    return render(build_plans(tariffs), tariffs, sources_of(corpus))
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     corpus, tariffs, diags = _compile_all(args.corpus)
-    _print_diagnostics(diags, sys.stderr, Severity.WARNING)
+    _print_diagnostics(diags, sys.stderr, Severity.ERROR)
     if diags.has_errors():
         print(f"navlaw build: not built: {_summary(diags)}; the previous output is unchanged", file=sys.stderr)
         return EXIT_ERRORS
+    module = generate_module(corpus, tariffs)
 
     def write(tmp: Path) -> None:
         tree_dir = tmp / "tree"
@@ -232,10 +239,100 @@ def cmd_build(args: argparse.Namespace) -> int:
         (tmp / "tariffs.json").write_text(_dump({"tariffs": tariffs_json(tariffs)}) + "\n", encoding="utf-8")
         (tmp / "diagnostics.json").write_text(_dump([d.to_json() for d in diags]) + "\n", encoding="utf-8")
 
+    def write_module(tmp: Path) -> None:
+        for name, text in sorted(module.items()):
+            (tmp / name).write_text(text, encoding="utf-8")
+
     _write_atomically(Path(args.out), write)
+    _write_atomically(Path(args.module), write_module)
     sections = sum(len(c.document.sections()) for c in corpus.documents)
     print(f"navlaw build: {len(corpus.documents)} documents, {sections} sections, {len(tariffs)} tariffs -> "
-          f"{args.out}/ ({_summary(diags)})")
+          f"{args.out}/; fee module -> {args.module}/ ({_summary(diags)}"
+          + ("; see them with `navlaw lint`)" if len(diags) else ")"))
+    return EXIT_OK
+
+
+def _option_args(extra: list[str]) -> dict[str, object]:
+    """``--second-pilot --launch yonkers-pilot-station --miles=10`` -> keyword options."""
+    out: dict[str, object] = {}
+    i = 0
+    while i < len(extra):
+        tok = extra[i]
+        if not tok.startswith("--") or tok == "--":
+            raise FeeUsage(f"unexpected argument {tok!r}: route options are --name VALUE (or --flag)")
+        name, _, value = tok[2:].partition("=")
+        key = name.replace("-", "_")
+        if not value:
+            if i + 1 < len(extra) and not extra[i + 1].startswith("--"):
+                value = extra[i + 1]
+                i += 1
+            else:
+                out[key] = True
+                i += 1
+                continue
+        out[key] = {"true": True, "yes": True, "false": False, "no": False}.get(value.lower(), value)
+        i += 1
+    return out
+
+
+class FeeUsage(Exception):
+    pass
+
+
+def _stale_module(corpus_dir: str) -> str:
+    """Why the installed navlaw_fees may not match the corpus (compares the sha256 in its header)."""
+    import hashlib
+    import navlaw_fees
+
+    init = Path(navlaw_fees.__file__)
+    header = init.read_text(encoding="utf-8").split('"""', 1)[0]
+    recorded = dict(line[1:].split() for line in header.splitlines() if line.startswith("#   "))
+    root = Path(corpus_dir)
+    current = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.glob("*"))
+               if p.is_file() and (p.suffix == ".txt" or p.name == "manifest.toml")}
+    if root.exists() and current and recorded != current:
+        return (f"navlaw fee: warning: {init.parent} was generated from a different corpus than {corpus_dir}/; "
+                "run `navlaw build` to regenerate it")
+    return ""
+
+
+def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
+    import navlaw_fees as nf
+
+    try:
+        options = _option_args(extra)
+    except FeeUsage as e:
+        print(f"navlaw fee: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    dims = (args.length, args.breadth, args.depth)
+    if args.units is None and any(d is None for d in dims):
+        print("navlaw fee: give --units N, or --length FT --breadth FT --depth FT", file=sys.stderr)
+        return EXIT_USAGE
+    stale = _stale_module(args.corpus)
+    if stale:
+        print(stale, file=sys.stderr)
+    try:
+        q = nf.quote(args.route, units=args.units, length_ft=args.length, breadth_ft=args.breadth,
+                     depth_ft=args.depth, on=args.on or dt.date.today(), **options)
+    except nf.FeeError as e:
+        print(f"navlaw fee: {e}", file=sys.stderr)
+        return EXIT_ERRORS
+    if args.json:
+        print(_dump(q.to_json()))
+        return EXIT_OK
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False, soft_wrap=False)
+    table = Table(title=f"{q.route} · {q.units} pilotage units · {q.on.isoformat()}", show_footer=True)
+    table.add_column("Item", footer="Total", overflow="fold")
+    table.add_column("Amount", justify="right", footer=f"${q.total:,.2f}")
+    table.add_column("Citation", overflow="fold")
+    for line in q.lines:
+        table.add_row(line.description, f"${line.amount:,.2f}", line.citation)
+    console.print(table)
+    for note in q.notes:
+        console.print(f"• {note}", markup=False)
     return EXIT_OK
 
 
@@ -258,7 +355,25 @@ def make_parser() -> argparse.ArgumentParser:
                                     "Outputs are written to a temporary directory and swapped in only on success.")
     corpus_arg(sp)
     sp.add_argument("--out", default="build", metavar="DIR", help="output directory (default: build/)")
+    sp.add_argument("--module", default="navlaw_fees", metavar="DIR",
+                    help="where to write the generated fee module (default: navlaw_fees/, the committed copy)")
+    sp.add_argument("--no-site", action="store_true", help="skip the MkDocs site (trees, tariffs and module only)")
     sp.set_defaults(func=cmd_build)
+
+    sp = sub.add_parser("fee", help="quote a pilotage fee, itemized with citations",
+                        description="Quote the pilotage fee for ROUTE (sandy-hook, hudson-lower, hudson-upper, "
+                                    "long-island-sound) with the generated navlaw_fees module. Route options follow "
+                                    "as --name VALUE or --flag, e.g. --miles 10, --second-pilot, --launch "
+                                    "yonkers-pilot-station (see navlaw_fees.options(route)).")
+    sp.add_argument("route", metavar="ROUTE")
+    sp.add_argument("--units", metavar="N", help="pilotage units")
+    sp.add_argument("--length", metavar="FT", help="overall length in feet")
+    sp.add_argument("--breadth", metavar="FT", help="extreme breadth in feet")
+    sp.add_argument("--depth", metavar="FT", help="depth to the uppermost continuous deck in feet")
+    sp.add_argument("--on", type=_date, metavar="DATE", help="date of the service (default: today)")
+    sp.add_argument("--json", action="store_true", help="print the quote as JSON")
+    corpus_arg(sp)
+    sp.set_defaults(func=cmd_fee, takes_extra=True)
 
     sp = sub.add_parser("parse", help="parse one standalone file (no manifest)",
                         description="Parse one file on its own and print its section tree, or its diagnostics.")
@@ -293,8 +408,12 @@ def make_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = make_parser().parse_args(argv)
+    args, extra = make_parser().parse_known_args(argv)
+    if extra and not getattr(args, "takes_extra", False):
+        make_parser().parse_args(argv)  # reports the unknown arguments, exit 2
     try:
+        if getattr(args, "takes_extra", False):
+            return int(args.func(args, extra))
         return int(args.func(args))
     except NavlawError as exc:
         _print_diagnostics(exc.diagnostics)

@@ -225,7 +225,7 @@ def _default_start(ctx: Ctx, node: Node) -> Effective:
     if e and e.effective:
         return Effective(e.effective, None, "manifest", f"corpus/manifest.toml: {e.file} effective", confidence=e.confidence)
     return Effective(None, None, "unresolved",
-                     f"no date in the text, and the manifest gives none for {ctx.doc.file}")
+                     f"no date in the text, and the manifest gives none for {Path(ctx.doc.file).name}")
 
 
 def _ancestors(node_id: str) -> list[str]:

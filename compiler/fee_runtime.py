@@ -1,0 +1,211 @@
+"""Runtime of the generated fee module: Quote, Line, FeeError and exact-money helpers.
+
+This file is hand-written and copied verbatim into ``navlaw_fees/_runtime.py`` by the generator
+(compiler/generate_fees.py); it has no dependencies beyond the standard library. The reference
+evaluator (compiler/fees.py) uses it too, so both speak the same types.
+
+Money rules (DESIGN.md, "Rules of interpretation"): amounts are ``Decimal``; each line item is rounded
+once to cents, ROUND_HALF_UP; the total is the sum of the rounded lines.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Callable, NamedTuple, Union
+
+Number = Union[int, Decimal, str, float]
+
+CENT = Decimal("0.01")
+MAX_UNITS = Decimal(100000)
+_TEN_THOUSAND = Decimal(10000)
+
+
+class FeeError(ValueError):
+    """Bad input, or no schedule established for the date asked: the message says which and why."""
+
+
+class Line(NamedTuple):
+    description: str
+    amount: Decimal
+    citation: str
+
+
+class Quote(NamedTuple):
+    """An itemized quote. Immutable; ``total`` is the sum of the lines, each already rounded to cents."""
+
+    route: str
+    on: _dt.date
+    units: Decimal  # the vessel's pilotage units as given or computed (before any minimum or maximum)
+    lines: tuple[Line, ...]
+    notes: tuple[str, ...]
+
+    @property
+    def total(self) -> Decimal:
+        return sum((line.amount for line in self.lines), Decimal("0.00"))
+
+    def explain(self) -> str:
+        width = max([len(line.description) for line in self.lines] + [20])
+        out = [f"Pilotage quote: {self.route}, {self.units} pilotage units, on {self.on.isoformat()}"]
+        for line in self.lines:
+            out.append(f"  {line.description:<{width}}  {line.amount:>12,.2f}  {line.citation}")
+        out.append(f"  {'Total':<{width}}  {self.total:>12,.2f}")
+        for note in self.notes:
+            out.append(f"  note: {note}")
+        return "\n".join(out)
+
+    def to_json(self) -> dict[str, object]:
+        return {"route": self.route, "on": self.on.isoformat(), "units": str(self.units),
+                "total": str(self.total),
+                "lines": [{"description": x.description, "amount": str(x.amount), "citation": x.citation}
+                          for x in self.lines],
+                "notes": list(self.notes)}
+
+
+def cents(x: Decimal) -> Decimal:
+    return x.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def number(value: object, name: str, *, allow_zero: bool = False) -> Decimal:
+    """``value`` as an exact Decimal: int, Decimal, numeric str, or a finite float; positive."""
+    if isinstance(value, bool):
+        raise FeeError(f"{name} must be a number, not {value!r}")
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise FeeError(f"{name} must be a finite number, not {value!r}")
+        d = Decimal(repr(value))
+    elif isinstance(value, (int, Decimal)):
+        d = Decimal(value)
+    elif isinstance(value, str):
+        try:
+            d = Decimal(value.strip().replace(",", ""))
+        except InvalidOperation:
+            raise FeeError(f"{name} must be a number, not {value!r}") from None
+    else:
+        raise FeeError(f"{name} must be a number (int, Decimal or str), not {type(value).__name__}")
+    if not d.is_finite():
+        raise FeeError(f"{name} must be a finite number, not {value!r}")
+    if d < 0 or (d == 0 and not allow_zero):
+        raise FeeError(f"{name} must be {'zero or more' if allow_zero else 'more than zero'}, not {value!r}")
+    return d
+
+
+def pilotage_units(length_ft: Number, breadth_ft: Number, depth_ft: Number) -> Decimal:
+    """Overall length × extreme breadth × depth (feet) / 10,000 — exact, unrounded."""
+    length = number(length_ft, "length_ft")
+    breadth = number(breadth_ft, "breadth_ft")
+    depth = number(depth_ft, "depth_ft")
+    return length * breadth * depth / _TEN_THOUSAND
+
+
+def vessel_units(units: object, length_ft: object, breadth_ft: object, depth_ft: object) -> Decimal:
+    dims = (length_ft, breadth_ft, depth_ft)
+    if units is not None:
+        if any(d is not None for d in dims):
+            raise FeeError("give either units= or length_ft=, breadth_ft= and depth_ft=, not both")
+        u = number(units, "units")
+        if u > MAX_UNITS:
+            raise FeeError(f"units={units!r} is not a vessel: more than {MAX_UNITS:,} pilotage units")
+        return u
+    if any(d is None for d in dims):
+        missing = [n for n, d in zip(("length_ft", "breadth_ft", "depth_ft"), dims) if d is None]
+        raise FeeError("give units= or all of length_ft=, breadth_ft= and depth_ft= (missing: "
+                       + ", ".join(missing) + ")")
+    u = pilotage_units(length_ft, breadth_ft, depth_ft)  # type: ignore[arg-type]
+    if u > MAX_UNITS:
+        raise FeeError(f"length_ft × breadth_ft × depth_ft / 10,000 = {u:,.2f} pilotage units: more than "
+                       f"{MAX_UNITS:,}; check the dimensions (feet)")
+    return u
+
+
+def day(on: object) -> _dt.date:
+    if on is None:
+        return _dt.date.today()
+    if isinstance(on, _dt.datetime) or not isinstance(on, _dt.date):
+        raise FeeError(f"on must be a datetime.date, not {type(on).__name__} {on!r}")
+    return on
+
+
+def flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise FeeError(f"{name} must be True or False, not {value!r}")
+    return value
+
+
+def choice(value: object, name: str, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise FeeError(f"{name} must be one of {', '.join(allowed)}; not {value!r}")
+    return value
+
+
+def whole(value: object, name: str) -> int:
+    d = number(value, name, allow_zero=True)
+    if d != d.to_integral_value():
+        raise FeeError(f"{name} must be a whole number, not {value!r}")
+    return int(d)
+
+
+def started(value: Decimal, per: Decimal = Decimal(1)) -> int:
+    """Periods begun: 2.1 hours -> 3 ("each hour or part thereof")."""
+    return int((value / per).to_integral_value(rounding=ROUND_CEILING))
+
+
+def clamp(units: Decimal, low: Decimal | None, high: Decimal | None) -> Decimal:
+    if low is not None and units < low:
+        return low
+    if high is not None and units > high:
+        return high
+    return units
+
+
+def check_options(route: str, given: dict[str, object], known: tuple[str, ...]) -> None:
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise FeeError(f"unknown option{'s' if len(unknown) > 1 else ''} for {route}: {', '.join(unknown)}"
+                       + (f"; options: {', '.join(known)}" if known else "; this route takes no options"))
+
+
+class Period(NamedTuple):
+    """A base schedule as generated: in force from ``start`` until ``end`` (exclusive, None = open)."""
+
+    start: _dt.date
+    end: _dt.date | None
+    fee: Callable[[Decimal], tuple[Decimal, str, str]]  # units -> (exact fee, bracket as written, formula)
+    citation: str
+    min_units: Decimal | None
+    max_units: Decimal | None
+    notes: tuple[str, ...]
+    text: int  # which source text it comes from (selects what comes with it)
+
+
+def period(periods: tuple[Period, ...], on: _dt.date, no_schedule: str) -> Period:
+    for p in periods:
+        if p.start <= on and (p.end is None or on < p.end):
+            return p
+    raise FeeError(no_schedule.format(on=on.isoformat()))
+
+
+def in_force(since: _dt.date, on: _dt.date, option: str, citation: str) -> None:
+    if on < since:
+        raise FeeError(f"{option}: {citation} is not in force on {on.isoformat()} (in force from {since.isoformat()})")
+
+
+def percent_of(base: Decimal, percent: Decimal) -> Decimal:
+    return cents(base * percent / 100)
+
+
+def hourly_percent(hours: Decimal, percent: Decimal, maximum: Decimal | None, per_day_cap: bool) -> tuple[Decimal, str]:
+    """Total percentage for ``hours`` at ``percent`` per hour or part thereof, capped at ``maximum``
+    overall or, with ``per_day_cap``, for each 24-hour period; and how it was reached."""
+    if maximum is not None and per_day_cap:
+        full = int(hours // 24)
+        rest = hours - 24 * full
+        total = full * min(24 * percent, maximum) + (min(started(rest) * percent, maximum) if rest else Decimal(0))
+        return total, f"{percent}% per hour, at most {maximum}% per 24 hours"
+    n = started(hours)
+    total = percent * n
+    how = f"{percent}% × {n} hour(s)"
+    if maximum is not None and total > maximum:
+        return maximum, how + f", capped at {maximum}%"
+    return total, how

@@ -1,0 +1,318 @@
+"""Fee plans: what a quote for each route consists of, built from the tariffs, and a reference evaluator.
+
+A :class:`Plan` gathers, for one route, the base schedules in date order (only those whose dates are
+established can be quoted), what comes with them from the same text (the § 88 7.5% addition, the § 89-a
+second pilot, the § 89-b transporting, detention and carried-off fees), the 21 NYCRR § 55.2 fees that
+are quote options, and the notes a quote must carry (fees left to a board, surcharges whose dates are
+not established, interpretations).
+
+The generator (compiler/generate_fees.py) renders plans as straight-line Python; :func:`reference_quote`
+evaluates the same plans directly from the tariff objects. The property test checks that both agree.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from .fee_runtime import (FeeError, Line, Quote, cents, check_options, choice, clamp, day, flag, number, started,
+                          vessel_units, whole)
+from .formula import describe
+from .tariffs import (ROUTES, AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
+                      clamp as clamp_amounts)
+
+HOURS_OPTIONS = ("stop_hours", "ice_detention_hours", "delay_hours", "detained_hours", "standby_hours",
+                 "departure_delay_hours", "late_arrival_hours")
+FLAG_OPTIONS = ("second_pilot", "ice_second_pilot", "shifting", "anchoring", "dismissed", "no_notice", "late_order")
+CHOICE_OPTIONS = ("launch", "station_closed", "docking", "undocking", "cancellation")
+# the order lines appear in a quote
+OPTION_ORDER = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring",
+                "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours",
+                "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours",
+                "late_order", "miles", "detention_hours", "carried_off_days")
+OPTION_HELP = {
+    "second_pilot": "two pilots assigned for a long continuous transit: the regular fee plus 50% (§ 89-a(4)(b)(1-a))",
+    "launch": "launch or pilot-transport fee by station, per pilotage unit (21 NYCRR § 55.2(b))",
+    "station_closed": "pilot transport fee when a pilot station is closed (21 NYCRR § 55.2(c))",
+    "docking": "docking fee by assistance: no-tug-no-thruster, thruster, tug (21 NYCRR § 55.2(d))",
+    "undocking": "undocking fee by assistance, as docking (21 NYCRR § 55.2(d))",
+    "shifting": "shifting between berths in one port (21 NYCRR § 55.2(e))",
+    "anchoring": "anchoring the vessel (21 NYCRR § 55.2(f))",
+    "stop_hours": "hours of an intermediate cargo, fuel or water stop (21 NYCRR § 55.2(a))",
+    "ice_detention_hours": "hours detained on board by ice (21 NYCRR § 55.2(c))",
+    "ice_second_pilot": "ice conditions require a second pilot (21 NYCRR § 55.2(c))",
+    "delay_hours": "hours services are delayed for the vessel's convenience (21 NYCRR § 55.2(g)(1))",
+    "dismissed": "pilot dismissed without rendering services (21 NYCRR § 55.2(g)(2))",
+    "detained_hours": "hours detained awaiting tide, berth or anchorage, or quarantined (21 NYCRR § 55.2(g)(3))",
+    "standby_hours": "hours standing by for the vessel's convenience (21 NYCRR § 55.2(g)(4))",
+    "departure_delay_hours": "hours departure is delayed, ordered under six hours before (21 NYCRR § 55.2(g)(5))",
+    "no_notice": "vessel arrives at the pilot station without prior notice (21 NYCRR § 55.2(h)(1))",
+    "cancellation": "late cancellation: under-6-hours or under-2-hours (21 NYCRR § 55.2(h)(2))",
+    "late_arrival_hours": "hours late at the pilot station without notice (21 NYCRR § 55.2(h)(3))",
+    "late_order": "pilot ordered late (21 NYCRR § 55.2(h)(4))",
+    "miles": "miles piloted: under 25, a transporting charge of two-thirds of the rate (§ 89-b(4)(b)(4))",
+    "detention_hours": "hours detained on board at anchor or berth (§ 89-b(4)(b)(5))",
+    "carried_off_days": "whole days carried off on board (§ 89-b(4)(b)(6))",
+}
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    kind: str  # "hours" | "flag" | "choice" | "miles" | "days"
+    choices: tuple[str, ...] = ()
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Plan:
+    route: str
+    base: tuple[BracketSchedule, ...]  # established schedules, by start date
+    unresolved: tuple[BracketSchedule, ...]  # schedules of the route whose dates are not established
+    with_base: dict[str, tuple[AnyTariff, ...]]  # by file of the base schedule: what comes with it
+    notes_with_base: dict[str, tuple[str, ...]]
+    rule_fees: tuple[AnyTariff, ...]  # § 55.2 fees: dated on their own
+    options: tuple[Option, ...]
+    zone2: Plan | None = None  # hudson: the Section 2 (Upper River) plan, for "Zone 2 Base Rate"
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def schedule_on(self, on: dt.date) -> BracketSchedule:
+        for s in self.base:
+            if s.effective.contains(on):
+                return s
+        raise FeeError(self.no_schedule(on))
+
+    def no_schedule(self, on: dt.date) -> str:
+        return no_schedule_message(self, on.isoformat())
+
+
+def no_schedule_message(plan: Plan, on: str) -> str:
+    msg = f"no {plan.route} rate schedule can be established for {on}"
+    if plan.base:
+        first = plan.base[0].effective.start
+        msg += f": the corpus establishes {plan.route} rates from {first.isoformat() if first else '?'}"
+    reasons = [f"{s.citation} ({s.effective.start_phrase})" for s in plan.unresolved]
+    if reasons:
+        msg += "; earlier schedules have dates the corpus does not establish: " + "; ".join(reasons[:3])
+        if len(reasons) > 3:
+            msg += f"; and {len(reasons) - 3} more"
+    return msg
+
+
+def _family(route: str) -> tuple[str, ...]:
+    return (route, "hudson") if route.startswith("hudson") else (route,)
+
+
+def build_plans(tariffs: list[AnyTariff]) -> dict[str, Plan]:
+    live = [t for t in tariffs if t.status != "superseded"]
+    plans: dict[str, Plan] = {}
+    for route in ("hudson-upper", "hudson-lower", "sandy-hook", "long-island-sound"):
+        fam = _family(route)
+        series = [t for t in live if isinstance(t, BracketSchedule) and t.route == route and t.series == f"{route}/base"]
+        base = tuple(sorted((t for t in series if t.effective.start is not None),
+                            key=lambda t: t.effective.start))  # type: ignore[arg-type, return-value]
+        # the schedule just before the established ones first: it is the one a date before them falls in
+        unresolved = tuple(sorted((t for t in series if t.effective.start is None),
+                                  key=lambda t: (t.effective.end is None, -(t.effective.end or dt.date.min).toordinal())))
+        files = {t.file for t in base}
+        with_base: dict[str, tuple[AnyTariff, ...]] = {}
+        notes_with_base: dict[str, tuple[str, ...]] = {}
+        for f in sorted(files):
+            same = [t for t in live if t.file == f and t.route in fam and t.effective.start_basis == "with"
+                    and not isinstance(t, BoardSet)]
+            with_base[f] = tuple(same)
+            notes_with_base[f] = tuple(_notes_for(route, f, live))
+        rule = tuple(t for t in live if t.route in fam and t.file not in files and
+                     isinstance(t, (Percentage, PerUnitFee)) and t.option and t.effective.start is not None)
+        options = _options(route, with_base, rule)
+        plans[route] = Plan(route, base, unresolved, with_base, notes_with_base, rule, options,
+                            zone2=plans.get("hudson-upper") if route.startswith("hudson") else None)
+    return {r: plans[r] for r in ROUTES}
+
+
+def _notes_for(route: str, file: str, live: list[AnyTariff]) -> list[str]:
+    """What a quote must say about fees the law creates but this quote cannot compute."""
+    out: list[str] = []
+    fam = _family(route)
+    for t in live:
+        if t.route not in fam or t.file != file:
+            continue
+        if isinstance(t, BoardSet):
+            if t.cap is not None:
+                out.append(f"Not included: the {t.title.lower()} set by the {t.who} ({t.citation}); the law caps it "
+                           f"at ${t.cap.value:,} {t.cap_unit} but leaves the amount to the board.")
+            elif "launch" in t.title.lower() and route.startswith("hudson"):
+                if "mid-river" in t.title.lower() and route != "hudson-upper":
+                    continue
+                out.append(f"{t.title} ({t.citation}): set by the {t.who}; 21 NYCRR § 55.2(b) sets launch fees per "
+                           "pilotage unit by station — pass launch=… to include one.")
+            else:
+                out.append(f"Not included: the {t.title.lower()} ({t.citation}), set by the {t.who}; its amount is "
+                           "not in the law text.")
+    surcharges = [t for t in live if t.route in fam and t.file == file and t.series.endswith("retirement-surcharge")]
+    if surcharges:
+        first = surcharges[0]
+        out.append(f"Not included: the Hudson River pilots retirement surcharge ({first.citation}): its statutory "
+                   f"amounts run for sixty months from a date the corpus does not establish "
+                   f"({first.effective.start_phrase.split(': ')[-1]}), and after them the surcharge board sets it.")
+    return out
+
+
+def _options(route: str, with_base: dict[str, tuple[AnyTariff, ...]], rule: tuple[AnyTariff, ...]) -> tuple[Option, ...]:
+    names: dict[str, set[str]] = {}
+    for ts in list(with_base.values()) + [rule]:
+        for t in ts:
+            opt = getattr(t, "option", "")
+            if opt:
+                names.setdefault(opt, set())
+                if getattr(t, "choice", ""):
+                    names[opt].add(t.choice)  # type: ignore[union-attr]
+    if "docking" in names:
+        names["undocking"] = set(names["docking"])
+    out = []
+    for name in OPTION_ORDER:
+        if name not in names:
+            continue
+        kind = ("hours" if name in HOURS_OPTIONS or name == "detention_hours" else "flag" if name in FLAG_OPTIONS
+                else "choice" if name in CHOICE_OPTIONS else "miles" if name == "miles" else "days")
+        out.append(Option(name, kind, tuple(sorted(names[name])), OPTION_HELP.get(name, "")))
+    return tuple(out)
+
+
+# ---- the reference evaluator --------------------------------------------------------------------------------
+
+def _pct_line(t: Percentage, base_amount: Decimal, hours: Decimal | None) -> tuple[Decimal, str]:
+    """Percent of ``base_amount`` (already rounded), per hour / per 24 hours with the maximum; the
+    percentage applied and how it was reached."""
+    pct = t.percent.value  # type: ignore[union-attr]
+    mx = t.max_percent.value if t.max_percent else None
+    if hours is None:
+        total = pct
+        how = f"{pct}%"
+    elif t.per == "24 hours":
+        n = started(hours, Decimal(24))
+        total = pct * n
+        how = f"{pct}% × {n} period(s) of 24 hours"
+    elif mx is not None and t.max_per == "24 hours":
+        full = int(hours // 24)
+        rest = hours - 24 * full
+        total = full * min(24 * pct, mx) + (min(started(rest) * pct, mx) if rest else Decimal(0))
+        how = f"{pct}% per hour, at most {mx}% per 24 hours"
+    else:
+        n = started(hours)
+        total = pct * n
+        how = f"{pct}% × {n} hour(s)"
+        if mx is not None and total > mx:
+            total = mx
+            how += f", capped at {mx}%"
+    return cents(base_amount * total / 100), how
+
+
+def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None, length_ft: object = None,
+                    breadth_ft: object = None, depth_ft: object = None, on: object = None,
+                    **options: object) -> Quote:
+    if not isinstance(route, str) or route not in plans:
+        raise FeeError(f"unknown route {route!r}; routes: {', '.join(ROUTES)}")
+    plan = plans[route]
+    u = vessel_units(units, length_ft, breadth_ft, depth_ft)
+    when = day(on)
+    check_options(route, options, tuple(o.name for o in plan.options))
+    base = plan.schedule_on(when)
+    lines: list[Line] = []
+    notes: list[str] = list(base.notes)
+    used = clamp_amounts(u, base.min_units, base.max_units)
+    if used != u:
+        notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {base.citation}.")
+    bracket = base.bracket_for(u)
+    if bracket is None:
+        raise FeeError(f"{u} pilotage units fall in no bracket of {base.citation}")
+    base_amount = cents(base.fee(u))
+    extras = plan.with_base.get(base.file, ())
+    fraction = next((t for t in extras if isinstance(t, FractionOfRate)), None)
+    miles = options.get("miles")
+    if miles is not None and fraction is not None:
+        m = number(miles, "miles")
+        if fraction.condition_miles and m < fraction.condition_miles.value:
+            frac_amount = cents(base.fee(u) * fraction.numerator / fraction.denominator)
+            lines.append(Line(f"Transporting charge, piloted under {fraction.condition_miles.value} miles: "
+                              f"{fraction.numerator}/{fraction.denominator} of {used} PU × {describe(bracket.fee, 'PU')}",
+                              frac_amount, fraction.citation))
+            notes.extend(fraction.notes)
+            base_amount = frac_amount
+        else:
+            lines.append(_base_line(plan, base, bracket, used, base_amount))
+    else:
+        lines.append(_base_line(plan, base, bracket, used, base_amount))
+    for t in extras:
+        if isinstance(t, Percentage) and t.of == "calculated-fee":
+            lines.append(Line(f"{t.percent.value}% of the calculated fee", cents(base_amount * t.percent.value / 100),  # type: ignore[union-attr]
+                              t.citation))
+            notes.extend(t.notes)
+    notes.extend(plan.notes_with_base.get(base.file, ()))
+    zone2: Decimal | None = None
+
+    def zone2_amount() -> Decimal:
+        nonlocal zone2
+        if zone2 is None:
+            z = plan.zone2 if plan.zone2 is not None else plan
+            s = z.schedule_on(when)
+            zone2 = cents(s.fee(u))
+            notes.append(f"\"Zone 2 Base Rate\" read as the Section 2 (Upper River) base pilotage charge for {u} "
+                         f"pilotage units: ${zone2:,} ({s.citation}); the rule does not define it.")
+        return zone2
+
+    for name in OPTION_ORDER:
+        if name not in options or name == "miles":
+            continue
+        value = options[name]
+        opt = next(o for o in plan.options if o.name == name)
+        if opt.kind == "flag":
+            if not flag(value, name):
+                continue
+        elif opt.kind == "choice":
+            value = choice(value, name, opt.choices)
+        candidates = [t for t in list(extras) + list(plan.rule_fees)
+                      if getattr(t, "option", "") == ("docking" if name == "undocking" else name)
+                      and (opt.kind != "choice" or getattr(t, "choice", "") == value)]
+        t = candidates[0]
+        if t in plan.rule_fees and not t.effective.contains(when):
+            raise FeeError(f"{name}: {t.citation} is not in force on {when.isoformat()} (in force from "
+                           f"{t.effective.start})")
+        label = OPTION_HELP.get(name, name).split(" (")[0]
+        if isinstance(t, Percentage):
+            hours = number(value, name, allow_zero=True) if opt.kind == "hours" else None
+            if hours is not None and hours == 0:
+                continue
+            if hours is not None and t.free_hours and hours <= t.free_hours:
+                notes.append(f"{name}: no charge, services used within {t.free_hours} hour ({t.citation}).")
+                continue
+            of = zone2_amount() if t.of == "zone-2-base-rate" else base_amount
+            amount, how = _pct_line(t, of, hours)
+            what = "the Zone 2 base rate" if t.of == "zone-2-base-rate" else "the regular pilotage fee"
+            lines.append(Line(f"{label.capitalize()}: {how} of {what}", amount, t.citation))
+        elif isinstance(t, PerUnitFee):
+            on_units = clamp(u, t.min_units.value if t.min_units else None, t.max_units.value if t.max_units else None)
+            lines.append(Line(f"{t.title}: {on_units} PU × ${t.rate.value}", cents(on_units * t.rate.value),  # type: ignore[union-attr]
+                              t.citation))
+        elif isinstance(t, TimeFee) and t.per == "hour":
+            hours = number(value, name, allow_zero=True)
+            after = t.after.value if t.after else Decimal(0)
+            if hours <= after:
+                if hours:
+                    notes.append(f"{name}: a detention of {after} hours or less is not paid ({t.citation}).")
+                continue
+            n = started(hours) if t.part_counts else int(hours)
+            lines.append(Line(f"{t.title}: {n} hour(s) × ${t.amount.value}", cents(n * t.amount.value), t.citation))  # type: ignore[union-attr]
+            notes.extend(t.notes)
+        elif isinstance(t, TimeFee):
+            days = whole(value, name)
+            if days:
+                lines.append(Line(f"{t.title}: {days} day(s) × ${t.amount.value}", cents(days * t.amount.value),  # type: ignore[union-attr]
+                                  t.citation))
+    return Quote(route, when, u, tuple(lines), tuple(dict.fromkeys(notes)))
+
+
+def _base_line(plan: Plan, base: BracketSchedule, bracket, used: Decimal, amount: Decimal) -> Line:  # type: ignore[no-untyped-def]
+    return Line(f"Pilotage: {used} PU, bracket \"{bracket.written}\": {describe(bracket.fee, 'PU')}", amount,
+                base.citation)

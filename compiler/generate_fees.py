@@ -1,0 +1,397 @@
+"""Generates the ``navlaw_fees`` package from the fee plans: Jinja2 templates in compiler/templates/.
+
+The output is straight-line Python: a named ``Decimal`` constant for every number of the law (named
+after its provision), one function per schedule with a docstring citing it, one quote function per
+route. Numbers reach the code only through :func:`compiler.formula.to_python` (numbers, the units
+variable, + - ×) and ``repr()`` of strings, so nothing from the corpus is ever emitted as code.
+Output is deterministic: same corpus, same bytes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from .fees import OPTION_HELP, OPTION_ORDER, Option, Plan, no_schedule_message
+from .formula import Bin, Expr, Num, Units, describe, numbers, to_python
+from .tariffs import (AnyTariff, Bracket, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
+                      to_json)
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+RUNTIME = Path(__file__).resolve().parent / "fee_runtime.py"
+
+ROUTE_LABEL = {
+    "sandy-hook": "Sandy Hook pilotage",
+    "hudson-lower": "Hudson River Section 1 (Lower River) base pilotage",
+    "hudson-upper": "Hudson River Section 2 (Upper River) base pilotage",
+    "long-island-sound": "Long Island Sound and Block Island Sound pilotage",
+}
+OPTION_LABEL = {
+    "second_pilot": "Second pilot", "launch": "Launch fee", "station_closed": "Pilot transport, station closed",
+    "docking": "Docking", "undocking": "Undocking", "shifting": "Shifting", "anchoring": "Anchoring",
+    "stop_hours": "Intermediate stop", "ice_detention_hours": "Detained by ice", "ice_second_pilot": "Second pilot (ice)",
+    "delay_hours": "Delay for the vessel's convenience", "dismissed": "Dismissed without rendering services",
+    "detained_hours": "Detained on board", "standby_hours": "Standing by", "departure_delay_hours": "Departure delayed",
+    "no_notice": "Arrival without prior notice", "cancellation": "Late cancellation",
+    "late_arrival_hours": "Late arrival at the pilot station", "late_order": "Late ordering of pilot",
+}
+
+
+def label_for(name: str, value: str = "") -> str:
+    return OPTION_LABEL.get(name, name) + (f" ({value})" if value else "")
+
+
+def ident(text: str) -> str:
+    """A Python identifier from a provision id: "88/4/b/1/ii/A/v" -> "NAV_88_4_B_1_II_A_V",
+    "21nycrr/55.2/a" -> "NYCRR_21_55_2_A"."""
+    m = re.match(r"(\d+)([a-z]+)/(.*)", text)
+    head, rest = (f"{m[2]}_{m[1]}", m[3]) if m else ("nav", text)
+    return re.sub(r"[^A-Za-z0-9]+", "_", f"{head}_{rest}").strip("_").upper()
+
+
+def pystr(text: str) -> str:
+    return repr(text)
+
+
+class V(str):
+    """A run-time value in a generated description (a variable of the generated code, never corpus text)."""
+
+
+def text(*parts: str) -> str:
+    """A Python expression for a description: literal parts (which may hold corpus text) become
+    ``repr()`` literals, :class:`V` parts ``str(value)``; so no corpus text is ever parsed as code."""
+    return " + ".join(f"str({p})" if isinstance(p, V) else repr(p) for p in parts if p)
+
+
+def comment(text: str) -> str:
+    """Corpus text made safe for a ``#`` comment: one line, no control characters."""
+    return re.sub(r"[\x00-\x1f\x7f]+", " ", text)
+
+
+def docstring(text: str) -> str:
+    """Corpus text made safe inside a triple-quoted docstring: backslashes and quotes escaped."""
+    return re.sub(r"[\x00-\x09\x0b-\x1f\x7f]+", " ", text).replace("\\", "\\\\").replace('"', '\\"')
+
+
+@dataclass
+class Module:
+    """Constants and code lines collected while rendering; names are unique and sorted for output."""
+
+    constants: dict[str, str] = field(default_factory=dict)  # name -> python expression
+    comments: dict[str, str] = field(default_factory=dict)
+
+    def const(self, name: str, value: Decimal | dt.date | None, note: str = "") -> str:
+        if value is None:
+            return "None"
+        expr = (f"_date({value.year}, {value.month}, {value.day})" if isinstance(value, dt.date)
+                else f'Decimal("{value}")')
+        if name in self.constants and self.constants[name] != expr:
+            raise ValueError(f"generated constant {name} would hold two values: {self.constants[name]} and {expr}")
+        self.constants[name] = expr
+        if note:
+            self.comments[name] = comment(note)
+        return name
+
+
+def _roles(expr: Expr) -> list[str]:
+    if isinstance(expr, Num):
+        return ["AMOUNT"]
+    if isinstance(expr, Bin) and expr.op == "*" and {type(expr.left), type(expr.right)} == {Units, Num}:
+        return ["RATE"]
+    if (isinstance(expr, Bin) and expr.op == "+" and isinstance(expr.left, Bin) and expr.left.op == "*"
+            and isinstance(expr.left.left, Bin) and expr.left.left.op == "-" and isinstance(expr.left.left.left, Units)
+            and isinstance(expr.left.left.right, Num) and isinstance(expr.left.right, Num) and isinstance(expr.right, Num)):
+        return ["OFFSET", "RATE", "BASE"]
+    if (isinstance(expr, Bin) and expr.op == "+" and isinstance(expr.left, Bin) and expr.left.op == "*"
+            and isinstance(expr.right, Num)):
+        return ["FACTOR", "ADJUSTMENT"]
+    return [f"N{i}" for i in range(1, len(numbers(expr)) + 1)]
+
+
+@dataclass
+class ScheduleFn:
+    name: str
+    doc: str
+    branches: list[tuple[str, str, str, str]]  # condition, return expression, bracket written, formula
+    fallback: str
+
+
+def prefixes(schedules: list[BracketSchedule]) -> dict[str, str]:
+    """A unique constant prefix per schedule: its provision, then its route and start date when the
+    provision holds more than one ("NAV_89_B_4_B_1_FROM_2026_01_01", "NAV_89_A_4_B_1_VII_HUDSON_UPPER")."""
+    by_prov: dict[str, list[BracketSchedule]] = {}
+    for s in schedules:
+        by_prov.setdefault(s.provision, []).append(s)
+    out = {}
+    for prov, group in by_prov.items():
+        routes = {s.route for s in group}
+        for s in group:
+            name = ident(prov)
+            if len(routes) > 1:
+                name += "_" + ident_plain(s.route)
+            if sum(1 for x in group if x.route == s.route) > 1 and s.effective.start is not None:
+                name += "_FROM_" + s.effective.start.strftime("%Y_%m_%d")
+            out[s.id] = name
+    return out
+
+
+def ident_plain(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").upper()
+
+
+def schedule_function(mod: Module, route: str, s: BracketSchedule, prefix: str) -> ScheduleFn:
+    fn = f"{route.replace('-', '_')}_{prefix.lower()}".replace("_hudson_lower", "").replace("_hudson_upper", "")
+    branches = []
+    for i, b in enumerate(s.brackets, 1):
+        roles = iter(_roles(b.fee))
+        srcs = iter(b.amounts)
+
+        def const(value: Decimal, i: int = i) -> str:
+            role = next(roles, "N")
+            src = next(srcs, None)
+            where = f"{Path(src.source.file).name}:{src.source.line}:{src.source.column}" if src else ""
+            return mod.const(f"{prefix}_B{i}_{role}", value, f"{b.written} | {b.formula_written}  ({where})")
+
+        expr = to_python(b.fee, "pu", const)
+        conds = []
+        if not (b.low == 0 and b.low_inclusive):
+            lo = mod.const(f"{prefix}_B{i}_FROM", b.low)
+            conds.append(f"pu {'>=' if b.low_inclusive else '>'} {lo}")
+        if b.high is not None:
+            hi = mod.const(f"{prefix}_B{i}_TO", b.high)
+            conds.append(f"pu {'<=' if b.high_inclusive else '<'} {hi}")
+        branches.append((" and ".join(conds) or "True", expr, b.written, describe(b.fee, "PU")))
+    e = s.effective
+    when = f"in force {e.start} to {e.end}" if e.end else f"in force from {e.start}"
+    doc = (f"{s.citation}: {s.title.split(',')[0].lower()}, {when} ({e.start_basis}, {e.confidence}).\n\n"
+           f"    Read from {Path(s.file).name}, line {s.brackets[0].source.line}. Returns the exact fee for ``pu`` pilotage\n"
+           "    units (after any minimum or maximum), the bracket as written, and its formula.")
+    return ScheduleFn(fn, docstring(doc), branches, text(f"{s.citation}: no bracket for ", V("pu"), " pilotage units"))
+
+
+@dataclass
+class RouteView:
+    route: str
+    fn: str
+    label: str
+    periods: list[dict[str, str]]
+    no_schedule: str
+    options: tuple[Option, ...]
+    body: list[str]  # code lines of the quote function after the base line
+    schedules_json: str
+
+
+def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, route: str) -> list[str]:
+    """Code for one option: validate the value, then one line per matching tariff."""
+    name = opt.name
+    tariffs = [t for ts in plan.with_base.values() for t in ts if getattr(t, "option", "") == name] + \
+              [t for t in plan.rule_fees if getattr(t, "option", "") == ("docking" if name == "undocking" else name)]
+    out = [f"value = options.get({pystr(name)})"]
+    if opt.kind == "flag":
+        out.append(f"if value is not None and flag(value, {pystr(name)}):")
+    elif opt.kind == "choice":
+        out.append(f"if value is not None:")
+        out.append(f"    value = choice(value, {pystr(name)}, {opt.choices!r})")
+    elif opt.kind in ("hours", "miles"):
+        out.append("if value is not None:")
+        out.append(f"    amount_of = number(value, {pystr(name)}, allow_zero={opt.kind == 'hours'})")
+    else:
+        out.append("if value is not None:")
+        out.append(f"    days = whole(value, {pystr(name)})")
+    body: list[str] = []
+    for t in tariffs:
+        pre = ident(t.provision) + "_" + ident_plain(name) + (f"_{ident_plain(t.choice)}" if getattr(t, "choice", "") else "")
+        guard = ""
+        if t in plan.rule_fees:
+            since = mod.const(f"{pre}_IN_FORCE_FROM", t.effective.start)
+            body.append(f"in_force({since}, on, {pystr(name)}, {pystr(t.citation)})")
+        else:
+            guard = f"p.text == {texts[t.file]}"
+        lines: list[str] = []
+        choice_value = getattr(t, "choice", "")
+        if isinstance(t, Percentage):
+            pct = mod.const(f"{pre}_PERCENT", t.percent.value, t.title)  # type: ignore[union-attr]
+            of = "zone2()" if t.of == "zone-2-base-rate" else "base"
+            what = "the Zone 2 base rate" if t.of == "zone-2-base-rate" else "the regular pilotage fee"
+            desc = label_for(name, choice_value)
+            if opt.kind == "hours":
+                if t.per == "24 hours":
+                    lines += ["periods = started(amount_of, HOURS_PER_DAY)",
+                              f"if periods:",
+                              f"    lines.append(Line({text(f'{desc}: {t.percent.value}% × ', V('periods'), f' period(s) of 24 hours of {what}')}, "  # type: ignore[union-attr]
+                              f"percent_of({of}, {pct} * periods), {pystr(t.citation)}))"]
+                else:
+                    mx = mod.const(f"{pre}_MAX_PERCENT", t.max_percent.value) if t.max_percent else "None"
+                    free = ""
+                    if t.free_hours:
+                        free_c = mod.const(f"{pre}_FREE_HOURS", Decimal(t.free_hours))
+                        lines += [f"if amount_of <= {free_c}:",
+                                  f"    notes.append({pystr(f'{name}: no charge, services used within {t.free_hours} hour ({t.citation}).')})",
+                                  "elif amount_of:"]
+                        free = "    "
+                    else:
+                        lines += ["if amount_of:"]
+                        free = "    "
+                    lines += [f"{free}total, how = hourly_percent(amount_of, {pct}, {mx}, {t.max_per == '24 hours'})",
+                              f"{free}lines.append(Line({text(f'{desc}: ', V('how'), f' of {what}')}, percent_of({of}, total), "
+                              f"{pystr(t.citation)}))"]
+            else:
+                cond = f"if value == {pystr(choice_value)}:" if opt.kind == "choice" else ""
+                line = (f"lines.append(Line({pystr(f'{desc}: {t.percent.value}% of {what}')}, "  # type: ignore[union-attr]
+                        f"percent_of({of}, {pct}), {pystr(t.citation)}))")
+                lines += [cond, "    " + line] if cond else [line]
+        elif isinstance(t, PerUnitFee):
+            rate = mod.const(f"{pre}_RATE", t.rate.value, t.title)  # type: ignore[union-attr]
+            lo = mod.const(f"{pre}_MIN_UNITS", t.min_units.value) if t.min_units else "None"
+            hi = mod.const(f"{pre}_MAX_UNITS", t.max_units.value) if t.max_units else "None"
+            lines += [f"if value == {pystr(t.choice)}:",
+                      f"    on_units = clamp(u, {lo}, {hi})",
+                      f"    lines.append(Line({text(f'{t.title}: ', V('on_units'), f' PU × ${t.rate.value}')}, cents(on_units * {rate}), "  # type: ignore[union-attr]
+                      f"{pystr(t.citation)}))"]
+        elif isinstance(t, TimeFee) and t.per == "hour":
+            amount = mod.const(f"{pre}_PER_HOUR", t.amount.value)  # type: ignore[union-attr]
+            after = mod.const(f"{pre}_UNPAID_HOURS", t.after.value if t.after else Decimal(0))
+            count = "started(amount_of)" if t.part_counts else "int(amount_of)"
+            lines += [f"if amount_of <= {after}:",
+                      f"    if amount_of:",
+                      f"        notes.append({pystr(f'{name}: a detention of {t.after.value if t.after else 0} hours or less is not paid ({t.citation}).')})",
+                      "else:",
+                      f"    hours = {count}",
+                      f"    lines.append(Line({text(f'{t.title}: ', V('hours'), f' hour(s) × ${t.amount.value}')}, cents(hours * {amount}), "  # type: ignore[union-attr]
+                      f"{pystr(t.citation)}))"]
+            lines += [f"    notes.append({pystr(n)})" for n in t.notes]
+        elif isinstance(t, TimeFee):
+            amount = mod.const(f"{pre}_PER_DAY", t.amount.value)  # type: ignore[union-attr]
+            lines += ["if days:",
+                      f"    lines.append(Line({text(f'{t.title}: ', V('days'), f' day(s) × ${t.amount.value}')}, cents(days * {amount}), "  # type: ignore[union-attr]
+                      f"{pystr(t.citation)}))"]
+        if guard:
+            body.append(f"if {guard}:")
+            body += ["    " + x for x in lines]
+        else:
+            body += lines
+    return out + ["    " + x for x in body]
+
+
+def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[str, str]) -> RouteView:
+    route = plan.route
+    texts = {f: i for i, f in enumerate(sorted(plan.with_base))}
+    periods = []
+    for s in plan.base:
+        pre = names[s.id]
+        periods.append({
+            "start": mod.const(f"{pre}_FROM", s.effective.start),
+            "end": mod.const(f"{pre}_UNTIL", s.effective.end) if s.effective.end else "None",
+            "fn": fns[s.id].name, "citation": pystr(s.citation),
+            "min": mod.const(f"{pre}_MIN_UNITS", s.min_units.value) if s.min_units else "None",
+            "max": mod.const(f"{pre}_MAX_UNITS", s.max_units.value) if s.max_units else "None",
+            "notes": repr(tuple(s.notes)), "text": str(texts[s.file]),
+        })
+    body: list[str] = []
+    # what comes with each text: the percentage addition, the transporting charge (it replaces the base line)
+    for f, i in texts.items():
+        block: list[str] = []
+        for t in plan.with_base[f]:
+            if isinstance(t, FractionOfRate) and t.condition_miles is not None:
+                miles = mod.const(f"{ident(t.provision)}_MILES", t.condition_miles.value)
+                desc = text(f"Transporting charge, piloted under {t.condition_miles.value} miles: "
+                            f"{t.numerator}/{t.denominator} of ", V("formula.replace('PU', str(used))"))
+                num = mod.const(f"{ident(t.provision)}_NUMERATOR", Decimal(t.numerator))
+                den = mod.const(f"{ident(t.provision)}_DENOMINATOR", Decimal(t.denominator))
+                block += ["miles = options.get(\"miles\")",
+                          "if miles is not None and number(miles, \"miles\") < " + miles + ":",
+                          f"    base = cents(exact * {num} / {den})",
+                          f"    lines[0] = Line({desc}, base, {pystr(t.citation)})"]
+                block += [f"    notes.append({pystr(n)})" for n in t.notes]
+        for t in plan.with_base[f]:
+            if isinstance(t, Percentage) and t.of == "calculated-fee":
+                pct = mod.const(f"{ident(t.provision)}_ADDITION_PERCENT", t.percent.value, t.title)  # type: ignore[union-attr]
+                block += [f"lines.append(Line({pystr(f'{t.percent.value}% of the calculated fee')}, "  # type: ignore[union-attr]
+                          f"percent_of(base, {pct}), {pystr(t.citation)}))"]
+                block += [f"notes.append({pystr(n)})" for n in t.notes]
+        block += [f"notes.append({pystr(n)})" for n in plan.notes_with_base.get(f, ())]
+        if block:
+            if len(texts) > 1:
+                body.append(f"if p.text == {i}:")
+                body += ["    " + x for x in block]
+            else:
+                body += block
+    for opt in plan.options:
+        if opt.name == "miles":
+            continue
+        body += _option_block(mod, plan, texts, opt, route)
+    message = no_schedule_message(plan, "\x00").replace("{", "{{").replace("}", "}}").replace("\x00", "{on}")
+    return RouteView(route, route.replace("-", "_"), ROUTE_LABEL[route], periods, message, plan.options, body, "")
+
+
+def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple[str, str]]) -> dict[str, str]:
+    """The files of the package: name -> text."""
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined, keep_trailing_newline=True,
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters["pyrepr"] = repr
+    mod = Module()
+    fns: dict[str, ScheduleFn] = {}
+    names = prefixes([s for plan in plans.values() for s in plan.base])
+    for plan in plans.values():
+        for s in plan.base:
+            if s.id not in fns:
+                fns[s.id] = schedule_function(mod, plan.route, s, names[s.id])
+    routes = [route_view(mod, plans[r], fns, names) for r in plans]
+    listed = {r: [_schedule_summary(t) for t in tariffs if _listed(t, r)] for r in plans}
+    header = _header(sources)
+    ctx = dict(header=header, constants=sorted(mod.constants.items()), comments=mod.comments,
+               functions=sorted(fns.values(), key=lambda f: f.name), routes=routes, listed=listed,
+               help={o: OPTION_HELP[o] for o in OPTION_ORDER})
+    runtime = header + "\n" + RUNTIME.read_text(encoding="utf-8")
+    return {
+        "__init__.py": env.get_template("navlaw_fees/__init__.py.j2").render(ctx),
+        "_schedules.py": env.get_template("navlaw_fees/_schedules.py.j2").render(ctx),
+        "_runtime.py": runtime,
+        "py.typed": "",
+    }
+
+
+def _listed(t: AnyTariff, route: str) -> bool:
+    fam = (route, "hudson") if route.startswith("hudson") else (route,)
+    return t.route in fam and t.kind != "penalty"
+
+
+def _schedule_summary(t: AnyTariff) -> dict[str, object]:
+    j = to_json(t)
+    keep = ("id", "kind", "title", "provision", "citation", "status")
+    out: dict[str, object] = {k: j[k] for k in keep}
+    e = t.effective
+    out["effective_from"] = e.start.isoformat() if e.start else None
+    out["effective_to"] = e.end.isoformat() if e.end else None
+    out["effective_note"] = e.start_phrase if e.start is None else ""
+    if isinstance(t, BracketSchedule):
+        out["brackets"] = tuple((b.written, b.formula) for b in t.brackets)
+    return out
+
+
+def _header(sources: list[tuple[str, str]]) -> str:
+    lines = ["# GENERATED by navlaw (compiler/generate_fees.py) from the law texts below — do not edit.",
+             "# Regenerate with `navlaw build`; CI fails when this file differs from what the corpus generates.",
+             "# Sources (sha256):"]
+    lines += [f"#   {name}  {digest}" for name, digest in sources]
+    return "\n".join(lines) + "\n"
+
+
+def sources_of(corpus) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    out = [(Path(c.source.path).name, c.source.sha256) for c in corpus.documents]
+    manifest = Path(corpus.root) / "manifest.toml"
+    if manifest.exists():
+        out.append(("manifest.toml", hashlib.sha256(manifest.read_bytes()).hexdigest()))
+    return sorted(out)
+
+
+def write_package(files: dict[str, str], target: Path) -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    for name, text in sorted(files.items()):
+        (target / name).write_text(text, encoding="utf-8")

@@ -1,0 +1,272 @@
+"""The generated fee module navlaw_fees: hand-checked quotes, bad input, freshness, typing, the CLI.
+
+Each expected amount has its arithmetic written out and the provision it comes from; a person can
+check it against the statute text in corpus/.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import subprocess
+import sys
+from decimal import Decimal
+
+import pytest
+
+import navlaw_fees as nf
+from compiler.cli import generate_module, main
+from compiler.extract_tariffs import tariffs_and_lint
+
+from .conftest import CORPUS, ROOT
+
+D = Decimal
+JUNE_2026 = dt.date(2026, 6, 1)
+
+
+def amounts(q):
+    return [(line.amount, line.citation) for line in q.lines]
+
+
+def test_api_surface():
+    assert nf.ROUTES == ("sandy-hook", "hudson-lower", "hudson-upper", "long-island-sound")
+    assert issubclass(nf.FeeError, ValueError)
+    assert nf.pilotage_units(700, 100, 50) == D(350)  # 700 × 100 × 50 / 10,000
+    assert nf.pilotage_units("600.5", "90", "40") == D("216.18")  # 600.5 × 90 × 40 / 10,000, unrounded
+
+
+def test_long_island_sound_350_units():
+    # § 89-b(4)(b)(1): from January first 2026 until January first 2027, $10.89 per unit.
+    # 350 × 10.89 = 3,811.50
+    q = nf.quote("long-island-sound", units=D("350"), on=JUNE_2026)
+    assert q.total == D("3811.50")
+    assert amounts(q) == [(D("3811.50"), "Nav. Law § 89-b(4)(b)(1)")]
+
+
+def test_long_island_sound_minimum_200_units():
+    # § 89-b(4)(b)(2): a minimum charge calculated on 200 units. 150 → 200 × 10.89 = 2,178.00
+    q = nf.quote("long-island-sound", units=150, on=JUNE_2026)
+    assert q.total == D("2178.00")
+    assert any("minimum" in n for n in q.notes)
+
+
+def test_long_island_sound_year_boundaries():
+    # 2022-07-21 (the paragraph's effective date, manifest anchor) → 8.86; 2023 → 9.97; 2027 → 11.22
+    assert nf.quote("long-island-sound", units=300, on=dt.date(2022, 7, 21)).total == D("2658.00")  # 300 × 8.86
+    assert nf.quote("long-island-sound", units=300, on=dt.date(2022, 12, 31)).total == D("2658.00")
+    assert nf.quote("long-island-sound", units=300, on=dt.date(2023, 1, 1)).total == D("2991.00")  # 300 × 9.97
+    assert nf.quote("long-island-sound", units=900, on=dt.date(2027, 1, 1)).total == D("5610.00")  # 500 × 11.22
+
+
+def test_long_island_sound_options():
+    # (4) under 25 miles: two-thirds of the statutory rate: 2/3 × 300 × 10.89 = 2,178.00
+    # (5) detained 3.5 hours (more than two): 4 hours or fraction × $25 = 100.00
+    # (6) carried off 2 days × $200 = 400.00
+    q = nf.quote("long-island-sound", units=300, on=JUNE_2026, miles=10, detention_hours=D("3.5"), carried_off_days=2)
+    assert amounts(q) == [(D("2178.00"), "Nav. Law § 89-b(4)(b)(4)"), (D("100.00"), "Nav. Law § 89-b(4)(b)(5)"),
+                          (D("400.00"), "Nav. Law § 89-b(4)(b)(6)")]
+    # 25 miles or more: the full rate; two hours of detention: nothing (only "more than two hours" is paid)
+    q = nf.quote("long-island-sound", units=300, on=JUNE_2026, miles=25, detention_hours=2)
+    assert amounts(q) == [(D("3267.00"), "Nav. Law § 89-b(4)(b)(1)")]  # 300 × 10.89
+
+
+def test_sandy_hook_2026_table_300_units():
+    # § 88(4)(b)(1)(ii)(A)(v) (2026): 300 × 13.19 = 3,957.00; plus 7.5% (§ 88(4)(b)(1)(ii)(A)):
+    # 3,957.00 × 0.075 = 296.775 → 296.78; total 4,253.78
+    q = nf.quote("sandy-hook", units=300, on=JUNE_2026)
+    assert amounts(q) == [(D("3957.00"), "Nav. Law § 88(4)(b)(1)(ii)(A)(v)"),
+                          (D("296.78"), "Nav. Law § 88(4)(b)(1)(ii)(A)")]
+    assert q.total == D("4253.78")
+    assert any("capital expense fund surcharge" in n and "$300 per ship" in n for n in q.notes)
+
+
+def test_sandy_hook_other_brackets():
+    # (vi) 2027, 2000 PU: (2000 − 1650) × 4.34 + 8988 = 10,507.00; 7.5% = 788.025 → 788.03
+    q = nf.quote("sandy-hook", units=2000, on=dt.date(2027, 3, 1))
+    assert [a for a, _ in amounts(q)] == [D("10507.00"), D("788.03")]
+    # (ii) 2023, 24.995 PU is still "0 to 24.99" (half-open [0, 25)): $824; 7.5% = 61.80
+    assert [a for a, _ in amounts(nf.quote("sandy-hook", units="24.995", on=dt.date(2023, 5, 1)))] == [
+        D("824.00"), D("61.80")]
+
+
+def test_hudson_upper_700_units_capped_at_500():
+    # § 89-a(4)(b)(1)(vii): maximum charge of 500 units; 500 × 19.17 = 9,585.00
+    q = nf.quote("hudson-upper", units=700, on=JUNE_2026)
+    assert amounts(q) == [(D("9585.00"), "Nav. Law § 89-a(4)(b)(1)(vii)")]
+
+
+def test_hudson_lower_brackets():
+    # (vii) Section 1: up to 50 → 951.20; 50 < PU ≤ 100 → 1,359.81 (100 itself: the flat charge); 101 × 13.61 = 1,374.61
+    assert nf.quote("hudson-lower", units=50, on=JUNE_2026).total == D("951.20")
+    assert nf.quote("hudson-lower", units=100, on=JUNE_2026).total == D("1359.81")
+    assert nf.quote("hudson-lower", units=101, on=JUNE_2026).total == D("1374.61")
+
+
+def test_hudson_second_pilot_and_rule_fees():
+    # base 300 × 13.61 = 4,083.00; second pilot (§ 89-a(4)(b)(1-a)) 50% = 2,041.50;
+    # Zone 2 base rate = Section 2 charge for 300 units = 300 × 19.17 = 5,751.00:
+    # shifting 20% = 1,150.20; docking with tug 10% = 575.10; launch at Yonkers Pilot Station (Zone 1) 300 × 2.99 = 897.00;
+    # stop of 3 hours: 3 × 5% = 15% = 862.65; detained 30 hours: 35% (first 24 h, capped) + 6 × 5% = 65% = 3,738.15
+    q = nf.quote("hudson-lower", units=300, on=JUNE_2026, second_pilot=True, shifting=True, docking="tug",
+                 launch="yonkers-pilot-station", stop_hours=3, detained_hours=30)
+    assert amounts(q) == [
+        (D("4083.00"), "Nav. Law § 89-a(4)(b)(1)(vii)"),
+        (D("2041.50"), "Nav. Law § 89-a(4)(b)(1-a)"),
+        (D("897.00"), "21 NYCRR § 55.2(b)(1)"),
+        (D("575.10"), "21 NYCRR § 55.2(d)(3)"),
+        (D("1150.20"), "21 NYCRR § 55.2(e)"),
+        (D("862.65"), "21 NYCRR § 55.2(a)"),
+        (D("3738.15"), "21 NYCRR § 55.2(g)(3)"),
+    ]
+    assert any("Zone 2 Base Rate" in n for n in q.notes)
+
+
+def test_hudson_caps_and_free_hour():
+    # stop of 10 hours: 50% capped at 35% of 5,751.00 = 2,012.85; launch units capped at 500: 700 PU → 500 × 2.63
+    q = nf.quote("hudson-upper", units=700, on=JUNE_2026, stop_hours=10, launch="norrie-point-pilot-station")
+    assert [a for a, _ in amounts(q)] == [D("9585.00"), D("1315.00"), D("3354.75")]  # 35% of 9,585.00 = 3,354.75
+    # delay used within one hour: no charge (§ 55.2(g)(1))
+    q = nf.quote("hudson-upper", units=300, on=JUNE_2026, delay_hours=1)
+    assert len(q.lines) == 1 and any("no charge" in n for n in q.notes)
+
+
+def test_board_set_fees_are_notes_not_numbers():
+    q = nf.quote("hudson-upper", units=300, on=JUNE_2026)
+    joined = " ".join(q.notes)
+    assert "communication fee" in joined and "not in the law text" in joined
+    assert "retirement surcharge" in joined
+
+
+def test_explain_lists_every_line_with_citation():
+    text = nf.quote("sandy-hook", units=300, on=JUNE_2026).explain()
+    assert "3,957.00" in text and "Nav. Law § 88(4)(b)(1)(ii)(A)(v)" in text and "4,253.78" in text
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(units=-5), "units must be more than zero"),
+    (dict(units=0), "units must be more than zero"),
+    (dict(units=float("nan")), "units must be a finite number"),
+    (dict(units=float("inf")), "units must be a finite number"),
+    (dict(units=D("Infinity")), "units must be a finite number"),
+    (dict(units="ten"), "units must be a number"),
+    (dict(units=True), "units must be a number"),
+    (dict(units=[1]), "units must be a number"),
+    (dict(units=200_000), "not a vessel"),
+    (dict(length_ft=1000, breadth_ft=1000, depth_ft=2000), "more than 100,000"),
+    (dict(length_ft=700, breadth_ft=100), "missing: depth_ft"),
+    (dict(length_ft=700, breadth_ft=-100, depth_ft=50), "breadth_ft must be more than zero"),
+    (dict(units=300, length_ft=700, breadth_ft=100, depth_ft=50), "not both"),
+    (dict(units=300, on="2026-06-01"), "on must be a datetime.date"),
+    (dict(units=300, on=dt.datetime(2026, 6, 1)), "on must be a datetime.date"),
+    (dict(units=300, warp=9), "unknown option for sandy-hook: warp"),
+    (dict(units=300, on=dt.date(2022, 6, 1)), "no sandy-hook rate schedule can be established for 2022-06-01"),
+])
+def test_bad_input_is_a_fee_error_naming_the_argument(kwargs, message):
+    kwargs.setdefault("on", JUNE_2026)
+    with pytest.raises(nf.FeeError, match=message.replace("(", r"\(")):
+        nf.quote("sandy-hook", **kwargs)
+
+
+@pytest.mark.parametrize("route, kwargs, message", [
+    ("mars", dict(units=1), "unknown route 'mars'"),
+    ("hudson-lower", dict(units=300, docking="rowboat"), "docking must be one of"),
+    ("hudson-lower", dict(units=300, shifting="yes"), "shifting must be True or False"),
+    ("hudson-lower", dict(units=300, stop_hours=-1), "stop_hours must be zero or more"),
+    ("hudson-lower", dict(units=300, on=dt.date(2021, 6, 1)), "§ 89-a(4)(b)(1)(vi)"),
+    ("long-island-sound", dict(units=300, carried_off_days="1.5"), "carried_off_days must be a whole number"),
+    ("long-island-sound", dict(units=300, on=dt.date(2022, 7, 20)), "from 2022-07-21"),
+])
+def test_route_option_errors(route, kwargs, message):
+    kwargs.setdefault("on", JUNE_2026)
+    with pytest.raises(nf.FeeError) as e:
+        nf.quote(route, **kwargs)
+    assert message in str(e.value)
+
+
+def test_schedules_and_options_listing():
+    sh = nf.schedules("sandy-hook")
+    dated = [s for s in sh if s["kind"] == "brackets" and s["status"] == "in-force"]
+    assert [s["effective_from"] for s in dated] == [None, "2023-01-01", "2024-01-01", "2025-01-01", "2026-01-01",
+                                                    "2027-01-01"]
+    assert dated[0]["effective_note"]  # table (i): why it has no date
+    assert set(nf.options("long-island-sound")) == {"miles", "detention_hours", "carried_off_days"}
+    with pytest.raises(nf.FeeError):
+        nf.schedules("mars")
+
+
+def test_generated_module_is_fresh(corpus):
+    """The committed navlaw_fees/ is exactly what the corpus generates (run `navlaw build` if this fails)."""
+    tariffs, _ = tariffs_and_lint(corpus)
+    files = generate_module(corpus, tariffs)
+    for name, text in files.items():
+        committed = (ROOT / "navlaw_fees" / name).read_text(encoding="utf-8")
+        assert committed == text, f"navlaw_fees/{name} is stale: run `navlaw build` and commit it"
+    assert generate_module(corpus, tariffs) == files  # deterministic
+
+
+def test_generated_module_header_names_sources():
+    head = (ROOT / "navlaw_fees" / "__init__.py").read_text(encoding="utf-8").splitlines()[:12]
+    assert "do not edit" in head[0]
+    assert any("089-b.2022.txt" in line and len(line.split()[-1]) == 64 for line in head)
+
+
+def test_generated_module_passes_mypy_strict():
+    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(ROOT / "navlaw_fees")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_hostile_formula_is_a_diagnostic_not_code(tmp_path):
+    from compiler.diagnostics import Diagnostics
+    from compiler.frontend import Compiled, compile_source
+    from compiler.extract_tariffs import extract_document
+    from compiler.load import SourceDocument
+    text = ("§ 88. Pilotage.\n(b) The following scale of charges shall be applicable:\n\n"
+            "PILOTAGE UNITS | TARIFF |\n0 to 99.99 | $500 |\n100 and up | __import__('os').system('x') |\n")
+    src = SourceDocument("hostile.txt", text, "", len(text))
+    diags = Diagnostics()
+    doc = compile_source(src, None, diags)
+    tariffs = extract_document(Compiled(src, doc, None), diags)
+    [bad] = [d for d in diags if d.code == "tariff-formula"]
+    assert bad.line == 6 and "not a fee formula" in bad.message
+    [t] = [t for t in tariffs if t.kind == "brackets"]
+    assert len(t.brackets) == 1  # the hostile row is left out, reported, and never reaches code
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_fee_json(capsys):
+    code, out, _ = run(capsys, "fee", "long-island-sound", "--units", "350", "--on", "2026-06-01", "--json",
+                       "--corpus", str(CORPUS))
+    assert code == 0
+    q = json.loads(out)
+    assert q["total"] == "3811.50" and q["lines"][0]["amount"] == "3811.50"
+    assert set(q) == {"route", "on", "units", "total", "lines", "notes"}
+
+
+def test_cli_fee_text_with_dimensions_and_options(capsys):
+    code, out, _ = run(capsys, "fee", "hudson-upper", "--length", "700", "--breadth", "100", "--depth", "50",
+                       "--on", "2026-06-01", "--second-pilot", "--docking", "tug", "--corpus", str(CORPUS))
+    assert code == 0
+    # 350 PU × 19.17 = 6,709.50; second pilot 3,354.75; docking 10% of 6,709.50 = 670.95; total 10,735.20
+    assert "$6,709.50" in out and "$3,354.75" in out and "$670.95" in out and "$10,735.20" in out
+
+
+@pytest.mark.parametrize("argv, code, message", [
+    (["fee", "sandy-hook", "--units", "-3"], 1, "units must be more than zero"),
+    (["fee", "sandy-hook", "--units", "300", "--on", "2026-13-01"], 2, "not a date"),
+    (["fee", "sandy-hook"], 2, "give --units N"),
+    (["fee", "sandy-hook", "--units", "300", "--warp", "9"], 1, "unknown option for sandy-hook: warp"),
+    (["fee", "atlantis", "--units", "300"], 1, "unknown route 'atlantis'"),
+])
+def test_cli_fee_errors_are_one_line_not_tracebacks(capsys, argv, code, message):
+    try:
+        got = main(argv + ["--corpus", str(CORPUS)])
+    except SystemExit as e:
+        got = e.code
+    _, err = capsys.readouterr()
+    assert got == code and message in err and "Traceback" not in err
