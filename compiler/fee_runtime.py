@@ -69,6 +69,8 @@ def cents(x: Decimal) -> Decimal:
 
 def number(value: object, name: str, *, allow_zero: bool = False) -> Decimal:
     """``value`` as an exact Decimal: int, Decimal, numeric str, or a finite float; positive."""
+    if type(value) is Decimal and value.is_finite() and value > 0:
+        return value  # the common case, first
     if isinstance(value, bool):
         raise FeeError(f"{name} must be a number, not {value!r}")
     if isinstance(value, float):
@@ -100,6 +102,11 @@ def pilotage_units(length_ft: Number, breadth_ft: Number, depth_ft: Number) -> D
 
 
 def vessel_units(units: object, length_ft: object, breadth_ft: object, depth_ft: object) -> Decimal:
+    if units is not None and length_ft is None and breadth_ft is None and depth_ft is None:
+        u = number(units, "units")
+        if u > MAX_UNITS:
+            raise FeeError(f"units={units!r} is not a vessel: more than {MAX_UNITS:,} pilotage units")
+        return u
     dims = (length_ft, breadth_ft, depth_ft)
     if units is not None:
         if any(d is not None for d in dims):

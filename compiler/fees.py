@@ -221,6 +221,9 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
     base = plan.schedule_on(when)
     lines: list[Line] = []
     notes: list[str] = list(base.notes)
+    extras = plan.with_base.get(base.file, ())
+    notes.extend(n for t in extras if isinstance(t, Percentage) and t.of == "calculated-fee" for n in t.notes)
+    notes.extend(plan.notes_with_base.get(base.file, ()))
     used = clamp_amounts(u, base.min_units, base.max_units)
     if used != u:
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {base.citation}.")
@@ -228,7 +231,6 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
     if bracket is None:
         raise FeeError(f"{u} pilotage units fall in no bracket of {base.citation}")
     base_amount = cents(base.fee(u))
-    extras = plan.with_base.get(base.file, ())
     fraction = next((t for t in extras if isinstance(t, FractionOfRate)), None)
     miles = options.get("miles")
     if miles is not None and fraction is not None:
@@ -248,8 +250,6 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
         if isinstance(t, Percentage) and t.of == "calculated-fee":
             lines.append(Line(f"{t.percent.value}% of the calculated fee", cents(base_amount * t.percent.value / 100),  # type: ignore[union-attr]
                               t.citation))
-            notes.extend(t.notes)
-    notes.extend(plan.notes_with_base.get(base.file, ()))
     zone2: Decimal | None = None
 
     def zone2_amount() -> Decimal:

@@ -231,7 +231,7 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                     free = ""
                     if t.free_hours:
                         free_c = mod.const(f"{pre}_FREE_HOURS", Decimal(t.free_hours))
-                        lines += [f"if amount_of <= {free_c}:",
+                        lines += [f"if amount_of and amount_of <= {free_c}:",
                                   f"    notes.append({pystr(f'{name}: no charge, services used within {t.free_hours} hour ({t.citation}).')})",
                                   "elif amount_of:"]
                         free = "    "
@@ -279,6 +279,16 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
     return out + ["    " + x for x in body]
 
 
+def period_notes(plan: Plan, s: BracketSchedule) -> tuple[str, ...]:
+    """The notes every quote on this schedule carries: its own, the addition's, the text's (board-set fees)."""
+    notes = list(s.notes)
+    for t in plan.with_base.get(s.file, ()):
+        if isinstance(t, Percentage) and t.of == "calculated-fee":
+            notes.extend(t.notes)
+    notes.extend(plan.notes_with_base.get(s.file, ()))
+    return tuple(dict.fromkeys(notes))
+
+
 def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[str, str]) -> RouteView:
     route = plan.route
     texts = {f: i for i, f in enumerate(sorted(plan.with_base))}
@@ -291,7 +301,7 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
             "fn": fns[s.id].name, "citation": pystr(s.citation),
             "min": mod.const(f"{pre}_MIN_UNITS", s.min_units.value) if s.min_units else "None",
             "max": mod.const(f"{pre}_MAX_UNITS", s.max_units.value) if s.max_units else "None",
-            "notes": repr(tuple(s.notes)), "text": str(texts[s.file]),
+            "notes": repr(period_notes(plan, s)), "text": str(texts[s.file]),
         })
     body: list[str] = []
     # what comes with each text: the percentage addition, the transporting charge (it replaces the base line)
@@ -314,18 +324,20 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
                 pct = mod.const(f"{ident(t.provision)}_ADDITION_PERCENT", t.percent.value, t.title)  # type: ignore[union-attr]
                 block += [f"lines.append(Line({pystr(f'{t.percent.value}% of the calculated fee')}, "  # type: ignore[union-attr]
                           f"percent_of(base, {pct}), {pystr(t.citation)}))"]
-                block += [f"notes.append({pystr(n)})" for n in t.notes]
-        block += [f"notes.append({pystr(n)})" for n in plan.notes_with_base.get(f, ())]
+
         if block:
             if len(texts) > 1:
                 body.append(f"if p.text == {i}:")
                 body += ["    " + x for x in block]
             else:
                 body += block
+    option_code: list[str] = []
     for opt in plan.options:
         if opt.name == "miles":
             continue
-        body += _option_block(mod, plan, texts, opt, route)
+        option_code += _option_block(mod, plan, texts, opt, route)
+    if option_code:
+        body += ["if options:"] + ["    " + x for x in option_code]
     message = no_schedule_message(plan, "\x00").replace("{", "{{").replace("}", "}}").replace("\x00", "{on}")
     return RouteView(route, route.replace("-", "_"), ROUTE_LABEL[route], periods, message, plan.options, body, "")
 

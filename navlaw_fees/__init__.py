@@ -25,10 +25,10 @@ not invent a number. Bad input, or a date for which the corpus establishes no sc
 from __future__ import annotations
 
 from datetime import date as _date
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from ._runtime import (FeeError, Line, Period, Quote, cents, check_options, choice, clamp, day, flag,
+from ._runtime import (CENT, MAX_UNITS, FeeError, Line, Period, Quote, cents, check_options, choice, clamp, day, flag,
                        hourly_percent, in_force, number, percent_of, period, pilotage_units, started,
                        vessel_units, whole)
 from ._schedules import (
@@ -297,15 +297,15 @@ HOURS_PER_DAY = Decimal(24)
 
 _SANDY_HOOK_PERIODS = (
     Period(NAV_88_4_B_1_II_A_II_FROM, NAV_88_4_B_1_II_A_II_UNTIL, sandy_hook_nav_88_4_b_1_ii_a_ii, 'Nav. Law § 88(4)(b)(1)(ii)(A)(ii)', None, None,
-           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).',), 0),
+           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.'), 0),
     Period(NAV_88_4_B_1_II_A_III_FROM, NAV_88_4_B_1_II_A_III_UNTIL, sandy_hook_nav_88_4_b_1_ii_a_iii, 'Nav. Law § 88(4)(b)(1)(ii)(A)(iii)', None, None,
-           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).',), 0),
+           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.'), 0),
     Period(NAV_88_4_B_1_II_A_IV_FROM, NAV_88_4_B_1_II_A_IV_UNTIL, sandy_hook_nav_88_4_b_1_ii_a_iv, 'Nav. Law § 88(4)(b)(1)(ii)(A)(iv)', None, None,
-           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).',), 0),
+           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.'), 0),
     Period(NAV_88_4_B_1_II_A_V_FROM, NAV_88_4_B_1_II_A_V_UNTIL, sandy_hook_nav_88_4_b_1_ii_a_v, 'Nav. Law § 88(4)(b)(1)(ii)(A)(v)', None, None,
-           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).',), 0),
+           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.'), 0),
     Period(NAV_88_4_B_1_II_A_VI_FROM, None, sandy_hook_nav_88_4_b_1_ii_a_vi, 'Nav. Law § 88(4)(b)(1)(ii)(A)(vi)', None, None,
-           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).',), 0),
+           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.'), 0),
 )
 _SANDY_HOOK_NO_SCHEDULE = "no sandy-hook rate schedule can be established for {on}: the corpus establishes sandy-hook rates from 2023-01-01; earlier schedules have dates the corpus does not establish: Nav. Law \u00a7 88(4)(b)(1)(ii)(A)(i) (no date in the text; manifest fragment 88/4/b/1/ii/A/i gives none (In force from L.2022, ch. 413\u0027s effective date, which is not established.))"
 _SANDY_HOOK_OPTIONS = ()
@@ -315,24 +315,26 @@ def _quote_sandy_hook(u: Decimal, on: _date, options: dict[str, Any]) -> Quote:
     """Sandy Hook pilotage."""
     if options:
         check_options("sandy-hook", options, _SANDY_HOOK_OPTIONS)
-    p = period(_SANDY_HOOK_PERIODS, on, _SANDY_HOOK_NO_SCHEDULE)
+    for p in _SANDY_HOOK_PERIODS:
+        if p.start <= on and (p.end is None or on < p.end):
+            break
+    else:
+        raise FeeError(_SANDY_HOOK_NO_SCHEDULE.format(on=on.isoformat()))
     used = clamp(u, p.min_units, p.max_units)
     exact, bracket, formula = p.fee(used)
-    base = cents(exact)
+    base = exact.quantize(CENT, ROUND_HALF_UP)
     lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation)]
     notes = list(p.notes)
     if used != u:
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {p.citation}.")
     lines.append(Line('7.5% of the calculated fee', percent_of(base, NAV_88_4_B_1_II_A_ADDITION_PERCENT), 'Nav. Law § 88(4)(b)(1)(ii)(A)'))
-    notes.append('Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.')
-    notes.append('Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.')
-    return Quote("sandy-hook", on, u, tuple(lines), tuple(dict.fromkeys(notes)))
+    return Quote("sandy-hook", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
 
 # ---- hudson-lower: Hudson River Section 1 (Lower River) base pilotage ----------------------------
 
 _HUDSON_LOWER_PERIODS = (
     Period(NAV_89_A_4_B_1_VII_HUDSON_LOWER_FROM, None, hudson_lower_nav_89_a_4_b_1_vii, 'Nav. Law § 89-a(4)(b)(1)(vii)', None, NAV_89_A_4_B_1_VII_HUDSON_LOWER_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).',), 0),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Not included: the Hudson River pilots retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run for sixty months from a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0),
 )
 _HUDSON_LOWER_NO_SCHEDULE = "no hudson-lower rate schedule can be established for {on}: the corpus establishes hudson-lower rates from 2022-01-01; earlier schedules have dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
 _HUDSON_LOWER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", )
@@ -342,10 +344,14 @@ def _quote_hudson_lower(u: Decimal, on: _date, options: dict[str, Any]) -> Quote
     """Hudson River Section 1 (Lower River) base pilotage; options: second_pilot, launch, station_closed, docking, undocking, shifting, anchoring, stop_hours, ice_detention_hours, ice_second_pilot, delay_hours, dismissed, detained_hours, standby_hours, departure_delay_hours, no_notice, cancellation, late_arrival_hours, late_order."""
     if options:
         check_options("hudson-lower", options, _HUDSON_LOWER_OPTIONS)
-    p = period(_HUDSON_LOWER_PERIODS, on, _HUDSON_LOWER_NO_SCHEDULE)
+    for p in _HUDSON_LOWER_PERIODS:
+        if p.start <= on and (p.end is None or on < p.end):
+            break
+    else:
+        raise FeeError(_HUDSON_LOWER_NO_SCHEDULE.format(on=on.isoformat()))
     used = clamp(u, p.min_units, p.max_units)
     exact, bracket, formula = p.fee(used)
-    base = cents(exact)
+    base = exact.quantize(CENT, ROUND_HALF_UP)
     lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation)]
     notes = list(p.notes)
     if used != u:
@@ -357,150 +363,148 @@ def _quote_hudson_lower(u: Decimal, on: _date, options: dict[str, Any]) -> Quote
             z2.append(_zone2(u, on, notes))
         return z2[0]
 
-    notes.append('Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.')
-    notes.append('Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.')
-    notes.append('Not included: the Hudson River pilots retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run for sixty months from a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.')
-    value = options.get('second_pilot')
-    if value is not None and flag(value, 'second_pilot'):
-        if p.text == 0:
-            lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of(base, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)'))
-    value = options.get('launch')
-    if value is not None:
-        value = choice(value, 'launch', ('yonkers-anchorage', 'yonkers-pilot-station'))
-        in_force(NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(1)')
-        if value == 'yonkers-pilot-station':
-            on_units = clamp(u, NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION_MIN_UNITS, NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION_MAX_UNITS)
-            lines.append(Line('Launch fee: Yonkers Pilot Station: ' + str(on_units) + ' PU × $2.99', cents(on_units * NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(1)'))
-        in_force(NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(1)')
-        if value == 'yonkers-anchorage':
-            on_units = clamp(u, NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE_MIN_UNITS, NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE_MAX_UNITS)
-            lines.append(Line('Launch fee: Yonkers Anchorage: ' + str(on_units) + ' PU × $1.495', cents(on_units * NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE_RATE), '21 NYCRR § 55.2(b)(1)'))
-    value = options.get('station_closed')
-    if value is not None:
-        value = choice(value, 'station_closed', ('norrie-point', 'yonkers'))
-        in_force(NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_IN_FORCE_FROM, on, 'station_closed', '21 NYCRR § 55.2(c)')
-        if value == 'norrie-point':
-            on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MAX_UNITS)
-            lines.append(Line('Pilot transport fee when Norrie Point Station is closed: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_RATE), '21 NYCRR § 55.2(c)'))
-        in_force(NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_IN_FORCE_FROM, on, 'station_closed', '21 NYCRR § 55.2(c)')
-        if value == 'yonkers':
-            on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MAX_UNITS)
-            lines.append(Line('Pilot transport fee when Yonkers Station is closed: ' + str(on_units) + ' PU × $1.495', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_RATE), '21 NYCRR § 55.2(c)'))
-    value = options.get('docking')
-    if value is not None:
-        value = choice(value, 'docking', ('no-tug-no-thruster', 'thruster', 'tug'))
-        in_force(NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(1)')
-        if value == 'no-tug-no-thruster':
-            lines.append(Line('Docking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
-        in_force(NYCRR_21_55_2_D_2_DOCKING_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(2)')
-        if value == 'thruster':
-            lines.append(Line('Docking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_DOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
-        in_force(NYCRR_21_55_2_D_3_DOCKING_TUG_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(3)')
-        if value == 'tug':
-            lines.append(Line('Docking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_DOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
-    value = options.get('undocking')
-    if value is not None:
-        value = choice(value, 'undocking', ('no-tug-no-thruster', 'thruster', 'tug'))
-        in_force(NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(1)')
-        if value == 'no-tug-no-thruster':
-            lines.append(Line('Undocking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
-        in_force(NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(2)')
-        if value == 'thruster':
-            lines.append(Line('Undocking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
-        in_force(NYCRR_21_55_2_D_3_UNDOCKING_TUG_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(3)')
-        if value == 'tug':
-            lines.append(Line('Undocking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
-    value = options.get('shifting')
-    if value is not None and flag(value, 'shifting'):
-        in_force(NYCRR_21_55_2_E_SHIFTING_IN_FORCE_FROM, on, 'shifting', '21 NYCRR § 55.2(e)')
-        lines.append(Line('Shifting: 20% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_E_SHIFTING_PERCENT), '21 NYCRR § 55.2(e)'))
-    value = options.get('anchoring')
-    if value is not None and flag(value, 'anchoring'):
-        in_force(NYCRR_21_55_2_F_ANCHORING_IN_FORCE_FROM, on, 'anchoring', '21 NYCRR § 55.2(f)')
-        lines.append(Line('Anchoring: 5% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_F_ANCHORING_PERCENT), '21 NYCRR § 55.2(f)'))
-    value = options.get('stop_hours')
-    if value is not None:
-        amount_of = number(value, 'stop_hours', allow_zero=True)
-        in_force(NYCRR_21_55_2_A_STOP_HOURS_IN_FORCE_FROM, on, 'stop_hours', '21 NYCRR § 55.2(a)')
-        if amount_of:
-            total, how = hourly_percent(amount_of, NYCRR_21_55_2_A_STOP_HOURS_PERCENT, NYCRR_21_55_2_A_STOP_HOURS_MAX_PERCENT, False)
-            lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(a)'))
-    value = options.get('ice_detention_hours')
-    if value is not None:
-        amount_of = number(value, 'ice_detention_hours', allow_zero=True)
-        in_force(NYCRR_21_55_2_C_ICE_DETENTION_HOURS_IN_FORCE_FROM, on, 'ice_detention_hours', '21 NYCRR § 55.2(c)')
-        periods = started(amount_of, HOURS_PER_DAY)
-        if periods:
-            lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)'))
-    value = options.get('ice_second_pilot')
-    if value is not None and flag(value, 'ice_second_pilot'):
-        in_force(NYCRR_21_55_2_C_ICE_SECOND_PILOT_IN_FORCE_FROM, on, 'ice_second_pilot', '21 NYCRR § 55.2(c)')
-        lines.append(Line('Second pilot (ice): 50% of the regular pilotage fee', percent_of(base, NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT), '21 NYCRR § 55.2(c)'))
-    value = options.get('delay_hours')
-    if value is not None:
-        amount_of = number(value, 'delay_hours', allow_zero=True)
-        in_force(NYCRR_21_55_2_G_1_DELAY_HOURS_IN_FORCE_FROM, on, 'delay_hours', '21 NYCRR § 55.2(g)(1)')
-        if amount_of <= NYCRR_21_55_2_G_1_DELAY_HOURS_FREE_HOURS:
-            notes.append('delay_hours: no charge, services used within 1 hour (21 NYCRR § 55.2(g)(1)).')
-        elif amount_of:
-            total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_1_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_1_DELAY_HOURS_MAX_PERCENT, False)
-            lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(1)'))
-    value = options.get('dismissed')
-    if value is not None and flag(value, 'dismissed'):
-        in_force(NYCRR_21_55_2_G_2_DISMISSED_IN_FORCE_FROM, on, 'dismissed', '21 NYCRR § 55.2(g)(2)')
-        lines.append(Line('Dismissed without rendering services: 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_G_2_DISMISSED_PERCENT), '21 NYCRR § 55.2(g)(2)'))
-    value = options.get('detained_hours')
-    if value is not None:
-        amount_of = number(value, 'detained_hours', allow_zero=True)
-        in_force(NYCRR_21_55_2_G_3_DETAINED_HOURS_IN_FORCE_FROM, on, 'detained_hours', '21 NYCRR § 55.2(g)(3)')
-        if amount_of:
-            total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_3_DETAINED_HOURS_PERCENT, NYCRR_21_55_2_G_3_DETAINED_HOURS_MAX_PERCENT, True)
-            lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(3)'))
-    value = options.get('standby_hours')
-    if value is not None:
-        amount_of = number(value, 'standby_hours', allow_zero=True)
-        in_force(NYCRR_21_55_2_G_4_STANDBY_HOURS_IN_FORCE_FROM, on, 'standby_hours', '21 NYCRR § 55.2(g)(4)')
-        if amount_of:
-            total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_4_STANDBY_HOURS_PERCENT, NYCRR_21_55_2_G_4_STANDBY_HOURS_MAX_PERCENT, False)
-            lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(4)'))
-    value = options.get('departure_delay_hours')
-    if value is not None:
-        amount_of = number(value, 'departure_delay_hours', allow_zero=True)
-        in_force(NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_IN_FORCE_FROM, on, 'departure_delay_hours', '21 NYCRR § 55.2(g)(5)')
-        if amount_of:
-            total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_MAX_PERCENT, False)
-            lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(5)'))
-    value = options.get('no_notice')
-    if value is not None and flag(value, 'no_notice'):
-        in_force(NYCRR_21_55_2_H_1_NO_NOTICE_IN_FORCE_FROM, on, 'no_notice', '21 NYCRR § 55.2(h)(1)')
-        lines.append(Line('Arrival without prior notice: 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_1_NO_NOTICE_PERCENT), '21 NYCRR § 55.2(h)(1)'))
-    value = options.get('cancellation')
-    if value is not None:
-        value = choice(value, 'cancellation', ('under-2-hours', 'under-6-hours'))
-        in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
-        if value == 'under-6-hours':
-            lines.append(Line('Late cancellation (under-6-hours): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
-        in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
-        if value == 'under-2-hours':
-            lines.append(Line('Late cancellation (under-2-hours): 35% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
-    value = options.get('late_arrival_hours')
-    if value is not None:
-        amount_of = number(value, 'late_arrival_hours', allow_zero=True)
-        in_force(NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_IN_FORCE_FROM, on, 'late_arrival_hours', '21 NYCRR § 55.2(h)(3)')
-        if amount_of:
-            total, how = hourly_percent(amount_of, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT, False)
-            lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(h)(3)'))
-    value = options.get('late_order')
-    if value is not None and flag(value, 'late_order'):
-        in_force(NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM, on, 'late_order', '21 NYCRR § 55.2(h)(4)')
-        lines.append(Line('Late ordering of pilot: 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT), '21 NYCRR § 55.2(h)(4)'))
-    return Quote("hudson-lower", on, u, tuple(lines), tuple(dict.fromkeys(notes)))
+    if options:
+        value = options.get('second_pilot')
+        if value is not None and flag(value, 'second_pilot'):
+            if p.text == 0:
+                lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of(base, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)'))
+        value = options.get('launch')
+        if value is not None:
+            value = choice(value, 'launch', ('yonkers-anchorage', 'yonkers-pilot-station'))
+            in_force(NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(1)')
+            if value == 'yonkers-pilot-station':
+                on_units = clamp(u, NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION_MIN_UNITS, NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION_MAX_UNITS)
+                lines.append(Line('Launch fee: Yonkers Pilot Station: ' + str(on_units) + ' PU × $2.99', cents(on_units * NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(1)'))
+            in_force(NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(1)')
+            if value == 'yonkers-anchorage':
+                on_units = clamp(u, NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE_MIN_UNITS, NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE_MAX_UNITS)
+                lines.append(Line('Launch fee: Yonkers Anchorage: ' + str(on_units) + ' PU × $1.495', cents(on_units * NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE_RATE), '21 NYCRR § 55.2(b)(1)'))
+        value = options.get('station_closed')
+        if value is not None:
+            value = choice(value, 'station_closed', ('norrie-point', 'yonkers'))
+            in_force(NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_IN_FORCE_FROM, on, 'station_closed', '21 NYCRR § 55.2(c)')
+            if value == 'norrie-point':
+                on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MAX_UNITS)
+                lines.append(Line('Pilot transport fee when Norrie Point Station is closed: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_RATE), '21 NYCRR § 55.2(c)'))
+            in_force(NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_IN_FORCE_FROM, on, 'station_closed', '21 NYCRR § 55.2(c)')
+            if value == 'yonkers':
+                on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MAX_UNITS)
+                lines.append(Line('Pilot transport fee when Yonkers Station is closed: ' + str(on_units) + ' PU × $1.495', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_RATE), '21 NYCRR § 55.2(c)'))
+        value = options.get('docking')
+        if value is not None:
+            value = choice(value, 'docking', ('no-tug-no-thruster', 'thruster', 'tug'))
+            in_force(NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(1)')
+            if value == 'no-tug-no-thruster':
+                lines.append(Line('Docking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
+            in_force(NYCRR_21_55_2_D_2_DOCKING_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(2)')
+            if value == 'thruster':
+                lines.append(Line('Docking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_DOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
+            in_force(NYCRR_21_55_2_D_3_DOCKING_TUG_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(3)')
+            if value == 'tug':
+                lines.append(Line('Docking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_DOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
+        value = options.get('undocking')
+        if value is not None:
+            value = choice(value, 'undocking', ('no-tug-no-thruster', 'thruster', 'tug'))
+            in_force(NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(1)')
+            if value == 'no-tug-no-thruster':
+                lines.append(Line('Undocking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
+            in_force(NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(2)')
+            if value == 'thruster':
+                lines.append(Line('Undocking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
+            in_force(NYCRR_21_55_2_D_3_UNDOCKING_TUG_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(3)')
+            if value == 'tug':
+                lines.append(Line('Undocking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
+        value = options.get('shifting')
+        if value is not None and flag(value, 'shifting'):
+            in_force(NYCRR_21_55_2_E_SHIFTING_IN_FORCE_FROM, on, 'shifting', '21 NYCRR § 55.2(e)')
+            lines.append(Line('Shifting: 20% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_E_SHIFTING_PERCENT), '21 NYCRR § 55.2(e)'))
+        value = options.get('anchoring')
+        if value is not None and flag(value, 'anchoring'):
+            in_force(NYCRR_21_55_2_F_ANCHORING_IN_FORCE_FROM, on, 'anchoring', '21 NYCRR § 55.2(f)')
+            lines.append(Line('Anchoring: 5% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_F_ANCHORING_PERCENT), '21 NYCRR § 55.2(f)'))
+        value = options.get('stop_hours')
+        if value is not None:
+            amount_of = number(value, 'stop_hours', allow_zero=True)
+            in_force(NYCRR_21_55_2_A_STOP_HOURS_IN_FORCE_FROM, on, 'stop_hours', '21 NYCRR § 55.2(a)')
+            if amount_of:
+                total, how = hourly_percent(amount_of, NYCRR_21_55_2_A_STOP_HOURS_PERCENT, NYCRR_21_55_2_A_STOP_HOURS_MAX_PERCENT, False)
+                lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(a)'))
+        value = options.get('ice_detention_hours')
+        if value is not None:
+            amount_of = number(value, 'ice_detention_hours', allow_zero=True)
+            in_force(NYCRR_21_55_2_C_ICE_DETENTION_HOURS_IN_FORCE_FROM, on, 'ice_detention_hours', '21 NYCRR § 55.2(c)')
+            periods = started(amount_of, HOURS_PER_DAY)
+            if periods:
+                lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)'))
+        value = options.get('ice_second_pilot')
+        if value is not None and flag(value, 'ice_second_pilot'):
+            in_force(NYCRR_21_55_2_C_ICE_SECOND_PILOT_IN_FORCE_FROM, on, 'ice_second_pilot', '21 NYCRR § 55.2(c)')
+            lines.append(Line('Second pilot (ice): 50% of the regular pilotage fee', percent_of(base, NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT), '21 NYCRR § 55.2(c)'))
+        value = options.get('delay_hours')
+        if value is not None:
+            amount_of = number(value, 'delay_hours', allow_zero=True)
+            in_force(NYCRR_21_55_2_G_1_DELAY_HOURS_IN_FORCE_FROM, on, 'delay_hours', '21 NYCRR § 55.2(g)(1)')
+            if amount_of and amount_of <= NYCRR_21_55_2_G_1_DELAY_HOURS_FREE_HOURS:
+                notes.append('delay_hours: no charge, services used within 1 hour (21 NYCRR § 55.2(g)(1)).')
+            elif amount_of:
+                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_1_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_1_DELAY_HOURS_MAX_PERCENT, False)
+                lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(1)'))
+        value = options.get('dismissed')
+        if value is not None and flag(value, 'dismissed'):
+            in_force(NYCRR_21_55_2_G_2_DISMISSED_IN_FORCE_FROM, on, 'dismissed', '21 NYCRR § 55.2(g)(2)')
+            lines.append(Line('Dismissed without rendering services: 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_G_2_DISMISSED_PERCENT), '21 NYCRR § 55.2(g)(2)'))
+        value = options.get('detained_hours')
+        if value is not None:
+            amount_of = number(value, 'detained_hours', allow_zero=True)
+            in_force(NYCRR_21_55_2_G_3_DETAINED_HOURS_IN_FORCE_FROM, on, 'detained_hours', '21 NYCRR § 55.2(g)(3)')
+            if amount_of:
+                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_3_DETAINED_HOURS_PERCENT, NYCRR_21_55_2_G_3_DETAINED_HOURS_MAX_PERCENT, True)
+                lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(3)'))
+        value = options.get('standby_hours')
+        if value is not None:
+            amount_of = number(value, 'standby_hours', allow_zero=True)
+            in_force(NYCRR_21_55_2_G_4_STANDBY_HOURS_IN_FORCE_FROM, on, 'standby_hours', '21 NYCRR § 55.2(g)(4)')
+            if amount_of:
+                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_4_STANDBY_HOURS_PERCENT, NYCRR_21_55_2_G_4_STANDBY_HOURS_MAX_PERCENT, False)
+                lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(4)'))
+        value = options.get('departure_delay_hours')
+        if value is not None:
+            amount_of = number(value, 'departure_delay_hours', allow_zero=True)
+            in_force(NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_IN_FORCE_FROM, on, 'departure_delay_hours', '21 NYCRR § 55.2(g)(5)')
+            if amount_of:
+                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_MAX_PERCENT, False)
+                lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(5)'))
+        value = options.get('no_notice')
+        if value is not None and flag(value, 'no_notice'):
+            in_force(NYCRR_21_55_2_H_1_NO_NOTICE_IN_FORCE_FROM, on, 'no_notice', '21 NYCRR § 55.2(h)(1)')
+            lines.append(Line('Arrival without prior notice: 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_1_NO_NOTICE_PERCENT), '21 NYCRR § 55.2(h)(1)'))
+        value = options.get('cancellation')
+        if value is not None:
+            value = choice(value, 'cancellation', ('under-2-hours', 'under-6-hours'))
+            in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
+            if value == 'under-6-hours':
+                lines.append(Line('Late cancellation (under-6-hours): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+            in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
+            if value == 'under-2-hours':
+                lines.append(Line('Late cancellation (under-2-hours): 35% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+        value = options.get('late_arrival_hours')
+        if value is not None:
+            amount_of = number(value, 'late_arrival_hours', allow_zero=True)
+            in_force(NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_IN_FORCE_FROM, on, 'late_arrival_hours', '21 NYCRR § 55.2(h)(3)')
+            if amount_of:
+                total, how = hourly_percent(amount_of, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT, False)
+                lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(h)(3)'))
+        value = options.get('late_order')
+        if value is not None and flag(value, 'late_order'):
+            in_force(NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM, on, 'late_order', '21 NYCRR § 55.2(h)(4)')
+            lines.append(Line('Late ordering of pilot: 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT), '21 NYCRR § 55.2(h)(4)'))
+    return Quote("hudson-lower", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
 
 # ---- hudson-upper: Hudson River Section 2 (Upper River) base pilotage ----------------------------
 
 _HUDSON_UPPER_PERIODS = (
     Period(NAV_89_A_4_B_1_VII_HUDSON_UPPER_FROM, None, hudson_upper_nav_89_a_4_b_1_vii, 'Nav. Law § 89-a(4)(b)(1)(vii)', None, NAV_89_A_4_B_1_VII_HUDSON_UPPER_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).',), 0),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Mid-river launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the Hudson River pilots retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run for sixty months from a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0),
 )
 _HUDSON_UPPER_NO_SCHEDULE = "no hudson-upper rate schedule can be established for {on}: the corpus establishes hudson-upper rates from 2022-01-01; earlier schedules have dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
 _HUDSON_UPPER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", )
@@ -510,10 +514,14 @@ def _quote_hudson_upper(u: Decimal, on: _date, options: dict[str, Any]) -> Quote
     """Hudson River Section 2 (Upper River) base pilotage; options: second_pilot, launch, station_closed, docking, undocking, shifting, anchoring, stop_hours, ice_detention_hours, ice_second_pilot, delay_hours, dismissed, detained_hours, standby_hours, departure_delay_hours, no_notice, cancellation, late_arrival_hours, late_order."""
     if options:
         check_options("hudson-upper", options, _HUDSON_UPPER_OPTIONS)
-    p = period(_HUDSON_UPPER_PERIODS, on, _HUDSON_UPPER_NO_SCHEDULE)
+    for p in _HUDSON_UPPER_PERIODS:
+        if p.start <= on and (p.end is None or on < p.end):
+            break
+    else:
+        raise FeeError(_HUDSON_UPPER_NO_SCHEDULE.format(on=on.isoformat()))
     used = clamp(u, p.min_units, p.max_units)
     exact, bracket, formula = p.fee(used)
-    base = cents(exact)
+    base = exact.quantize(CENT, ROUND_HALF_UP)
     lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation)]
     notes = list(p.notes)
     if used != u:
@@ -525,149 +533,146 @@ def _quote_hudson_upper(u: Decimal, on: _date, options: dict[str, Any]) -> Quote
             z2.append(_zone2(u, on, notes))
         return z2[0]
 
-    notes.append('Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.')
-    notes.append('Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.')
-    notes.append('Mid-river launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.')
-    notes.append('Not included: the Hudson River pilots retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run for sixty months from a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.')
-    value = options.get('second_pilot')
-    if value is not None and flag(value, 'second_pilot'):
-        if p.text == 0:
-            lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of(base, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)'))
-    value = options.get('launch')
-    if value is not None:
-        value = choice(value, 'launch', ('hyde-park-anchorage', 'norrie-point-pilot-station', 'yonkers-pilot-station'))
-        in_force(NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(2)')
-        if value == 'yonkers-pilot-station':
-            on_units = clamp(u, NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_MIN_UNITS, NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_MAX_UNITS)
-            lines.append(Line('Launch fee: Yonkers Pilot Station: ' + str(on_units) + ' PU × $2.99', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(2)'))
-        in_force(NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(2)')
-        if value == 'norrie-point-pilot-station':
-            on_units = clamp(u, NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_MIN_UNITS, NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_MAX_UNITS)
-            lines.append(Line('Launch fee: Norrie Point Pilot Station: ' + str(on_units) + ' PU × $2.63', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(2)'))
-        in_force(NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(2)')
-        if value == 'hyde-park-anchorage':
-            on_units = clamp(u, NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_MIN_UNITS, NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_MAX_UNITS)
-            lines.append(Line('Launch fee: Hyde Park Anchorage: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_RATE), '21 NYCRR § 55.2(b)(2)'))
-    value = options.get('station_closed')
-    if value is not None:
-        value = choice(value, 'station_closed', ('norrie-point', 'yonkers'))
-        in_force(NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_IN_FORCE_FROM, on, 'station_closed', '21 NYCRR § 55.2(c)')
-        if value == 'norrie-point':
-            on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MAX_UNITS)
-            lines.append(Line('Pilot transport fee when Norrie Point Station is closed: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_RATE), '21 NYCRR § 55.2(c)'))
-        in_force(NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_IN_FORCE_FROM, on, 'station_closed', '21 NYCRR § 55.2(c)')
-        if value == 'yonkers':
-            on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MAX_UNITS)
-            lines.append(Line('Pilot transport fee when Yonkers Station is closed: ' + str(on_units) + ' PU × $1.495', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_RATE), '21 NYCRR § 55.2(c)'))
-    value = options.get('docking')
-    if value is not None:
-        value = choice(value, 'docking', ('no-tug-no-thruster', 'thruster', 'tug'))
-        in_force(NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(1)')
-        if value == 'no-tug-no-thruster':
-            lines.append(Line('Docking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
-        in_force(NYCRR_21_55_2_D_2_DOCKING_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(2)')
-        if value == 'thruster':
-            lines.append(Line('Docking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_DOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
-        in_force(NYCRR_21_55_2_D_3_DOCKING_TUG_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(3)')
-        if value == 'tug':
-            lines.append(Line('Docking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_DOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
-    value = options.get('undocking')
-    if value is not None:
-        value = choice(value, 'undocking', ('no-tug-no-thruster', 'thruster', 'tug'))
-        in_force(NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(1)')
-        if value == 'no-tug-no-thruster':
-            lines.append(Line('Undocking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
-        in_force(NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(2)')
-        if value == 'thruster':
-            lines.append(Line('Undocking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
-        in_force(NYCRR_21_55_2_D_3_UNDOCKING_TUG_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(3)')
-        if value == 'tug':
-            lines.append(Line('Undocking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
-    value = options.get('shifting')
-    if value is not None and flag(value, 'shifting'):
-        in_force(NYCRR_21_55_2_E_SHIFTING_IN_FORCE_FROM, on, 'shifting', '21 NYCRR § 55.2(e)')
-        lines.append(Line('Shifting: 20% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_E_SHIFTING_PERCENT), '21 NYCRR § 55.2(e)'))
-    value = options.get('anchoring')
-    if value is not None and flag(value, 'anchoring'):
-        in_force(NYCRR_21_55_2_F_ANCHORING_IN_FORCE_FROM, on, 'anchoring', '21 NYCRR § 55.2(f)')
-        lines.append(Line('Anchoring: 5% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_F_ANCHORING_PERCENT), '21 NYCRR § 55.2(f)'))
-    value = options.get('stop_hours')
-    if value is not None:
-        amount_of = number(value, 'stop_hours', allow_zero=True)
-        in_force(NYCRR_21_55_2_A_STOP_HOURS_IN_FORCE_FROM, on, 'stop_hours', '21 NYCRR § 55.2(a)')
-        if amount_of:
-            total, how = hourly_percent(amount_of, NYCRR_21_55_2_A_STOP_HOURS_PERCENT, NYCRR_21_55_2_A_STOP_HOURS_MAX_PERCENT, False)
-            lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(a)'))
-    value = options.get('ice_detention_hours')
-    if value is not None:
-        amount_of = number(value, 'ice_detention_hours', allow_zero=True)
-        in_force(NYCRR_21_55_2_C_ICE_DETENTION_HOURS_IN_FORCE_FROM, on, 'ice_detention_hours', '21 NYCRR § 55.2(c)')
-        periods = started(amount_of, HOURS_PER_DAY)
-        if periods:
-            lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)'))
-    value = options.get('ice_second_pilot')
-    if value is not None and flag(value, 'ice_second_pilot'):
-        in_force(NYCRR_21_55_2_C_ICE_SECOND_PILOT_IN_FORCE_FROM, on, 'ice_second_pilot', '21 NYCRR § 55.2(c)')
-        lines.append(Line('Second pilot (ice): 50% of the regular pilotage fee', percent_of(base, NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT), '21 NYCRR § 55.2(c)'))
-    value = options.get('delay_hours')
-    if value is not None:
-        amount_of = number(value, 'delay_hours', allow_zero=True)
-        in_force(NYCRR_21_55_2_G_1_DELAY_HOURS_IN_FORCE_FROM, on, 'delay_hours', '21 NYCRR § 55.2(g)(1)')
-        if amount_of <= NYCRR_21_55_2_G_1_DELAY_HOURS_FREE_HOURS:
-            notes.append('delay_hours: no charge, services used within 1 hour (21 NYCRR § 55.2(g)(1)).')
-        elif amount_of:
-            total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_1_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_1_DELAY_HOURS_MAX_PERCENT, False)
-            lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(1)'))
-    value = options.get('dismissed')
-    if value is not None and flag(value, 'dismissed'):
-        in_force(NYCRR_21_55_2_G_2_DISMISSED_IN_FORCE_FROM, on, 'dismissed', '21 NYCRR § 55.2(g)(2)')
-        lines.append(Line('Dismissed without rendering services: 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_G_2_DISMISSED_PERCENT), '21 NYCRR § 55.2(g)(2)'))
-    value = options.get('detained_hours')
-    if value is not None:
-        amount_of = number(value, 'detained_hours', allow_zero=True)
-        in_force(NYCRR_21_55_2_G_3_DETAINED_HOURS_IN_FORCE_FROM, on, 'detained_hours', '21 NYCRR § 55.2(g)(3)')
-        if amount_of:
-            total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_3_DETAINED_HOURS_PERCENT, NYCRR_21_55_2_G_3_DETAINED_HOURS_MAX_PERCENT, True)
-            lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(3)'))
-    value = options.get('standby_hours')
-    if value is not None:
-        amount_of = number(value, 'standby_hours', allow_zero=True)
-        in_force(NYCRR_21_55_2_G_4_STANDBY_HOURS_IN_FORCE_FROM, on, 'standby_hours', '21 NYCRR § 55.2(g)(4)')
-        if amount_of:
-            total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_4_STANDBY_HOURS_PERCENT, NYCRR_21_55_2_G_4_STANDBY_HOURS_MAX_PERCENT, False)
-            lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(4)'))
-    value = options.get('departure_delay_hours')
-    if value is not None:
-        amount_of = number(value, 'departure_delay_hours', allow_zero=True)
-        in_force(NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_IN_FORCE_FROM, on, 'departure_delay_hours', '21 NYCRR § 55.2(g)(5)')
-        if amount_of:
-            total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_MAX_PERCENT, False)
-            lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(5)'))
-    value = options.get('no_notice')
-    if value is not None and flag(value, 'no_notice'):
-        in_force(NYCRR_21_55_2_H_1_NO_NOTICE_IN_FORCE_FROM, on, 'no_notice', '21 NYCRR § 55.2(h)(1)')
-        lines.append(Line('Arrival without prior notice: 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_1_NO_NOTICE_PERCENT), '21 NYCRR § 55.2(h)(1)'))
-    value = options.get('cancellation')
-    if value is not None:
-        value = choice(value, 'cancellation', ('under-2-hours', 'under-6-hours'))
-        in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
-        if value == 'under-6-hours':
-            lines.append(Line('Late cancellation (under-6-hours): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
-        in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
-        if value == 'under-2-hours':
-            lines.append(Line('Late cancellation (under-2-hours): 35% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
-    value = options.get('late_arrival_hours')
-    if value is not None:
-        amount_of = number(value, 'late_arrival_hours', allow_zero=True)
-        in_force(NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_IN_FORCE_FROM, on, 'late_arrival_hours', '21 NYCRR § 55.2(h)(3)')
-        if amount_of:
-            total, how = hourly_percent(amount_of, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT, False)
-            lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(h)(3)'))
-    value = options.get('late_order')
-    if value is not None and flag(value, 'late_order'):
-        in_force(NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM, on, 'late_order', '21 NYCRR § 55.2(h)(4)')
-        lines.append(Line('Late ordering of pilot: 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT), '21 NYCRR § 55.2(h)(4)'))
-    return Quote("hudson-upper", on, u, tuple(lines), tuple(dict.fromkeys(notes)))
+    if options:
+        value = options.get('second_pilot')
+        if value is not None and flag(value, 'second_pilot'):
+            if p.text == 0:
+                lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of(base, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)'))
+        value = options.get('launch')
+        if value is not None:
+            value = choice(value, 'launch', ('hyde-park-anchorage', 'norrie-point-pilot-station', 'yonkers-pilot-station'))
+            in_force(NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(2)')
+            if value == 'yonkers-pilot-station':
+                on_units = clamp(u, NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_MIN_UNITS, NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_MAX_UNITS)
+                lines.append(Line('Launch fee: Yonkers Pilot Station: ' + str(on_units) + ' PU × $2.99', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(2)'))
+            in_force(NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(2)')
+            if value == 'norrie-point-pilot-station':
+                on_units = clamp(u, NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_MIN_UNITS, NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_MAX_UNITS)
+                lines.append(Line('Launch fee: Norrie Point Pilot Station: ' + str(on_units) + ' PU × $2.63', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(2)'))
+            in_force(NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(2)')
+            if value == 'hyde-park-anchorage':
+                on_units = clamp(u, NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_MIN_UNITS, NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_MAX_UNITS)
+                lines.append(Line('Launch fee: Hyde Park Anchorage: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_RATE), '21 NYCRR § 55.2(b)(2)'))
+        value = options.get('station_closed')
+        if value is not None:
+            value = choice(value, 'station_closed', ('norrie-point', 'yonkers'))
+            in_force(NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_IN_FORCE_FROM, on, 'station_closed', '21 NYCRR § 55.2(c)')
+            if value == 'norrie-point':
+                on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MAX_UNITS)
+                lines.append(Line('Pilot transport fee when Norrie Point Station is closed: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_RATE), '21 NYCRR § 55.2(c)'))
+            in_force(NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_IN_FORCE_FROM, on, 'station_closed', '21 NYCRR § 55.2(c)')
+            if value == 'yonkers':
+                on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MAX_UNITS)
+                lines.append(Line('Pilot transport fee when Yonkers Station is closed: ' + str(on_units) + ' PU × $1.495', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_RATE), '21 NYCRR § 55.2(c)'))
+        value = options.get('docking')
+        if value is not None:
+            value = choice(value, 'docking', ('no-tug-no-thruster', 'thruster', 'tug'))
+            in_force(NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(1)')
+            if value == 'no-tug-no-thruster':
+                lines.append(Line('Docking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
+            in_force(NYCRR_21_55_2_D_2_DOCKING_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(2)')
+            if value == 'thruster':
+                lines.append(Line('Docking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_DOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
+            in_force(NYCRR_21_55_2_D_3_DOCKING_TUG_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(3)')
+            if value == 'tug':
+                lines.append(Line('Docking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_DOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
+        value = options.get('undocking')
+        if value is not None:
+            value = choice(value, 'undocking', ('no-tug-no-thruster', 'thruster', 'tug'))
+            in_force(NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(1)')
+            if value == 'no-tug-no-thruster':
+                lines.append(Line('Undocking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
+            in_force(NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(2)')
+            if value == 'thruster':
+                lines.append(Line('Undocking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
+            in_force(NYCRR_21_55_2_D_3_UNDOCKING_TUG_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(3)')
+            if value == 'tug':
+                lines.append(Line('Undocking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
+        value = options.get('shifting')
+        if value is not None and flag(value, 'shifting'):
+            in_force(NYCRR_21_55_2_E_SHIFTING_IN_FORCE_FROM, on, 'shifting', '21 NYCRR § 55.2(e)')
+            lines.append(Line('Shifting: 20% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_E_SHIFTING_PERCENT), '21 NYCRR § 55.2(e)'))
+        value = options.get('anchoring')
+        if value is not None and flag(value, 'anchoring'):
+            in_force(NYCRR_21_55_2_F_ANCHORING_IN_FORCE_FROM, on, 'anchoring', '21 NYCRR § 55.2(f)')
+            lines.append(Line('Anchoring: 5% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_F_ANCHORING_PERCENT), '21 NYCRR § 55.2(f)'))
+        value = options.get('stop_hours')
+        if value is not None:
+            amount_of = number(value, 'stop_hours', allow_zero=True)
+            in_force(NYCRR_21_55_2_A_STOP_HOURS_IN_FORCE_FROM, on, 'stop_hours', '21 NYCRR § 55.2(a)')
+            if amount_of:
+                total, how = hourly_percent(amount_of, NYCRR_21_55_2_A_STOP_HOURS_PERCENT, NYCRR_21_55_2_A_STOP_HOURS_MAX_PERCENT, False)
+                lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(a)'))
+        value = options.get('ice_detention_hours')
+        if value is not None:
+            amount_of = number(value, 'ice_detention_hours', allow_zero=True)
+            in_force(NYCRR_21_55_2_C_ICE_DETENTION_HOURS_IN_FORCE_FROM, on, 'ice_detention_hours', '21 NYCRR § 55.2(c)')
+            periods = started(amount_of, HOURS_PER_DAY)
+            if periods:
+                lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)'))
+        value = options.get('ice_second_pilot')
+        if value is not None and flag(value, 'ice_second_pilot'):
+            in_force(NYCRR_21_55_2_C_ICE_SECOND_PILOT_IN_FORCE_FROM, on, 'ice_second_pilot', '21 NYCRR § 55.2(c)')
+            lines.append(Line('Second pilot (ice): 50% of the regular pilotage fee', percent_of(base, NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT), '21 NYCRR § 55.2(c)'))
+        value = options.get('delay_hours')
+        if value is not None:
+            amount_of = number(value, 'delay_hours', allow_zero=True)
+            in_force(NYCRR_21_55_2_G_1_DELAY_HOURS_IN_FORCE_FROM, on, 'delay_hours', '21 NYCRR § 55.2(g)(1)')
+            if amount_of and amount_of <= NYCRR_21_55_2_G_1_DELAY_HOURS_FREE_HOURS:
+                notes.append('delay_hours: no charge, services used within 1 hour (21 NYCRR § 55.2(g)(1)).')
+            elif amount_of:
+                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_1_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_1_DELAY_HOURS_MAX_PERCENT, False)
+                lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(1)'))
+        value = options.get('dismissed')
+        if value is not None and flag(value, 'dismissed'):
+            in_force(NYCRR_21_55_2_G_2_DISMISSED_IN_FORCE_FROM, on, 'dismissed', '21 NYCRR § 55.2(g)(2)')
+            lines.append(Line('Dismissed without rendering services: 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_G_2_DISMISSED_PERCENT), '21 NYCRR § 55.2(g)(2)'))
+        value = options.get('detained_hours')
+        if value is not None:
+            amount_of = number(value, 'detained_hours', allow_zero=True)
+            in_force(NYCRR_21_55_2_G_3_DETAINED_HOURS_IN_FORCE_FROM, on, 'detained_hours', '21 NYCRR § 55.2(g)(3)')
+            if amount_of:
+                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_3_DETAINED_HOURS_PERCENT, NYCRR_21_55_2_G_3_DETAINED_HOURS_MAX_PERCENT, True)
+                lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(3)'))
+        value = options.get('standby_hours')
+        if value is not None:
+            amount_of = number(value, 'standby_hours', allow_zero=True)
+            in_force(NYCRR_21_55_2_G_4_STANDBY_HOURS_IN_FORCE_FROM, on, 'standby_hours', '21 NYCRR § 55.2(g)(4)')
+            if amount_of:
+                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_4_STANDBY_HOURS_PERCENT, NYCRR_21_55_2_G_4_STANDBY_HOURS_MAX_PERCENT, False)
+                lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(4)'))
+        value = options.get('departure_delay_hours')
+        if value is not None:
+            amount_of = number(value, 'departure_delay_hours', allow_zero=True)
+            in_force(NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_IN_FORCE_FROM, on, 'departure_delay_hours', '21 NYCRR § 55.2(g)(5)')
+            if amount_of:
+                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_MAX_PERCENT, False)
+                lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(5)'))
+        value = options.get('no_notice')
+        if value is not None and flag(value, 'no_notice'):
+            in_force(NYCRR_21_55_2_H_1_NO_NOTICE_IN_FORCE_FROM, on, 'no_notice', '21 NYCRR § 55.2(h)(1)')
+            lines.append(Line('Arrival without prior notice: 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_1_NO_NOTICE_PERCENT), '21 NYCRR § 55.2(h)(1)'))
+        value = options.get('cancellation')
+        if value is not None:
+            value = choice(value, 'cancellation', ('under-2-hours', 'under-6-hours'))
+            in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
+            if value == 'under-6-hours':
+                lines.append(Line('Late cancellation (under-6-hours): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+            in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
+            if value == 'under-2-hours':
+                lines.append(Line('Late cancellation (under-2-hours): 35% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+        value = options.get('late_arrival_hours')
+        if value is not None:
+            amount_of = number(value, 'late_arrival_hours', allow_zero=True)
+            in_force(NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_IN_FORCE_FROM, on, 'late_arrival_hours', '21 NYCRR § 55.2(h)(3)')
+            if amount_of:
+                total, how = hourly_percent(amount_of, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT, False)
+                lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(h)(3)'))
+        value = options.get('late_order')
+        if value is not None and flag(value, 'late_order'):
+            in_force(NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM, on, 'late_order', '21 NYCRR § 55.2(h)(4)')
+            lines.append(Line('Late ordering of pilot: 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT), '21 NYCRR § 55.2(h)(4)'))
+    return Quote("hudson-upper", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
 
 # ---- long-island-sound: Long Island Sound and Block Island Sound pilotage ------------------------
 
@@ -693,10 +698,14 @@ def _quote_long_island_sound(u: Decimal, on: _date, options: dict[str, Any]) -> 
     """Long Island Sound and Block Island Sound pilotage; options: miles, detention_hours, carried_off_days."""
     if options:
         check_options("long-island-sound", options, _LONG_ISLAND_SOUND_OPTIONS)
-    p = period(_LONG_ISLAND_SOUND_PERIODS, on, _LONG_ISLAND_SOUND_NO_SCHEDULE)
+    for p in _LONG_ISLAND_SOUND_PERIODS:
+        if p.start <= on and (p.end is None or on < p.end):
+            break
+    else:
+        raise FeeError(_LONG_ISLAND_SOUND_NO_SCHEDULE.format(on=on.isoformat()))
     used = clamp(u, p.min_units, p.max_units)
     exact, bracket, formula = p.fee(used)
-    base = cents(exact)
+    base = exact.quantize(CENT, ROUND_HALF_UP)
     lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation)]
     notes = list(p.notes)
     if used != u:
@@ -706,24 +715,25 @@ def _quote_long_island_sound(u: Decimal, on: _date, options: dict[str, Any]) -> 
         base = cents(exact * NAV_89_B_4_B_4_NUMERATOR / NAV_89_B_4_B_4_DENOMINATOR)
         lines[0] = Line('Transporting charge, piloted under 25 miles: 2/3 of ' + str(formula.replace('PU', str(used))), base, 'Nav. Law § 89-b(4)(b)(4)')
         notes.append('"Two-thirds of the statutory rate" is charged instead of the pilotage fee: two-thirds of the fee at the statutory rate (with the unit minimum and maximum), rounded once.')
-    value = options.get('detention_hours')
-    if value is not None:
-        amount_of = number(value, 'detention_hours', allow_zero=True)
-        if p.text == 0:
-            if amount_of <= NAV_89_B_4_B_5_DETENTION_HOURS_UNPAID_HOURS:
-                if amount_of:
-                    notes.append('detention_hours: a detention of 2 hours or less is not paid (Nav. Law § 89-b(4)(b)(5)).')
-            else:
-                hours = started(amount_of)
-                lines.append(Line('Pilot detained on board (per hour): ' + str(hours) + ' hour(s) × $25', cents(hours * NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR), 'Nav. Law § 89-b(4)(b)(5)'))
-                notes.append('Read as: once the detention exceeds two hours, every hour of it is paid, a part of an hour counting as an hour.')
-    value = options.get('carried_off_days')
-    if value is not None:
-        days = whole(value, 'carried_off_days')
-        if p.text == 0:
-            if days:
-                lines.append(Line('Pilot carried off (per day): ' + str(days) + ' day(s) × $200', cents(days * NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY), 'Nav. Law § 89-b(4)(b)(6)'))
-    return Quote("long-island-sound", on, u, tuple(lines), tuple(dict.fromkeys(notes)))
+    if options:
+        value = options.get('detention_hours')
+        if value is not None:
+            amount_of = number(value, 'detention_hours', allow_zero=True)
+            if p.text == 0:
+                if amount_of <= NAV_89_B_4_B_5_DETENTION_HOURS_UNPAID_HOURS:
+                    if amount_of:
+                        notes.append('detention_hours: a detention of 2 hours or less is not paid (Nav. Law § 89-b(4)(b)(5)).')
+                else:
+                    hours = started(amount_of)
+                    lines.append(Line('Pilot detained on board (per hour): ' + str(hours) + ' hour(s) × $25', cents(hours * NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR), 'Nav. Law § 89-b(4)(b)(5)'))
+                    notes.append('Read as: once the detention exceeds two hours, every hour of it is paid, a part of an hour counting as an hour.')
+        value = options.get('carried_off_days')
+        if value is not None:
+            days = whole(value, 'carried_off_days')
+            if p.text == 0:
+                if days:
+                    lines.append(Line('Pilot carried off (per day): ' + str(days) + ' day(s) × $200', cents(days * NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY), 'Nav. Law § 89-b(4)(b)(6)'))
+    return Quote("long-island-sound", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
 
 
 def _zone2(u: Decimal, on: _date, notes: list[str]) -> Decimal:
@@ -753,7 +763,13 @@ def quote(route: str, *, units: Any = None, length_ft: Any = None, breadth_ft: A
     quoter = _QUOTERS.get(route) if isinstance(route, str) else None
     if quoter is None:
         raise FeeError(f"unknown route {route!r}; routes: {', '.join(ROUTES)}")
-    return quoter(vessel_units(units, length_ft, breadth_ft, depth_ft), day(on), options)
+    # the common case (a positive finite Decimal and a date) first; everything else is checked in full
+    if (type(units) is Decimal and length_ft is None and breadth_ft is None and depth_ft is None
+            and units.is_finite() and 0 < units <= MAX_UNITS):
+        u = units
+    else:
+        u = vessel_units(units, length_ft, breadth_ft, depth_ft)
+    return quoter(u, on if type(on) is _date else day(on), options)
 
 
 _OPTION_HELP = {
