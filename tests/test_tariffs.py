@@ -357,3 +357,30 @@ def test_tariffs_cli_json_and_on_date(capsys):
 def test_tariffs_cli_unknown_route(capsys):
     assert main(["tariffs", "--corpus", str(CORPUS), "--route", "mars"]) == 1
     assert "no tariffs for route 'mars'" in capsys.readouterr().err
+
+
+def test_tariffs_json_from_build_points_at_the_source(tmp_path, capsys):
+    out = tmp_path / "build"
+    assert main(["build", "--corpus", str(CORPUS), "--out", str(out), "--module", str(tmp_path / "fees")]) == 0
+    data = json.loads((out / "tariffs.json").read_text(encoding="utf-8"))["tariffs"]
+    raw = {p.name: p.read_text(encoding="utf-8") for p in CORPUS.glob("*.txt")}
+    seen = 0
+
+    def walk(x):
+        nonlocal seen
+        if isinstance(x, dict):
+            if set(x) == {"value", "source"}:
+                s = x["source"]
+                assert raw[Path(s["file"]).name][s["start"]:s["end"]] == s["text"]
+                seen += 1
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    for t in data:
+        assert t["citation"] and t["provision"]
+        walk(t)
+    assert seen > 300
+    assert data == sorted(data, key=lambda t: (t["route"], t["series"], t["effective"]["start"] or "", t["id"]))
