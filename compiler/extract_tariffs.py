@@ -925,10 +925,19 @@ def _penalties(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff]:
 def extract_document(compiled: Compiled, diags: Diagnostics) -> list[AnyTariff]:
     ctx = Ctx(compiled, diags)
     out: list[AnyTariff] = []
+    tabled: set[str] = set()
     for section, parent, table, header in _tables(ctx):
         s = _table_schedule(ctx, section, parent, table, header)
-        if s is not None:
-            out.append(s)
+        if s is None:
+            continue
+        if s.provision in tabled:  # file 000's § 88(4)(b)(ii)(1)(A)(iv) holds a second, garbled table
+            ctx.diag(Severity.WARNING, table.start, f"a second rate table under {s.citation}: the text does not say "
+                     "which one applies; this one is listed but not dated", "tariff-second-table")
+            s = replace(s, effective=Effective(None, None, "unresolved", f"a second rate table under {s.citation}; "
+                                               "the text does not say which one applies"),
+                        notes=s.notes + ("A second table under the same clause: not dated, so never quoted.",))
+        tabled.add(s.provision)
+        out.append(s)
     bounds: dict[str, Amount] = {}
     lis: list[BracketSchedule] = []
     lis_rules: dict[str, Amount] = {}
@@ -976,6 +985,8 @@ def _chain(tariffs: list[AnyTariff]) -> list[AnyTariff]:
     for idxs in by_series.values():
         for a, b in zip(idxs, idxs[1:]):
             cur, nxt = out[a].effective, out[b].effective
+            if any(n.startswith("A second table under the same clause") for n in out[b].notes):
+                continue
             if nxt.start is not None and nxt.start == cur.start:
                 continue  # two tables under one dated clause (file 000's § 88(4)(b)(ii)(1)(A)(iv)): not successors
             if cur.end is not None or cur.end_basis in ("text", "anchor"):
@@ -1009,11 +1020,6 @@ def extract(corpus: Corpus, diags: Diagnostics | None = None) -> list[AnyTariff]
                    replace(t, status="in-force", notes=t.notes + (  # type: ignore[arg-type]
                        f"From {c.entry.file}, the latest text of {_section_of(t.provision)} in the corpus.",))
                    for t in got]
-        got = [replace(t, effective=replace(  # type: ignore[arg-type]
-                   t.effective, end_basis="unresolved",
-                   end_phrase="superseded by a later text of the corpus; the date it ceased to apply is not established"))
-               if t.status == "superseded" and t.effective.end is None and t.effective.end_basis == "open" else t
-               for t in got]
         out.extend(got)
     return _unique_ids(out)
 
@@ -1039,11 +1045,16 @@ def raw_line_lookup(corpus: Corpus):  # type: ignore[no-untyped-def]
     return raw_line
 
 
-def tariffs_and_lint(corpus: Corpus) -> tuple[list[AnyTariff], Diagnostics]:
-    """Extract every tariff and lint them; the findings go to the returned collector."""
+def tariffs_and_lint(corpus: Corpus, timeline=None) -> tuple[list[AnyTariff], Diagnostics]:  # type: ignore[no-untyped-def]
+    """Extract every tariff (from the corpus texts and from what amending acts put in force), date it by
+    the timeline, and lint; the findings go to the returned collector."""
     from .tariff_lint import lint
+    from .versions import act_tariffs, build_timeline, follow_timeline
 
     diags = Diagnostics()
-    tariffs = extract(corpus, diags)
+    if timeline is None:
+        timeline = build_timeline(corpus, diags)
+    tariffs = extract(corpus, diags) + act_tariffs(timeline, diags)
+    tariffs = _unique_ids(follow_timeline(tariffs, timeline))
     diags.extend(lint(tariffs, raw_line_lookup(corpus)))
     return tariffs, diags

@@ -87,14 +87,33 @@ class Plan:
         return no_schedule_message(self, on.isoformat())
 
 
+def established(plan: Plan) -> list[BracketSchedule]:
+    """The base schedules a quote can use: a known start, and a known end or none (an unresolved end
+    makes every later day unknowable for that schedule)."""
+    return [s for s in plan.base if s.effective.start is not None and
+            (s.effective.end is not None or s.effective.end_basis != "unresolved")]
+
+
 def no_schedule_message(plan: Plan, on: str) -> str:
     msg = f"no {plan.route} rate schedule can be established for {on}"
-    if plan.base:
-        first = plan.base[0].effective.start
-        msg += f": the corpus establishes {plan.route} rates from {first.isoformat() if first else '?'}"
+    spans: list[list[object]] = []  # [start, end, file], joined where one schedule follows the next
+    for s in established(plan):
+        e = s.effective
+        file = s.file.rsplit("/", 1)[-1]
+        if spans and spans[-1][1] == e.start and spans[-1][2] == file:
+            spans[-1][1] = e.end
+        else:
+            spans.append([e.start, e.end, file])
+    windows = [f"{a} to {b} ({f})" if b else f"from {a} ({f})" for a, b, f in spans]
+    if windows:
+        msg += "; the corpus establishes them " + ", ".join(windows)
+        gaps = [s.effective.end_phrase for s in established(plan)
+                if s.effective.end_basis == "unresolved" and s.effective.end_phrase]
+        if gaps:
+            msg += "; " + gaps[0]
     reasons = [f"{s.citation} ({s.effective.start_phrase})" for s in plan.unresolved]
     if reasons:
-        msg += "; earlier schedules have dates the corpus does not establish: " + "; ".join(reasons[:3])
+        msg += "; schedules whose dates the corpus does not establish: " + "; ".join(reasons[:3])
         if len(reasons) > 3:
             msg += f"; and {len(reasons) - 3} more"
     return msg
@@ -105,7 +124,9 @@ def _family(route: str) -> tuple[str, ...]:
 
 
 def build_plans(tariffs: list[AnyTariff]) -> dict[str, Plan]:
-    live = [t for t in tariffs if t.status != "superseded"]
+    # every dated schedule counts, whatever its status: an older text's rates apply inside its dates
+    # (follow_timeline has bounded them); only the deleted matter of a rule is left out
+    live = [t for t in tariffs if not (t.status == "superseded" and t.kind == "flat")]
     plans: dict[str, Plan] = {}
     for route in ("hudson-upper", "hudson-lower", "sandy-hook", "long-island-sound"):
         fam = _family(route)

@@ -25,6 +25,7 @@ class Corpus:
     manifest: Manifest
     documents: list[Compiled]
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
+    acts: list = field(default_factory=list)  # compiler.acts.Act: amending acts, applied by the timeline
 
     def by_file(self, file: str) -> Compiled:
         return next(c for c in self.documents if c.source.path == file)
@@ -70,6 +71,7 @@ def compile_corpus(root: str | Path = "corpus") -> Corpus:
     manifest = load_manifest(root)
     diags = Diagnostics()
     docs: list[Compiled] = []
+    acts: list = []
     failures: list[Diagnostic] = []
     for entry in manifest.entries:
         try:
@@ -77,10 +79,14 @@ def compile_corpus(root: str | Path = "corpus") -> Corpus:
         except NavlawError as exc:
             failures.extend(exc.diagnostics)
             continue
+        if entry.kind == "act":
+            from .acts import parse_act
+            acts.append(parse_act(src, entry, diags))
+            continue
         docs.append(Compiled(src, compile_source(src, entry, diags), entry))
     if failures:
         raise NavlawError(failures)
-    corpus = Corpus(root, manifest, docs, diags)
+    corpus = Corpus(root, manifest, docs, diags, acts)
     _check_covers(corpus)
     return corpus
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from .fees import OPTION_HELP, OPTION_ORDER, Option, Plan, no_schedule_message
+from .fees import OPTION_HELP, OPTION_ORDER, Option, Plan, established, no_schedule_message
 from .formula import Bin, Expr, Num, Units, describe, numbers, to_python
 from .tariffs import (AnyTariff, Bracket, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       to_json)
@@ -293,7 +293,7 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
     route = plan.route
     texts = {f: i for i, f in enumerate(sorted(plan.with_base))}
     periods = []
-    for s in plan.base:
+    for s in established(plan):
         pre = names[s.id]
         periods.append({
             "start": mod.const(f"{pre}_FROM", s.effective.start),
@@ -349,9 +349,9 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
     env.filters["pyrepr"] = repr
     mod = Module()
     fns: dict[str, ScheduleFn] = {}
-    names = prefixes([s for plan in plans.values() for s in plan.base])
+    names = prefixes([s for plan in plans.values() for s in established(plan)])
     for plan in plans.values():
-        for s in plan.base:
+        for s in established(plan):
             if s.id not in fns:
                 fns[s.id] = schedule_function(mod, plan.route, s, names[s.id])
     routes = [route_view(mod, plans[r], fns, names) for r in plans]

@@ -14,7 +14,8 @@ KINDS = ("consolidated", "section-text", "act", "rule", "proposed-rule")
 STATUSES = ("in-force", "proposed", "adopted", "superseded", "repealed")
 CONFIDENCES = ("verified", "inferred")
 DOCUMENT_KEYS = {"file", "kind", "covers", "effective", "became_law", "status", "source", "confidence",
-                 "anchors", "fragments", "note", "received_as", "list_numbering", "section", "code"}
+                 "anchors", "fragments", "note", "received_as", "list_numbering", "section", "code", "known_from",
+                 "known_until"}
 FRAGMENT_KEYS = {"covers", "lines", "effective", "confidence", "note", "source", "status"}
 ANCHOR_KEYS = {"date", "source", "confidence"}
 
@@ -54,6 +55,8 @@ class Entry:
     anchors: tuple[Anchor, ...]
     fragments: tuple[Fragment, ...]
     line: int  # line of its [[document]] header in the manifest
+    known_from: dt.date | None = None  # the text is known to be in force from here (it may be older)
+    known_until: dt.date | None = None  # ... and up to here (exclusive); after it, the corpus does not know
 
 
 @dataclass
@@ -187,7 +190,9 @@ def load_manifest(corpus: Path) -> Manifest:
             status=status, source=str(d.get("source", "")), confidence=confidence, note=str(d.get("note", "")).strip(),
             list_numbering=r.choice(i, "list_numbering", d.get("list_numbering"), ("auto", "artifact", "real"), "auto"),
             section=section, code_prefix=prefix, code_cite=cite, anchors=tuple(anchors),
-            fragments=tuple(fragments), line=r.line_of(i)))
+            fragments=tuple(fragments), line=r.line_of(i),
+            known_from=r.date(i, "known_from", d.get("known_from")),
+            known_until=r.date(i, "known_until", d.get("known_until"))))
     seen: dict[str, int] = {}
     for e in entries:
         if e.file in seen:

@@ -5,7 +5,7 @@
 #   089-a.4-7-8.txt  d38e15f370ace50d364b0c8ac93b9e819a7d0e56838037bbf3c2a1d8486e84c9
 #   089-b.2022.txt  9c51ef4687c1aa0998f86b44aa0d58b81e1ed058df627c086974529fb3accc94
 #   21nycrr-55.2.proposed-2016.txt  0aaf33ddeadbbcd9a9bfe024b2877bb7d39cd39ea875891f05ce7b94fc1a23c7
-#   manifest.toml  81bc6f309ba67a7d33ecfbd1f4872d7313971f58d80f2a69f5a099b0dc53ffe7
+#   manifest.toml  d9c8779318c2b53b7975013224d4f9303e647b899e42165d860fe336ae67d06a
 #   nav-law.consolidated.txt  331da2a25ee54c5e6966c2fa16fd18551f7f755940c65bdb94fe0a847446cf0c
 """Pilotage fees under the New York Navigation Law, to the cent, with citations.
 
@@ -142,6 +142,24 @@ from ._schedules import (
     NAV_88_4_B_1_II_A_V_B6_RATE,
     NAV_88_4_B_1_II_A_V_FROM,
     NAV_88_4_B_1_II_A_V_UNTIL,
+    NAV_88_4_B_ADDITION_PERCENT,
+    NAV_88_4_B_II_1_A_IV_B1_AMOUNT,
+    NAV_88_4_B_II_1_A_IV_B1_TO,
+    NAV_88_4_B_II_1_A_IV_B2_AMOUNT,
+    NAV_88_4_B_II_1_A_IV_B2_FROM,
+    NAV_88_4_B_II_1_A_IV_B2_TO,
+    NAV_88_4_B_II_1_A_IV_B3_AMOUNT,
+    NAV_88_4_B_II_1_A_IV_B3_FROM,
+    NAV_88_4_B_II_1_A_IV_B3_TO,
+    NAV_88_4_B_II_1_A_IV_B4_FROM,
+    NAV_88_4_B_II_1_A_IV_B4_RATE,
+    NAV_88_4_B_II_1_A_IV_B4_TO,
+    NAV_88_4_B_II_1_A_IV_B5_BASE,
+    NAV_88_4_B_II_1_A_IV_B5_FROM,
+    NAV_88_4_B_II_1_A_IV_B5_OFFSET,
+    NAV_88_4_B_II_1_A_IV_B5_RATE,
+    NAV_88_4_B_II_1_A_IV_FROM,
+    NAV_88_4_B_II_1_A_IV_UNTIL,
     NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT,
     NAV_89_A_4_B_1_VII_HUDSON_LOWER_B1_AMOUNT,
     NAV_89_A_4_B_1_VII_HUDSON_LOWER_B1_TO,
@@ -161,6 +179,21 @@ from ._schedules import (
     NAV_89_A_4_B_1_VII_HUDSON_UPPER_B3_RATE,
     NAV_89_A_4_B_1_VII_HUDSON_UPPER_FROM,
     NAV_89_A_4_B_1_VII_HUDSON_UPPER_MAX_UNITS,
+    NAV_89_A_4_B_B1_AMOUNT,
+    NAV_89_A_4_B_B1_TO,
+    NAV_89_A_4_B_B2_AMOUNT,
+    NAV_89_A_4_B_B2_FROM,
+    NAV_89_A_4_B_B2_TO,
+    NAV_89_A_4_B_B3_FROM,
+    NAV_89_A_4_B_B3_RATE,
+    NAV_89_A_4_B_FROM,
+    NAV_89_A_4_B_MAX_UNITS,
+    NAV_89_A_4_B_UNTIL,
+    NAV_89_B_4_B_1_FROM_2002_07_01_B1_RATE,
+    NAV_89_B_4_B_1_FROM_2002_07_01_FROM,
+    NAV_89_B_4_B_1_FROM_2002_07_01_MAX_UNITS,
+    NAV_89_B_4_B_1_FROM_2002_07_01_MIN_UNITS,
+    NAV_89_B_4_B_1_FROM_2002_07_01_UNTIL,
     NAV_89_B_4_B_1_FROM_2022_07_21_B1_RATE,
     NAV_89_B_4_B_1_FROM_2022_07_21_FROM,
     NAV_89_B_4_B_1_FROM_2022_07_21_MAX_UNITS,
@@ -274,7 +307,9 @@ from ._schedules import (
     NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM,
     NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT,
     hudson_lower_nav_89_a_4_b_1_vii,
+    hudson_upper_nav_89_a_4_b,
     hudson_upper_nav_89_a_4_b_1_vii,
+    long_island_sound_nav_89_b_4_b_1_from_2002_07_01,
     long_island_sound_nav_89_b_4_b_1_from_2022_07_21,
     long_island_sound_nav_89_b_4_b_1_from_2023_01_01,
     long_island_sound_nav_89_b_4_b_1_from_2024_01_01,
@@ -286,6 +321,7 @@ from ._schedules import (
     sandy_hook_nav_88_4_b_1_ii_a_iv,
     sandy_hook_nav_88_4_b_1_ii_a_v,
     sandy_hook_nav_88_4_b_1_ii_a_vi,
+    sandy_hook_nav_88_4_b_ii_1_a_iv,
 )
 
 __all__ = ["ROUTES", "FeeError", "Line", "Quote", "pilotage_units", "quote", "schedules", "options"]
@@ -296,6 +332,8 @@ HOURS_PER_DAY = Decimal(24)
 # ---- sandy-hook: Sandy Hook pilotage -------------------------------------------------------------
 
 _SANDY_HOOK_PERIODS = (
+    Period(NAV_88_4_B_II_1_A_IV_FROM, NAV_88_4_B_II_1_A_IV_UNTIL, sandy_hook_nav_88_4_b_ii_1_a_iv, 'Nav. Law § 88(4)(b)(ii)(1)(A)(iv)', None, None,
+           ("Row '100 to 499.99': the formula '$(P.U.X7.01' lacks 1 missing closing parenthesis; read as if supplied.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $125 per ship but leaves the amount to the board.', 'Not included: the capital expense fund surcharge (initial increase) set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $75 per ship but leaves the amount to the board.'), 1),
     Period(NAV_88_4_B_1_II_A_II_FROM, NAV_88_4_B_1_II_A_II_UNTIL, sandy_hook_nav_88_4_b_1_ii_a_ii, 'Nav. Law § 88(4)(b)(1)(ii)(A)(ii)', None, None,
            ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.'), 0),
     Period(NAV_88_4_B_1_II_A_III_FROM, NAV_88_4_B_1_II_A_III_UNTIL, sandy_hook_nav_88_4_b_1_ii_a_iii, 'Nav. Law § 88(4)(b)(1)(ii)(A)(iii)', None, None,
@@ -307,7 +345,7 @@ _SANDY_HOOK_PERIODS = (
     Period(NAV_88_4_B_1_II_A_VI_FROM, None, sandy_hook_nav_88_4_b_1_ii_a_vi, 'Nav. Law § 88(4)(b)(1)(ii)(A)(vi)', None, None,
            ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.'), 0),
 )
-_SANDY_HOOK_NO_SCHEDULE = "no sandy-hook rate schedule can be established for {on}: the corpus establishes sandy-hook rates from 2023-01-01; earlier schedules have dates the corpus does not establish: Nav. Law \u00a7 88(4)(b)(1)(ii)(A)(i) (no date in the text; manifest fragment 88/4/b/1/ii/A/i gives none (In force from L.2022, ch. 413\u0027s effective date, which is not established.))"
+_SANDY_HOOK_NO_SCHEDULE = "no sandy-hook rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), from 2023-01-01 (088.fragments.2022.txt); the corpus has no text known in force from 2006-01-01 until 2023-01-01 (088.fragments.2022.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 88(4)(b)(1)(ii)(A)(i) (no date in the text; manifest fragment 88/4/b/1/ii/A/i gives none (In force from L.2022, ch. 413\u0027s effective date, which is not established.)); Nav. Law \u00a7 88(4)(b)(ii)(1)(A)(iv) (a second rate table under Nav. Law \u00a7 88(4)(b)(ii)(1)(A)(iv); the text does not say which one applies); Nav. Law \u00a7 88(4)(b)(ii)(1)(A)(iii) (\"Effective immediately\": the date the amending act took effect is not in the corpus); and 2 more"
 _SANDY_HOOK_OPTIONS = ()
 
 
@@ -327,7 +365,10 @@ def _quote_sandy_hook(u: Decimal, on: _date, options: dict[str, Any]) -> Quote:
     notes = list(p.notes)
     if used != u:
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {p.citation}.")
-    lines.append(Line('7.5% of the calculated fee', percent_of(base, NAV_88_4_B_1_II_A_ADDITION_PERCENT), 'Nav. Law § 88(4)(b)(1)(ii)(A)'))
+    if p.text == 0:
+        lines.append(Line('7.5% of the calculated fee', percent_of(base, NAV_88_4_B_1_II_A_ADDITION_PERCENT), 'Nav. Law § 88(4)(b)(1)(ii)(A)'))
+    if p.text == 1:
+        lines.append(Line('7.5% of the calculated fee', percent_of(base, NAV_88_4_B_ADDITION_PERCENT), 'Nav. Law § 88(4)(b)'))
     return Quote("sandy-hook", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
 
 # ---- hudson-lower: Hudson River Section 1 (Lower River) base pilotage ----------------------------
@@ -336,7 +377,7 @@ _HUDSON_LOWER_PERIODS = (
     Period(NAV_89_A_4_B_1_VII_HUDSON_LOWER_FROM, None, hudson_lower_nav_89_a_4_b_1_vii, 'Nav. Law § 89-a(4)(b)(1)(vii)', None, NAV_89_A_4_B_1_VII_HUDSON_LOWER_MAX_UNITS,
            ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Not included: the Hudson River pilots retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run for sixty months from a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0),
 )
-_HUDSON_LOWER_NO_SCHEDULE = "no hudson-lower rate schedule can be established for {on}: the corpus establishes hudson-lower rates from 2022-01-01; earlier schedules have dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
+_HUDSON_LOWER_NO_SCHEDULE = "no hudson-lower rate schedule can be established for {on}; the corpus establishes them from 2022-01-01 (089-a.4-7-8.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
 _HUDSON_LOWER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", )
 
 
@@ -503,10 +544,12 @@ def _quote_hudson_lower(u: Decimal, on: _date, options: dict[str, Any]) -> Quote
 # ---- hudson-upper: Hudson River Section 2 (Upper River) base pilotage ----------------------------
 
 _HUDSON_UPPER_PERIODS = (
+    Period(NAV_89_A_4_B_FROM, NAV_89_A_4_B_UNTIL, hudson_upper_nav_89_a_4_b, 'Nav. Law § 89-a(4)(b)', None, NAV_89_A_4_B_MAX_UNITS,
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Mid-river launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.'), 1),
     Period(NAV_89_A_4_B_1_VII_HUDSON_UPPER_FROM, None, hudson_upper_nav_89_a_4_b_1_vii, 'Nav. Law § 89-a(4)(b)(1)(vii)', None, NAV_89_A_4_B_1_VII_HUDSON_UPPER_MAX_UNITS,
            ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Mid-river launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the Hudson River pilots retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run for sixty months from a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0),
 )
-_HUDSON_UPPER_NO_SCHEDULE = "no hudson-upper rate schedule can be established for {on}: the corpus establishes hudson-upper rates from 2022-01-01; earlier schedules have dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
+_HUDSON_UPPER_NO_SCHEDULE = "no hudson-upper rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), from 2022-01-01 (089-a.4-7-8.txt); the corpus has no text known in force from 2006-01-01 until 2022-01-01 (089-a.4-7-8.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
 _HUDSON_UPPER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", )
 
 
@@ -537,6 +580,8 @@ def _quote_hudson_upper(u: Decimal, on: _date, options: dict[str, Any]) -> Quote
         value = options.get('second_pilot')
         if value is not None and flag(value, 'second_pilot'):
             if p.text == 0:
+                lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of(base, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)'))
+            if p.text == 1:
                 lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of(base, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)'))
         value = options.get('launch')
         if value is not None:
@@ -677,6 +722,8 @@ def _quote_hudson_upper(u: Decimal, on: _date, options: dict[str, Any]) -> Quote
 # ---- long-island-sound: Long Island Sound and Block Island Sound pilotage ------------------------
 
 _LONG_ISLAND_SOUND_PERIODS = (
+    Period(NAV_89_B_4_B_1_FROM_2002_07_01_FROM, NAV_89_B_4_B_1_FROM_2002_07_01_UNTIL, long_island_sound_nav_89_b_4_b_1_from_2002_07_01, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2002_07_01_MIN_UNITS, NAV_89_B_4_B_1_FROM_2002_07_01_MAX_UNITS,
+           ('A minimum charge on 100 and a maximum charge on 450 pilotage units clamp the units.',), 1),
     Period(NAV_89_B_4_B_1_FROM_2022_07_21_FROM, NAV_89_B_4_B_1_FROM_2022_07_21_UNTIL, long_island_sound_nav_89_b_4_b_1_from_2022_07_21, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2022_07_21_MIN_UNITS, NAV_89_B_4_B_1_FROM_2022_07_21_MAX_UNITS,
            ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 0),
     Period(NAV_89_B_4_B_1_FROM_2023_01_01_FROM, NAV_89_B_4_B_1_FROM_2023_01_01_UNTIL, long_island_sound_nav_89_b_4_b_1_from_2023_01_01, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2023_01_01_MIN_UNITS, NAV_89_B_4_B_1_FROM_2023_01_01_MAX_UNITS,
@@ -690,7 +737,7 @@ _LONG_ISLAND_SOUND_PERIODS = (
     Period(NAV_89_B_4_B_1_FROM_2027_01_01_FROM, None, long_island_sound_nav_89_b_4_b_1_from_2027_01_01, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2027_01_01_MIN_UNITS, NAV_89_B_4_B_1_FROM_2027_01_01_MAX_UNITS,
            ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 0),
 )
-_LONG_ISLAND_SOUND_NO_SCHEDULE = "no long-island-sound rate schedule can be established for {on}: the corpus establishes long-island-sound rates from 2022-07-21"
+_LONG_ISLAND_SOUND_NO_SCHEDULE = "no long-island-sound rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), from 2022-07-21 (089-b.2022.txt); the corpus has no text known in force from 2006-01-01 until 2022-07-21 (089-b.2022.txt)"
 _LONG_ISLAND_SOUND_OPTIONS = ("miles", "detention_hours", "carried_off_days", )
 
 
@@ -710,11 +757,18 @@ def _quote_long_island_sound(u: Decimal, on: _date, options: dict[str, Any]) -> 
     notes = list(p.notes)
     if used != u:
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {p.citation}.")
-    miles = options.get("miles")
-    if miles is not None and number(miles, "miles") < NAV_89_B_4_B_4_MILES:
-        base = cents(exact * NAV_89_B_4_B_4_NUMERATOR / NAV_89_B_4_B_4_DENOMINATOR)
-        lines[0] = Line('Transporting charge, piloted under 25 miles: 2/3 of ' + str(formula.replace('PU', str(used))), base, 'Nav. Law § 89-b(4)(b)(4)')
-        notes.append('"Two-thirds of the statutory rate" is charged instead of the pilotage fee: two-thirds of the fee at the statutory rate (with the unit minimum and maximum), rounded once.')
+    if p.text == 0:
+        miles = options.get("miles")
+        if miles is not None and number(miles, "miles") < NAV_89_B_4_B_4_MILES:
+            base = cents(exact * NAV_89_B_4_B_4_NUMERATOR / NAV_89_B_4_B_4_DENOMINATOR)
+            lines[0] = Line('Transporting charge, piloted under 25 miles: 2/3 of ' + str(formula.replace('PU', str(used))), base, 'Nav. Law § 89-b(4)(b)(4)')
+            notes.append('"Two-thirds of the statutory rate" is charged instead of the pilotage fee: two-thirds of the fee at the statutory rate (with the unit minimum and maximum), rounded once.')
+    if p.text == 1:
+        miles = options.get("miles")
+        if miles is not None and number(miles, "miles") < NAV_89_B_4_B_4_MILES:
+            base = cents(exact * NAV_89_B_4_B_4_NUMERATOR / NAV_89_B_4_B_4_DENOMINATOR)
+            lines[0] = Line('Transporting charge, piloted under 25 miles: 2/3 of ' + str(formula.replace('PU', str(used))), base, 'Nav. Law § 89-b(4)(b)(4)')
+            notes.append('"Two-thirds of the statutory rate" is charged instead of the pilotage fee: two-thirds of the fee at the statutory rate (with the unit minimum and maximum), rounded once.')
     if options:
         value = options.get('detention_hours')
         if value is not None:
@@ -727,10 +781,21 @@ def _quote_long_island_sound(u: Decimal, on: _date, options: dict[str, Any]) -> 
                     hours = started(amount_of)
                     lines.append(Line('Pilot detained on board (per hour): ' + str(hours) + ' hour(s) × $25', cents(hours * NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR), 'Nav. Law § 89-b(4)(b)(5)'))
                     notes.append('Read as: once the detention exceeds two hours, every hour of it is paid, a part of an hour counting as an hour.')
+            if p.text == 1:
+                if amount_of <= NAV_89_B_4_B_5_DETENTION_HOURS_UNPAID_HOURS:
+                    if amount_of:
+                        notes.append('detention_hours: a detention of 2 hours or less is not paid (Nav. Law § 89-b(4)(b)(5)).')
+                else:
+                    hours = started(amount_of)
+                    lines.append(Line('Pilot detained on board (per hour): ' + str(hours) + ' hour(s) × $25', cents(hours * NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR), 'Nav. Law § 89-b(4)(b)(5)'))
+                    notes.append('Read as: once the detention exceeds two hours, every hour of it is paid, a part of an hour counting as an hour.')
         value = options.get('carried_off_days')
         if value is not None:
             days = whole(value, 'carried_off_days')
             if p.text == 0:
+                if days:
+                    lines.append(Line('Pilot carried off (per day): ' + str(days) + ' day(s) × $200', cents(days * NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY), 'Nav. Law § 89-b(4)(b)(6)'))
+            if p.text == 1:
                 if days:
                     lines.append(Line('Pilot carried off (per day): ' + str(days) + ' day(s) × $200', cents(days * NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY), 'Nav. Law § 89-b(4)(b)(6)'))
     return Quote("long-island-sound", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
@@ -817,11 +882,11 @@ _SCHEDULES: dict[str, tuple[dict[str, Any], ...]] = {
         {'id': 'sandy-hook/88/4/b/ii/1/A/table-418', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(ii)(1)(A)', 'provision': '88/4/b/ii/1/A', 'citation': 'Nav. Law § 88(4)(b)(ii)(1)(A)', 'status': 'superseded', 'effective_from': None, 'effective_to': '2000-07-01', 'effective_note': 'no date in the text, and the manifest gives none for nav-law.consolidated.txt', 'brackets': (('0 to 24.99', '424.00'), ('25 to 49.99', '499.00'), ('50 to 99.99', '617.00'), ('100 to 499.99', 'PU × 6.20'), ('500 and up', '(PU - 500) × 0.83 + 3100'))},
         {'id': 'sandy-hook/88/4/b/ii/1/A/ii/table-427', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(ii)(1)(A)(ii)', 'provision': '88/4/b/ii/1/A/ii', 'citation': 'Nav. Law § 88(4)(b)(ii)(1)(A)(ii)', 'status': 'superseded', 'effective_from': '2000-07-01', 'effective_to': None, 'effective_note': '', 'brackets': (('0 to 24.99', '437.00'), ('25 to 49.99', '514.00'), ('50 to 99.99', '636.00'), ('100 to 499.99', 'PU × 6.39'), ('500 and up', '(PU - 500) × 0.85 + 3195'))},
         {'id': 'sandy-hook/88/4/b/ii/1/A/iii/table-438', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(ii)(1)(A)(iii)', 'provision': '88/4/b/ii/1/A/iii', 'citation': 'Nav. Law § 88(4)(b)(ii)(1)(A)(iii)', 'status': 'superseded', 'effective_from': None, 'effective_to': '2002-07-01', 'effective_note': '"Effective immediately": the date the amending act took effect is not in the corpus', 'brackets': (('0 to 24.99', '459.00'), ('25 to 49.99', '540.00'), ('50 to 99.99', '668.00'), ('100 to 499.99', 'PU × 6.71'), ('500 and up', '(PU - 500) × 0.89 + 3355'))},
-        {'id': 'sandy-hook/88/4/b/ii/1/A/iv/table-447', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(ii)(1)(A)(iv)', 'provision': '88/4/b/ii/1/A/iv', 'citation': 'Nav. Law § 88(4)(b)(ii)(1)(A)(iv)', 'status': 'superseded', 'effective_from': '2002-07-01', 'effective_to': None, 'effective_note': '', 'brackets': (('0 to 24.99', '480.00'), ('25 to 49.99', '564.00'), ('50 to 99.99', '698.00'), ('100 to 499.99', 'PU × 7.01'), ('500 and up', '(PU - 500) × 0.93 + 3505'))},
-        {'id': 'sandy-hook/88/4/b/ii/1/A/iv/table-454', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(ii)(1)(A)(iv)', 'provision': '88/4/b/ii/1/A/iv', 'citation': 'Nav. Law § 88(4)(b)(ii)(1)(A)(iv)', 'status': 'superseded', 'effective_from': '2002-07-01', 'effective_to': None, 'effective_note': '', 'brackets': (('0 to 24.99', '150.60'), ('25 to 49.99', '179.00'), ('50 to 99.99', '220.50'), ('100 to 299.99', '2.37 × PU - 15'), ('300 to 474.99', '(PU - 500) × 0.93 + 3505'), ('475 and up', '0.29 × PU + 935'))},
+        {'id': 'sandy-hook/88/4/b/ii/1/A/iv/table-447', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(ii)(1)(A)(iv)', 'provision': '88/4/b/ii/1/A/iv', 'citation': 'Nav. Law § 88(4)(b)(ii)(1)(A)(iv)', 'status': 'superseded', 'effective_from': '2002-07-01', 'effective_to': '2006-01-01', 'effective_note': '', 'brackets': (('0 to 24.99', '480.00'), ('25 to 49.99', '564.00'), ('50 to 99.99', '698.00'), ('100 to 499.99', 'PU × 7.01'), ('500 and up', '(PU - 500) × 0.93 + 3505'))},
+        {'id': 'sandy-hook/88/4/b/ii/1/A/iv/table-454', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(ii)(1)(A)(iv)', 'provision': '88/4/b/ii/1/A/iv', 'citation': 'Nav. Law § 88(4)(b)(ii)(1)(A)(iv)', 'status': 'superseded', 'effective_from': None, 'effective_to': '2006-01-01', 'effective_note': 'a second rate table under Nav. Law § 88(4)(b)(ii)(1)(A)(iv); the text does not say which one applies', 'brackets': (('0 to 24.99', '150.60'), ('25 to 49.99', '179.00'), ('50 to 99.99', '220.50'), ('100 to 299.99', '2.37 × PU - 15'), ('300 to 474.99', '(PU - 500) × 0.93 + 3505'), ('475 and up', '0.29 × PU + 935'))},
         {'id': 'sandy-hook/88/4/b/addition', 'kind': 'percentage', 'title': '7.5% of the calculated fee', 'provision': '88/4/b', 'citation': 'Nav. Law § 88(4)(b)', 'status': 'superseded', 'effective_from': None, 'effective_to': None, 'effective_note': 'in force with the rate tables of the same text'},
         {'id': 'sandy-hook/88/4/e/capital-expense-surcharge@nav-law.consolidated', 'kind': 'board-set', 'title': 'Capital expense fund surcharge', 'provision': '88/4/e', 'citation': 'Nav. Law § 88(4)(e)', 'status': 'superseded', 'effective_from': None, 'effective_to': None, 'effective_note': 'no date in the text, and the manifest gives none for nav-law.consolidated.txt'},
-        {'id': 'sandy-hook/88/4/e/capital-expense-surcharge-initial', 'kind': 'board-set', 'title': 'Capital expense fund surcharge (initial increase)', 'provision': '88/4/e', 'citation': 'Nav. Law § 88(4)(e)', 'status': 'superseded', 'effective_from': None, 'effective_to': None, 'effective_note': 'no date in the text, and the manifest gives none for nav-law.consolidated.txt'},
+        {'id': 'sandy-hook/88/4/e/capital-expense-surcharge-initial', 'kind': 'board-set', 'title': 'Capital expense fund surcharge (initial increase)', 'provision': '88/4/e', 'citation': 'Nav. Law § 88(4)(e)', 'status': 'superseded', 'effective_from': '2002-07-01', 'effective_to': '2006-01-01', 'effective_note': ''},
         {'id': 'sandy-hook/88/4/b/1/ii/A/i/table-2', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(A)(i)', 'provision': '88/4/b/1/ii/A/i', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(A)(i)', 'status': 'in-force', 'effective_from': None, 'effective_to': '2023-01-01', 'effective_note': "no date in the text; manifest fragment 88/4/b/1/ii/A/i gives none (In force from L.2022, ch. 413's effective date, which is not established.)", 'brackets': (('0 to 24.99', '800'), ('25 to 49.99', '942'), ('50 to 99.99', '1163'), ('100 to 499.99', '11.72 × PU'), ('500 to 1649.99', '(PU - 500) × 1.57 + 5860'), ('1650 and up', '(PU - 1650) × 3.74 + 7745'))},
         {'id': 'sandy-hook/88/4/b/1/ii/A/ii/table-9', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(A)(ii)', 'provision': '88/4/b/1/ii/A/ii', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(A)(ii)', 'status': 'in-force', 'effective_from': '2023-01-01', 'effective_to': '2024-01-01', 'effective_note': '', 'brackets': (('0 to 24.99', '824'), ('25 to 49.99', '970'), ('50 to 99.99', '1198'), ('100 to 499.99', '12.07 × PU'), ('500 to 1649.99', '(PU - 500) × 1.62 + 6036'), ('1650 and up', '(PU - 1650) × 3.85 + 7986'))},
         {'id': 'sandy-hook/88/4/b/1/ii/A/iii/table-15', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(A)(iii)', 'provision': '88/4/b/1/ii/A/iii', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(A)(iii)', 'status': 'in-force', 'effective_from': '2024-01-01', 'effective_to': '2025-01-01', 'effective_note': '', 'brackets': (('0 to 24.99', '849'), ('25 to 49.99', '999'), ('50 to 99.99', '1234'), ('100 to 499.99', '12.43 × PU'), ('500 to 1649.99', '(PU - 500) × 1.67 + 6217'), ('1650 and up', '(PU - 1650) × 3.97 + 8225'))},
@@ -829,7 +894,7 @@ _SCHEDULES: dict[str, tuple[dict[str, Any], ...]] = {
         {'id': 'sandy-hook/88/4/b/1/ii/A/v/table-27', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(A)(v)', 'provision': '88/4/b/1/ii/A/v', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(A)(v)', 'status': 'in-force', 'effective_from': '2026-01-01', 'effective_to': '2027-01-01', 'effective_note': '', 'brackets': (('0 to 24.99', '900'), ('25 to 49.99', '1060'), ('50 to 99.99', '1309'), ('100 to 499.99', '13.19 × PU'), ('500 to 1649.99', '(PU - 500) × 1.77 + 6595'), ('1650 and up', '(PU - 1650) × 4.21 + 8726'))},
         {'id': 'sandy-hook/88/4/b/1/ii/A/vi/table-33', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(A)(vi)', 'provision': '88/4/b/1/ii/A/vi', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(A)(vi)', 'status': 'in-force', 'effective_from': '2027-01-01', 'effective_to': None, 'effective_note': '', 'brackets': (('0 to 24.99', '927'), ('25 to 49.99', '1092'), ('50 to 99.99', '1348'), ('100 to 499.99', '13.59 × PU'), ('500 to 1649.99', '(PU - 500) × 1.82 + 6793'), ('1650 and up', '(PU - 1650) × 4.34 + 8988'))},
         {'id': 'sandy-hook/88/4/b/1/ii/A/addition', 'kind': 'percentage', 'title': '7.5% of the calculated fee', 'provision': '88/4/b/1/ii/A', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(A)', 'status': 'in-force', 'effective_from': None, 'effective_to': None, 'effective_note': 'in force with the rate tables of the same text'},
-        {'id': 'sandy-hook/88/4/e/capital-expense-surcharge', 'kind': 'board-set', 'title': 'Capital expense fund surcharge', 'provision': '88/4/e', 'citation': 'Nav. Law § 88(4)(e)', 'status': 'in-force', 'effective_from': None, 'effective_to': None, 'effective_note': 'no date in the text; manifest fragment 88/4/e gives none (The capital expense fund surcharge sentence (cap raised to three hundred dollars per ship).)'},
+        {'id': 'sandy-hook/88/4/e/capital-expense-surcharge', 'kind': 'board-set', 'title': 'Capital expense fund surcharge', 'provision': '88/4/e', 'citation': 'Nav. Law § 88(4)(e)', 'status': 'in-force', 'effective_from': '2023-01-01', 'effective_to': None, 'effective_note': ''},
     ),
     "hudson-lower": (
         {'id': 'hudson/89-a/4/b/1-a/second-pilot@nav-law.consolidated', 'kind': 'percentage', 'title': 'Second pilot', 'provision': '89-a/4/b/1-a', 'citation': 'Nav. Law § 89-a(4)(b)(1-a)', 'status': 'superseded', 'effective_from': None, 'effective_to': None, 'effective_note': 'in force with the base pilotage rates of the same text'},
@@ -892,7 +957,7 @@ _SCHEDULES: dict[str, tuple[dict[str, Any], ...]] = {
         {'id': 'hudson/21nycrr/55.2/h/4/deleted-1-1', 'kind': 'flat', 'title': 'Former fee (deleted): 21 NYCRR § 55.2(h)(4)', 'provision': '21nycrr/55.2/h/4', 'citation': '21 NYCRR § 55.2(h)(4)', 'status': 'superseded', 'effective_from': None, 'effective_to': '2016-10-01', 'effective_note': 'in force before the amendment; its start is not in the corpus'},
     ),
     "hudson-upper": (
-        {'id': 'hudson-upper/89-a/4/b', 'kind': 'brackets', 'title': 'Base pilotage, Section 2, Upper River, Nav. Law § 89-a(4)(b)', 'provision': '89-a/4/b', 'citation': 'Nav. Law § 89-a(4)(b)', 'status': 'superseded', 'effective_from': None, 'effective_to': None, 'effective_note': 'no date in the text, and the manifest gives none for nav-law.consolidated.txt', 'brackets': (('Up to 50', '1090.26'), ('More than 50 and up to 100', '1333.00'), ('100 and over', '13.33 × PU'))},
+        {'id': 'hudson-upper/89-a/4/b', 'kind': 'brackets', 'title': 'Base pilotage, Section 2, Upper River, Nav. Law § 89-a(4)(b)', 'provision': '89-a/4/b', 'citation': 'Nav. Law § 89-a(4)(b)', 'status': 'superseded', 'effective_from': '2002-07-01', 'effective_to': '2006-01-01', 'effective_note': '', 'brackets': (('Up to 50', '1090.26'), ('More than 50 and up to 100', '1333.00'), ('100 and over', '13.33 × PU'))},
         {'id': 'hudson/89-a/4/b/1-a/second-pilot@nav-law.consolidated', 'kind': 'percentage', 'title': 'Second pilot', 'provision': '89-a/4/b/1-a', 'citation': 'Nav. Law § 89-a(4)(b)(1-a)', 'status': 'superseded', 'effective_from': None, 'effective_to': None, 'effective_note': 'in force with the base pilotage rates of the same text'},
         {'id': 'hudson/89-a/4/b/1-a/launch-fee@nav-law.consolidated', 'kind': 'board-set', 'title': 'Launch fee', 'provision': '89-a/4/b/1-a', 'citation': 'Nav. Law § 89-a(4)(b)(1-a)', 'status': 'superseded', 'effective_from': None, 'effective_to': None, 'effective_note': 'in force with the same text'},
         {'id': 'hudson/89-a/4/b/1-a/communication-fee@nav-law.consolidated', 'kind': 'board-set', 'title': 'Communication fee', 'provision': '89-a/4/b/1-a', 'citation': 'Nav. Law § 89-a(4)(b)(1-a)', 'status': 'superseded', 'effective_from': None, 'effective_to': None, 'effective_note': 'in force with the same text'},
@@ -957,7 +1022,7 @@ _SCHEDULES: dict[str, tuple[dict[str, Any], ...]] = {
         {'id': 'long-island-sound/89-b/4/b/4/transporting-charge@nav-law.consolidated', 'kind': 'fraction', 'title': 'Transporting charge (under 25 miles)', 'provision': '89-b/4/b/4', 'citation': 'Nav. Law § 89-b(4)(b)(4)', 'status': 'superseded', 'effective_from': None, 'effective_to': None, 'effective_note': 'in force with the rates of the same text'},
         {'id': 'long-island-sound/89-b/4/b/5/detention@nav-law.consolidated', 'kind': 'time', 'title': 'Pilot detained on board (per hour)', 'provision': '89-b/4/b/5', 'citation': 'Nav. Law § 89-b(4)(b)(5)', 'status': 'superseded', 'effective_from': None, 'effective_to': None, 'effective_note': 'in force with the rates of the same text'},
         {'id': 'long-island-sound/89-b/4/b/6/carried-off@nav-law.consolidated', 'kind': 'time', 'title': 'Pilot carried off (per day)', 'provision': '89-b/4/b/6', 'citation': 'Nav. Law § 89-b(4)(b)(6)', 'status': 'superseded', 'effective_from': None, 'effective_to': None, 'effective_note': 'in force with the rates of the same text'},
-        {'id': 'long-island-sound/89-b/4/b/1/1@nav-law.consolidated', 'kind': 'brackets', 'title': 'Pilotage per unit, Nav. Law § 89-b(4)(b)(1)', 'provision': '89-b/4/b/1', 'citation': 'Nav. Law § 89-b(4)(b)(1)', 'status': 'superseded', 'effective_from': None, 'effective_to': None, 'effective_note': 'the manifest gives no date for "effective date of this paragraph"', 'brackets': (('all vessels', '5.3 × PU'),)},
+        {'id': 'long-island-sound/89-b/4/b/1/1@nav-law.consolidated', 'kind': 'brackets', 'title': 'Pilotage per unit, Nav. Law § 89-b(4)(b)(1)', 'provision': '89-b/4/b/1', 'citation': 'Nav. Law § 89-b(4)(b)(1)', 'status': 'superseded', 'effective_from': '2002-07-01', 'effective_to': '2006-01-01', 'effective_note': '', 'brackets': (('all vessels', '5.3 × PU'),)},
         {'id': 'long-island-sound/89-b/4/b/4/transporting-charge', 'kind': 'fraction', 'title': 'Transporting charge (under 25 miles)', 'provision': '89-b/4/b/4', 'citation': 'Nav. Law § 89-b(4)(b)(4)', 'status': 'in-force', 'effective_from': None, 'effective_to': None, 'effective_note': 'in force with the rates of the same text'},
         {'id': 'long-island-sound/89-b/4/b/5/detention', 'kind': 'time', 'title': 'Pilot detained on board (per hour)', 'provision': '89-b/4/b/5', 'citation': 'Nav. Law § 89-b(4)(b)(5)', 'status': 'in-force', 'effective_from': None, 'effective_to': None, 'effective_note': 'in force with the rates of the same text'},
         {'id': 'long-island-sound/89-b/4/b/6/carried-off', 'kind': 'time', 'title': 'Pilot carried off (per day)', 'provision': '89-b/4/b/6', 'citation': 'Nav. Law § 89-b(4)(b)(6)', 'status': 'in-force', 'effective_from': None, 'effective_to': None, 'effective_note': 'in force with the rates of the same text'},

@@ -5,7 +5,7 @@
 #   089-a.4-7-8.txt  d38e15f370ace50d364b0c8ac93b9e819a7d0e56838037bbf3c2a1d8486e84c9
 #   089-b.2022.txt  9c51ef4687c1aa0998f86b44aa0d58b81e1ed058df627c086974529fb3accc94
 #   21nycrr-55.2.proposed-2016.txt  0aaf33ddeadbbcd9a9bfe024b2877bb7d39cd39ea875891f05ce7b94fc1a23c7
-#   manifest.toml  81bc6f309ba67a7d33ecfbd1f4872d7313971f58d80f2a69f5a099b0dc53ffe7
+#   manifest.toml  d9c8779318c2b53b7975013224d4f9303e647b899e42165d860fe336ae67d06a
 #   nav-law.consolidated.txt  331da2a25ee54c5e6966c2fa16fd18551f7f755940c65bdb94fe0a847446cf0c
 """The rate schedules of the corpus as functions: one per schedule, a named constant per number."""
 
@@ -127,6 +127,24 @@ NAV_88_4_B_1_II_A_V_B6_OFFSET = Decimal("1650")  # 1650 and up | $((P.U. - 1650)
 NAV_88_4_B_1_II_A_V_B6_RATE = Decimal("4.21")  # 1650 and up | $((P.U. - 1650) x 4.21) + 8726  (088.fragments.2022.txt:32:33)
 NAV_88_4_B_1_II_A_V_FROM = _date(2026, 1, 1)
 NAV_88_4_B_1_II_A_V_UNTIL = _date(2027, 1, 1)
+NAV_88_4_B_ADDITION_PERCENT = Decimal("7.5")  # 7.5% of the calculated fee
+NAV_88_4_B_II_1_A_IV_B1_AMOUNT = Decimal("480.00")  # 0 to 24.99 | $480.00  (nav-law.consolidated.txt:448:13)
+NAV_88_4_B_II_1_A_IV_B1_TO = Decimal("25")
+NAV_88_4_B_II_1_A_IV_B2_AMOUNT = Decimal("564.00")  # 25 to 49.99 | $564.00  (nav-law.consolidated.txt:449:14)
+NAV_88_4_B_II_1_A_IV_B2_FROM = Decimal("25")
+NAV_88_4_B_II_1_A_IV_B2_TO = Decimal("50")
+NAV_88_4_B_II_1_A_IV_B3_AMOUNT = Decimal("698.00")  # 50 to 99.99 | $698.00  (nav-law.consolidated.txt:450:14)
+NAV_88_4_B_II_1_A_IV_B3_FROM = Decimal("50")
+NAV_88_4_B_II_1_A_IV_B3_TO = Decimal("100")
+NAV_88_4_B_II_1_A_IV_B4_FROM = Decimal("100")
+NAV_88_4_B_II_1_A_IV_B4_RATE = Decimal("7.01")  # 100 to 499.99 | $(P.U.X7.01  (nav-law.consolidated.txt:451:22)
+NAV_88_4_B_II_1_A_IV_B4_TO = Decimal("500")
+NAV_88_4_B_II_1_A_IV_B5_BASE = Decimal("3505")  # 500 and up | $(((P.U.-500) X .93)+3505)  (nav-law.consolidated.txt:452:33)
+NAV_88_4_B_II_1_A_IV_B5_FROM = Decimal("500")
+NAV_88_4_B_II_1_A_IV_B5_OFFSET = Decimal("500")  # 500 and up | $(((P.U.-500) X .93)+3505)  (nav-law.consolidated.txt:452:21)
+NAV_88_4_B_II_1_A_IV_B5_RATE = Decimal("0.93")  # 500 and up | $(((P.U.-500) X .93)+3505)  (nav-law.consolidated.txt:452:28)
+NAV_88_4_B_II_1_A_IV_FROM = _date(2002, 7, 1)
+NAV_88_4_B_II_1_A_IV_UNTIL = _date(2006, 1, 1)
 NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT = Decimal("50")  # Second pilot
 NAV_89_A_4_B_1_VII_HUDSON_LOWER_B1_AMOUNT = Decimal("951.20")  # Up to 50 | $951.20  (089-a.4-7-8.txt:15:412)
 NAV_89_A_4_B_1_VII_HUDSON_LOWER_B1_TO = Decimal("50")
@@ -146,6 +164,21 @@ NAV_89_A_4_B_1_VII_HUDSON_UPPER_B3_FROM = Decimal("100")
 NAV_89_A_4_B_1_VII_HUDSON_UPPER_B3_RATE = Decimal("19.17")  # 100 and over | $19.17 per pilotage unit  (089-a.4-7-8.txt:15:694)
 NAV_89_A_4_B_1_VII_HUDSON_UPPER_FROM = _date(2022, 1, 1)
 NAV_89_A_4_B_1_VII_HUDSON_UPPER_MAX_UNITS = Decimal("500")
+NAV_89_A_4_B_B1_AMOUNT = Decimal("1090.26")  # Up to 50 | $1090.26  (nav-law.consolidated.txt:529:64)
+NAV_89_A_4_B_B1_TO = Decimal("50")
+NAV_89_A_4_B_B2_AMOUNT = Decimal("1333.00")  # More than 50 and up to 100 | $1333.00  (nav-law.consolidated.txt:530:64)
+NAV_89_A_4_B_B2_FROM = Decimal("50")
+NAV_89_A_4_B_B2_TO = Decimal("100")
+NAV_89_A_4_B_B3_FROM = Decimal("100")
+NAV_89_A_4_B_B3_RATE = Decimal("13.33")  # 100 and over | $13.33 per pilotage unit  (nav-law.consolidated.txt:525:66)
+NAV_89_A_4_B_FROM = _date(2002, 7, 1)
+NAV_89_A_4_B_MAX_UNITS = Decimal("500")
+NAV_89_A_4_B_UNTIL = _date(2006, 1, 1)
+NAV_89_B_4_B_1_FROM_2002_07_01_B1_RATE = Decimal("5.3")  # all vessels | five dollars and thirty cents per pilotage unit  (nav-law.consolidated.txt:561:85)
+NAV_89_B_4_B_1_FROM_2002_07_01_FROM = _date(2002, 7, 1)
+NAV_89_B_4_B_1_FROM_2002_07_01_MAX_UNITS = Decimal("450")
+NAV_89_B_4_B_1_FROM_2002_07_01_MIN_UNITS = Decimal("100")
+NAV_89_B_4_B_1_FROM_2002_07_01_UNTIL = _date(2006, 1, 1)
 NAV_89_B_4_B_1_FROM_2022_07_21_B1_RATE = Decimal("8.86")  # all vessels | eight dollars and eighty-six cents per pilotage unit  (089-b.2022.txt:3:5060)
 NAV_89_B_4_B_1_FROM_2022_07_21_FROM = _date(2022, 7, 21)
 NAV_89_B_4_B_1_FROM_2022_07_21_MAX_UNITS = Decimal("500")
@@ -276,6 +309,20 @@ def hudson_lower_nav_89_a_4_b_1_vii(pu: Decimal) -> tuple[Decimal, str, str]:
     raise FeeError('Nav. Law § 89-a(4)(b)(1)(vii): no bracket for ' + str(pu) + ' pilotage units')
 
 
+def hudson_upper_nav_89_a_4_b(pu: Decimal) -> tuple[Decimal, str, str]:
+    """Nav. Law § 89-a(4)(b): base pilotage, in force 2002-07-01 to 2006-01-01 (manifest, inferred).
+
+    Read from nav-law.consolidated.txt, line 529. Returns the exact fee for ``pu`` pilotage
+    units (after any minimum or maximum), the bracket as written, and its formula."""
+    if pu <= NAV_89_A_4_B_B1_TO:
+        return NAV_89_A_4_B_B1_AMOUNT, "Up to 50", "1090.26"
+    if pu > NAV_89_A_4_B_B2_FROM and pu <= NAV_89_A_4_B_B2_TO:
+        return NAV_89_A_4_B_B2_AMOUNT, "More than 50 and up to 100", "1333.00"
+    if pu > NAV_89_A_4_B_B3_FROM:
+        return NAV_89_A_4_B_B3_RATE * pu, "100 and over", "13.33 \u00d7 PU"
+    raise FeeError('Nav. Law § 89-a(4)(b): no bracket for ' + str(pu) + ' pilotage units')
+
+
 def hudson_upper_nav_89_a_4_b_1_vii(pu: Decimal) -> tuple[Decimal, str, str]:
     """Nav. Law § 89-a(4)(b)(1)(vii): base pilotage, in force from 2022-01-01 (text, verified).
 
@@ -288,6 +335,16 @@ def hudson_upper_nav_89_a_4_b_1_vii(pu: Decimal) -> tuple[Decimal, str, str]:
     if pu > NAV_89_A_4_B_1_VII_HUDSON_UPPER_B3_FROM:
         return NAV_89_A_4_B_1_VII_HUDSON_UPPER_B3_RATE * pu, "100 and over", "19.17 \u00d7 PU"
     raise FeeError('Nav. Law § 89-a(4)(b)(1)(vii): no bracket for ' + str(pu) + ' pilotage units')
+
+
+def long_island_sound_nav_89_b_4_b_1_from_2002_07_01(pu: Decimal) -> tuple[Decimal, str, str]:
+    """Nav. Law § 89-b(4)(b)(1): pilotage per unit, in force 2002-07-01 to 2006-01-01 (manifest, inferred).
+
+    Read from nav-law.consolidated.txt, line 561. Returns the exact fee for ``pu`` pilotage
+    units (after any minimum or maximum), the bracket as written, and its formula."""
+    if True:
+        return NAV_89_B_4_B_1_FROM_2002_07_01_B1_RATE * pu, "all vessels", "5.3 \u00d7 PU"
+    raise FeeError('Nav. Law § 89-b(4)(b)(1): no bracket for ' + str(pu) + ' pilotage units')
 
 
 def long_island_sound_nav_89_b_4_b_1_from_2022_07_21(pu: Decimal) -> tuple[Decimal, str, str]:
@@ -448,3 +505,21 @@ def sandy_hook_nav_88_4_b_1_ii_a_vi(pu: Decimal) -> tuple[Decimal, str, str]:
     if pu >= NAV_88_4_B_1_II_A_VI_B6_FROM:
         return (pu - NAV_88_4_B_1_II_A_VI_B6_OFFSET) * NAV_88_4_B_1_II_A_VI_B6_RATE + NAV_88_4_B_1_II_A_VI_B6_BASE, "1650 and up", "(PU - 1650) \u00d7 4.34 + 8988"
     raise FeeError('Nav. Law § 88(4)(b)(1)(ii)(A)(vi): no bracket for ' + str(pu) + ' pilotage units')
+
+
+def sandy_hook_nav_88_4_b_ii_1_a_iv(pu: Decimal) -> tuple[Decimal, str, str]:
+    """Nav. Law § 88(4)(b)(ii)(1)(A)(iv): rate table, in force 2002-07-01 to 2006-01-01 (text, verified).
+
+    Read from nav-law.consolidated.txt, line 448. Returns the exact fee for ``pu`` pilotage
+    units (after any minimum or maximum), the bracket as written, and its formula."""
+    if pu < NAV_88_4_B_II_1_A_IV_B1_TO:
+        return NAV_88_4_B_II_1_A_IV_B1_AMOUNT, "0 to 24.99", "480.00"
+    if pu >= NAV_88_4_B_II_1_A_IV_B2_FROM and pu < NAV_88_4_B_II_1_A_IV_B2_TO:
+        return NAV_88_4_B_II_1_A_IV_B2_AMOUNT, "25 to 49.99", "564.00"
+    if pu >= NAV_88_4_B_II_1_A_IV_B3_FROM and pu < NAV_88_4_B_II_1_A_IV_B3_TO:
+        return NAV_88_4_B_II_1_A_IV_B3_AMOUNT, "50 to 99.99", "698.00"
+    if pu >= NAV_88_4_B_II_1_A_IV_B4_FROM and pu < NAV_88_4_B_II_1_A_IV_B4_TO:
+        return pu * NAV_88_4_B_II_1_A_IV_B4_RATE, "100 to 499.99", "PU \u00d7 7.01"
+    if pu >= NAV_88_4_B_II_1_A_IV_B5_FROM:
+        return (pu - NAV_88_4_B_II_1_A_IV_B5_OFFSET) * NAV_88_4_B_II_1_A_IV_B5_RATE + NAV_88_4_B_II_1_A_IV_B5_BASE, "500 and up", "(PU - 500) \u00d7 0.93 + 3505"
+    raise FeeError('Nav. Law § 88(4)(b)(ii)(1)(A)(iv): no bracket for ' + str(pu) + ' pilotage units')
