@@ -90,32 +90,98 @@ def current_section(corpus: Corpus, section: str) -> tuple[Section, list[str]] |
     return (base, sources) if base is not None else None
 
 
+def _section_id(corpus: Corpus, timeline, name: str) -> str:  # type: ignore[no-untyped-def]
+    section = name.strip().lstrip("§ ").strip().lower()
+    if section not in timeline.versions and f"21nycrr/{section}" in timeline.versions:
+        return f"21nycrr/{section}"
+    return section
+
+
+def _sources_text(comp) -> list[str]:  # type: ignore[no-untyped-def]
+    out = []
+    for pid, v in comp.sources:
+        out.append(f"  {pid}: {Path(v.file).name.split('#')[0]} — {v.note}")
+    for g in comp.gaps:
+        out.append(f"  {g}")
+    return out
+
+
 def cmd_show(args: argparse.Namespace) -> int:
+    from .versions import build_timeline
+
     corpus = compile_corpus(args.corpus)
-    section = args.section.lstrip("§ ").lower()
-    found = current_section(corpus, section)
-    if found is None:
+    timeline = build_timeline(corpus, corpus.diagnostics)
+    section = _section_id(corpus, timeline, args.section)
+    if section not in timeline.versions:
         known = sorted({s.id for c in corpus.documents for s in c.document.sections()})
         close = [k for k in known if k.split("-")[0] == section.split("-")[0]][:8]
         print(f"navlaw show: no section {args.section!r} in the corpus"
               + (f"; sections with that number: {', '.join(close)}" if close else ""), file=sys.stderr)
         return EXIT_ERRORS
-    node, sources = found
+    day = args.on or dt.date.today()
+    comp = timeline.section_on(section, day)
+    if comp.section is None:
+        print(f"navlaw show: § {section} on {day}: {comp.message}", file=sys.stderr)
+        return EXIT_ERRORS
     if args.format == "json":
-        print(_dump({"section": node_json(node), "sources": sources}))
+        print(_dump({"section": node_json(comp.section), "on": day.isoformat(),
+                     "sources": [{"id": pid, "file": Path(v.file).name.split("#")[0], "from": str(v.start),
+                                  "note": v.note} for pid, v in comp.sources],
+                     "gaps": comp.gaps}))
     else:
-        print("\n".join(outline(node)))
-        print(f"\nsource: {', '.join(sources)}")
+        print("\n".join(outline(comp.section)))
+        print(f"\nin force on {day}, from:")
+        print("\n".join(_sources_text(comp)))
+    return EXIT_OK
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from .redline import compare, render_html, render_json, render_text
+    from .versions import build_timeline
+
+    corpus = compile_corpus(args.corpus)
+    timeline = build_timeline(corpus, corpus.diagnostics)
+    section = _section_id(corpus, timeline, args.section)
+    a, b = timeline.section_on(section, args.from_), timeline.section_on(section, args.to)
+    for when, comp in ((args.from_, a), (args.to, b)):
+        if comp.section is None:
+            print(f"navlaw diff: § {section} on {when}: {comp.message}", file=sys.stderr)
+            return EXIT_ERRORS
+    changes = compare(a.section, b.section)
+    if args.format == "json":
+        print(_dump({"section": section, "from": args.from_.isoformat(), "to": args.to.isoformat(),
+                     "changes": render_json(changes)}))
+    elif args.format == "html":
+        print(render_html(changes))
+    else:
+        print(f"§ {section}: {args.from_} → {args.to}")
+        print(render_text(changes) if any(c.status != "same" for c in changes) else "  no change")
+    return EXIT_OK
+
+
+def cmd_changes(args: argparse.Namespace) -> int:
+    from .changes import change_report
+
+    corpus, tariffs, diags = _compile_all(args.corpus)
+    if corpus.diagnostics.has_errors():
+        _print_diagnostics(corpus.diagnostics, sys.stderr, Severity.ERROR)
+        return EXIT_ERRORS
+    print("\n".join(change_report(corpus.timeline, tariffs, args.from_, args.to)))
     return EXIT_OK
 
 
 def _compile_all(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnostics]:
+    from .versions import build_timeline, check_conflicts
+
     corpus = compile_corpus(corpus_dir)
+    timeline = build_timeline(corpus, corpus.diagnostics)
+    check_conflicts(timeline, corpus.diagnostics, str(corpus.manifest.path))
+    corpus.timeline = timeline  # type: ignore[attr-defined]
     diags = Diagnostics()
     diags.extend(corpus.diagnostics)
     tariffs: list[AnyTariff] = []
     if not corpus.diagnostics.has_errors():
-        tariffs, found = tariffs_and_lint(corpus)
+        tariffs, found = tariffs_and_lint(corpus, timeline)
         diags.extend(found)
     return corpus, tariffs, diags
 
@@ -222,6 +288,24 @@ def generate_module(corpus: Corpus, tariffs: list[AnyTariff]) -> dict[str, str]:
     return render(build_plans(tariffs), tariffs, sources_of(corpus))
 
 
+def changes_md(corpus: Corpus, tariffs: list[AnyTariff]) -> str:
+    """Every date on which the corpus changes the law, oldest first, with what changed."""
+    from .changes import change_report
+
+    timeline = corpus.timeline  # type: ignore[attr-defined]
+    dates = sorted(set(timeline.boundaries()) | {t.effective.start for t in tariffs if t.effective.start}
+                   | {t.effective.end for t in tariffs if t.effective.end})
+    out = ["# What changes when", "",
+           "Each date on which a text or a fee of the corpus takes effect or stops being known, with what "
+           "changes that day. Generated by `navlaw build` from corpus/.", ""]
+    for d in dates:
+        report = change_report(timeline, tariffs, d - dt.timedelta(days=1), d)
+        if report[-1].startswith("No provision"):
+            continue
+        out += ["#" + report[0].replace(f"Changes from {d - dt.timedelta(days=1)} to {d}", f" {d}")] + report[1:]
+    return "\n".join(out) + "\n"
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     corpus, tariffs, diags = _compile_all(args.corpus)
     _print_diagnostics(diags, sys.stderr, Severity.ERROR)
@@ -238,6 +322,7 @@ def cmd_build(args: argparse.Namespace) -> int:
             (tree_dir / f"{name}.json").write_text(_dump(document_json(c.document)) + "\n", encoding="utf-8")
         (tmp / "tariffs.json").write_text(_dump({"tariffs": tariffs_json(tariffs)}) + "\n", encoding="utf-8")
         (tmp / "diagnostics.json").write_text(_dump([d.to_json() for d in diags]) + "\n", encoding="utf-8")
+        (tmp / "changes.md").write_text(changes_md(corpus, tariffs), encoding="utf-8")
 
     def write_module(tmp: Path) -> None:
         for name, text in sorted(module.items()):
@@ -381,12 +466,33 @@ def make_parser() -> argparse.ArgumentParser:
     format_arg(sp)
     sp.set_defaults(func=cmd_parse)
 
-    sp = sub.add_parser("show", help="print a section from the corpus",
-                        description="Print a section (e.g. 89-b) as the corpus gives it, as an outline or JSON.")
+    sp = sub.add_parser("show", help="print a section as in force on a date",
+                        description="Print a section (e.g. 89-b, 55.2) as in force on DATE (default today), with "
+                                    "the source text and date of each part, as an outline or JSON. A date for which "
+                                    "the corpus knows no text is said so, exit 1.")
     sp.add_argument("section", metavar="SECTION")
+    sp.add_argument("--on", type=_date, metavar="DATE", help="the date (YYYY-MM-DD; default today)")
     corpus_arg(sp)
     format_arg(sp)
     sp.set_defaults(func=cmd_show)
+
+    sp = sub.add_parser("diff", help="redline a section between two dates",
+                        description="Compare a section as in force on two dates, provision by provision: "
+                                    "[-deleted-] {+inserted+} words; unchanged provisions collapsed.")
+    sp.add_argument("section", metavar="SECTION")
+    sp.add_argument("--from", dest="from_", type=_date, required=True, metavar="DATE")
+    sp.add_argument("--to", type=_date, required=True, metavar="DATE")
+    sp.add_argument("--format", choices=("text", "html", "json"), default="text")
+    corpus_arg(sp)
+    sp.set_defaults(func=cmd_diff)
+
+    sp = sub.add_parser("changes", help="what changed between two dates: provisions, redlines, fees in words",
+                        description="A change report: every section whose text changes between the dates, its "
+                                    "redline, and the fee changes in words.")
+    sp.add_argument("--from", dest="from_", type=_date, required=True, metavar="DATE")
+    sp.add_argument("--to", type=_date, required=True, metavar="DATE")
+    corpus_arg(sp)
+    sp.set_defaults(func=cmd_changes)
 
     sp = sub.add_parser("tariffs", help="list the rate schedules with dates and citations",
                         description="List every tariff extracted from the corpus: rate tables, per-unit rates, "

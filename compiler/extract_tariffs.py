@@ -688,6 +688,15 @@ OPTIONS_55_2 = {
     "21nycrr/55.2/h/4": ("late_order", ""),
 }
 
+OPTION_TITLES = {
+    "stop_hours": "Intermediate stop", "ice_detention_hours": "Detained by ice", "ice_second_pilot": "Second pilot (ice)",
+    "docking": "Docking or undocking", "shifting": "Shifting", "anchoring": "Anchoring",
+    "delay_hours": "Delay for the vessel's convenience", "dismissed": "Dismissed without rendering services",
+    "detained_hours": "Detained on board", "standby_hours": "Standing by", "departure_delay_hours": "Departure delayed",
+    "no_notice": "Arrival without prior notice", "cancellation": "Late cancellation",
+    "late_arrival_hours": "Late arrival at the pilot station", "late_order": "Late ordering of pilot",
+}
+
 _PERCENT_RE = _rx(r"(?i)(?P<p>\d+(?:\.\d+)?)\s*(?:percent|%)(?P<per>\s+per\s+hour)?\s+of\s+the\s+"
                          r"(?P<of>Zone\s+2\s+Base\s+Rate|regular\s+pilotage\s+fee)"
                          r"(?:[^.;]*?up\s+to\s+a\s+maximum\s+charge\s+of\s+(?P<max>\d+)\s*(?:percent|%))?"
@@ -756,7 +765,8 @@ def _rule_55_2(ctx: Ctx, section: Node, node: Node, bounds: dict[str, Amount]) -
                 notes.append("No charge if the pilot's services are used within one hour.")
             yield Percentage(
                 id=f"hudson/{key.replace('#', '/')}", kind="percentage", route="hudson", series=f"hudson/{_slug(key)}",
-                title=(node.heading or node.text[:80]).strip(), provision=node.id, citation=node.citation,
+                title=OPTION_TITLES.get(option, "Fee") + (f" ({choice})" if choice else ""), provision=node.id,
+                citation=node.citation,
                 file=ctx.doc.file, effective=eff, status=ctx.status, notes=tuple(notes),
                 percent=amt(Decimal(m["p"]), m.start("p"), m.end("p")), of=of, per=per,
                 max_percent=amt(Decimal(m["max"]), m.start("max"), m.end("max")) if m["max"] else None,

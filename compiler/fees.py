@@ -70,12 +70,12 @@ class Plan:
     route: str
     base: tuple[BracketSchedule, ...]  # established schedules, by start date
     unresolved: tuple[BracketSchedule, ...]  # schedules of the route whose dates are not established
-    with_base: dict[str, tuple[AnyTariff, ...]]  # by file of the base schedule: what comes with it
+    with_base: dict[str, tuple[AnyTariff, ...]]  # by group key: what is in force with a base schedule
     notes_with_base: dict[str, tuple[str, ...]]
     rule_fees: tuple[AnyTariff, ...]  # § 55.2 fees: dated on their own
     options: tuple[Option, ...]
     zone2: Plan | None = None  # hudson: the Section 2 (Upper River) plan, for "Zone 2 Base Rate"
-    extra: dict[str, str] = field(default_factory=dict)
+    group: dict[str, str] = field(default_factory=dict)  # base schedule id -> key of what comes with it
 
     def schedule_on(self, on: dt.date) -> BracketSchedule:
         for s in self.base:
@@ -136,41 +136,46 @@ def build_plans(tariffs: list[AnyTariff]) -> dict[str, Plan]:
         # the schedule just before the established ones first: it is the one a date before them falls in
         unresolved = tuple(sorted((t for t in series if t.effective.start is None),
                                   key=lambda t: (t.effective.end is None, -(t.effective.end or dt.date.min).toordinal())))
-        files = {t.file for t in base}
         with_base: dict[str, tuple[AnyTariff, ...]] = {}
         notes_with_base: dict[str, tuple[str, ...]] = {}
-        for f in sorted(files):
-            same = [t for t in live if t.file == f and t.route in fam and t.effective.start_basis == "with"
-                    and not isinstance(t, BoardSet)]
-            with_base[f] = tuple(same)
-            notes_with_base[f] = tuple(_notes_for(route, f, live))
-        rule = tuple(t for t in live if t.route in fam and t.file not in files and
-                     isinstance(t, (Percentage, PerUnitFee)) and t.option and t.effective.start is not None)
+        group: dict[str, str] = {}
+        for s in base:
+            assert s.effective.start is not None
+            day = s.effective.start
+            extras = tuple(sorted((t for t in live if t.route in fam and t.effective.start_basis == "with-text"
+                                   and not isinstance(t, BoardSet) and t.effective.contains(day) is True),
+                                  key=lambda t: t.id))
+            notes = tuple(_notes_for(route, s.file, day, live))
+            key = "|".join(t.id for t in extras) + "#" + "|".join(notes)
+            group[s.id] = key
+            with_base[key] = extras
+            notes_with_base[key] = notes
+        rule = tuple(t for t in live if t.route in fam and isinstance(t, (Percentage, PerUnitFee)) and t.option
+                     and t.effective.start is not None and t.effective.start_basis != "with-text")
         options = _options(route, with_base, rule)
         plans[route] = Plan(route, base, unresolved, with_base, notes_with_base, rule, options,
-                            zone2=plans.get("hudson-upper") if route.startswith("hudson") else None)
+                            zone2=plans.get("hudson-upper") if route.startswith("hudson") else None, group=group)
     return {r: plans[r] for r in ROUTES}
 
 
-def _notes_for(route: str, file: str, live: list[AnyTariff]) -> list[str]:
+def _notes_for(route: str, file: str, day: dt.date, live: list[AnyTariff]) -> list[str]:
     """What a quote must say about fees the law creates but this quote cannot compute."""
     out: list[str] = []
     fam = _family(route)
     for t in live:
-        if t.route not in fam or t.file != file:
+        if t.route not in fam or not isinstance(t, BoardSet) or t.effective.contains(day) is not True:
             continue
-        if isinstance(t, BoardSet):
-            if t.cap is not None:
-                out.append(f"Not included: the {t.title.lower()} set by the {t.who} ({t.citation}); the law caps it "
-                           f"at ${t.cap.value:,} {t.cap_unit} but leaves the amount to the board.")
-            elif "launch" in t.title.lower() and route.startswith("hudson"):
-                if "mid-river" in t.title.lower() and route != "hudson-upper":
-                    continue
-                out.append(f"{t.title} ({t.citation}): set by the {t.who}; 21 NYCRR § 55.2(b) sets launch fees per "
-                           "pilotage unit by station — pass launch=… to include one.")
-            else:
-                out.append(f"Not included: the {t.title.lower()} ({t.citation}), set by the {t.who}; its amount is "
-                           "not in the law text.")
+        if t.cap is not None:
+            out.append(f"Not included: the {t.title.lower()} set by the {t.who} ({t.citation}); the law caps it "
+                       f"at ${t.cap.value:,} {t.cap_unit} but leaves the amount to the board.")
+        elif "launch" in t.title.lower() and route.startswith("hudson"):
+            if "mid-river" in t.title.lower() and route != "hudson-upper":
+                continue
+            out.append(f"{t.title} ({t.citation}): set by the {t.who}; 21 NYCRR § 55.2(b) sets launch fees per "
+                       "pilotage unit by station — pass launch=… to include one.")
+        else:
+            out.append(f"Not included: the {t.title.lower()} ({t.citation}), set by the {t.who}; its amount is "
+                       "not in the law text.")
     surcharges = [t for t in live if t.route in fam and t.file == file and t.series.endswith("retirement-surcharge")]
     if surcharges:
         first = surcharges[0]
@@ -242,9 +247,9 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
     base = plan.schedule_on(when)
     lines: list[Line] = []
     notes: list[str] = list(base.notes)
-    extras = plan.with_base.get(base.file, ())
+    extras = plan.with_base.get(plan.group.get(base.id, ""), ())
     notes.extend(n for t in extras if isinstance(t, Percentage) and t.of == "calculated-fee" for n in t.notes)
-    notes.extend(plan.notes_with_base.get(base.file, ()))
+    notes.extend(plan.notes_with_base.get(plan.group.get(base.id, ""), ()))
     used = clamp_amounts(u, base.min_units, base.max_units)
     if used != u:
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {base.citation}.")

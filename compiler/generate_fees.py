@@ -190,7 +190,7 @@ class RouteView:
 def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, route: str) -> list[str]:
     """Code for one option: validate the value, then one line per matching tariff."""
     name = opt.name
-    tariffs = [t for ts in plan.with_base.values() for t in ts if getattr(t, "option", "") == name] + \
+    tariffs = list(dict.fromkeys(t for ts in plan.with_base.values() for t in ts if getattr(t, "option", "") == name)) + \
               [t for t in plan.rule_fees if getattr(t, "option", "") == ("docking" if name == "undocking" else name)]
     out = [f"value = options.get({pystr(name)})"]
     if opt.kind == "flag":
@@ -212,7 +212,8 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
             since = mod.const(f"{pre}_IN_FORCE_FROM", t.effective.start)
             body.append(f"in_force({since}, on, {pystr(name)}, {pystr(t.citation)})")
         else:
-            guard = f"p.text == {texts[t.file]}"
+            where = tuple(i for key, i in texts.items() if t in plan.with_base[key])
+            guard = f"p.text == {where[0]}" if len(where) == 1 else f"p.text in {where}"
         lines: list[str] = []
         choice_value = getattr(t, "choice", "")
         if isinstance(t, Percentage):
@@ -282,10 +283,11 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
 def period_notes(plan: Plan, s: BracketSchedule) -> tuple[str, ...]:
     """The notes every quote on this schedule carries: its own, the addition's, the text's (board-set fees)."""
     notes = list(s.notes)
-    for t in plan.with_base.get(s.file, ()):
+    key = plan.group.get(s.id, "")
+    for t in plan.with_base.get(key, ()):
         if isinstance(t, Percentage) and t.of == "calculated-fee":
             notes.extend(t.notes)
-    notes.extend(plan.notes_with_base.get(s.file, ()))
+    notes.extend(plan.notes_with_base.get(key, ()))
     return tuple(dict.fromkeys(notes))
 
 
@@ -301,7 +303,7 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
             "fn": fns[s.id].name, "citation": pystr(s.citation),
             "min": mod.const(f"{pre}_MIN_UNITS", s.min_units.value) if s.min_units else "None",
             "max": mod.const(f"{pre}_MAX_UNITS", s.max_units.value) if s.max_units else "None",
-            "notes": repr(period_notes(plan, s)), "text": str(texts[s.file]),
+            "notes": repr(period_notes(plan, s)), "text": str(texts[plan.group[s.id]]),
         })
     body: list[str] = []
     # what comes with each text: the percentage addition, the transporting charge (it replaces the base line)

@@ -338,7 +338,13 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
             t, v = out[i], version_of[i]
             e = t.effective
             if e.start_basis == "with":
-                continue
+                if v is None or v.start is None:
+                    continue
+                span = timeline.span(v)
+                e = Effective(v.start, span.end, "with-text", f"in force with its text: {v.note}",
+                              "unresolved" if span.gap_until else ("successor" if span.end else "open"),
+                              span.end_note if span.end else "", "inferred" if not v.hard_start else e.confidence,
+                              e.source)
             if v is not None and v.start is not None:
                 undated = e.start_phrase.startswith(("no date in the text", "the manifest gives no date"))
                 if e.start is None and undated and last_in_file.get(t.file) == i and not v.hard_start:

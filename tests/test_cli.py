@@ -40,17 +40,18 @@ def test_parse_text_outline(capsys):
 
 
 def test_show_section_from_corpus(capsys):
-    code, out, _ = run(capsys, "show", "89-b", "--corpus", str(CORPUS), "--format", "json")
+    code, out, _ = run(capsys, "show", "89-b", "--corpus", str(CORPUS), "--format", "json", "--on", "2026-06-01")
     assert code == 0
     data = json.loads(out)
     assert data["section"]["id"] == "89-b"
-    assert data["sources"][-1].endswith("089-b.2022.txt")
+    assert data["sources"] == [{"id": "89-b", "file": "089-b.2022.txt", "from": "2022-07-21",
+                                "note": "effective 2022-07-21 (inferred; L.2022, ch. 427 (signed 2022-07-21))"}]
     b2 = data["section"]["children"][3]["children"][1]["children"][1]
     assert b2["id"] == "89-b/4/b/2" and b2["text"].startswith("A minimum charge calculated on two hundred")
 
 
 def test_show_partial_text_replaces_only_what_it_covers(capsys):
-    code, out, _ = run(capsys, "show", "89-a", "--corpus", str(CORPUS), "--format", "json")
+    code, out, _ = run(capsys, "show", "89-a", "--corpus", str(CORPUS), "--format", "json", "--on", "2026-06-01")
     data = json.loads(out)
     ids = [c["id"] for c in data["section"]["children"]]
     assert ids == ["89-a/1", "89-a/2", "89-a/3", "89-a/4", "89-a/7", "89-a/8"]

@@ -1,0 +1,133 @@
+"""Change reports: what changed in the law between two dates — provisions, redlines, and the money in
+words a lawyer reads ("§ 89-b(4)(b)(1): from 2028-01-01 the rate is $11.56 per pilotage unit (was $11.22)")."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from .redline import compare, render_text
+from .tariffs import (AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
+                      PerUnitFee, TimeFee)
+from .versions import Timeline
+
+
+def _money(x: Decimal) -> str:
+    """Exact: "$75", "$10.89", "$1.495" (never rounded for display)."""
+    if x == x.to_integral_value():
+        return f"${int(x):,}"
+    return f"${x:,.2f}" if -x.as_tuple().exponent <= 2 else f"${x:,}"
+
+
+def brief(t: AnyTariff) -> str:
+    """One tariff's amounts in a few words."""
+    if isinstance(t, BracketSchedule):
+        if len(t.brackets) == 1 and t.brackets[0].amounts:
+            b = t.brackets[0]
+            rate = b.amounts[0].value
+            return f"{_money(rate)} per pilotage unit" if "×" in b.formula else _money(rate)
+        return "; ".join(f"{b.written}: {b.formula_written}" for b in t.brackets)
+    if isinstance(t, Percentage):
+        what = {"zone-2-base-rate": "the Zone 2 Base Rate", "calculated-fee": "the calculated fee",
+                "regular-fee": "the regular pilotage fee"}.get(t.of, t.of)
+        per = f" per {t.per}" if t.per else ""
+        mx = f", up to {t.max_percent.value}%" if t.max_percent else ""
+        return f"{t.percent.value}%{per} of {what}{mx}"  # type: ignore[union-attr]
+    if isinstance(t, PerUnitFee):
+        return f"{_money(t.rate.value)} per pilotage unit"  # type: ignore[union-attr]
+    if isinstance(t, (FlatFee, Penalty)):
+        return _money(t.amount.value)  # type: ignore[union-attr]
+    if isinstance(t, TimeFee):
+        return f"{_money(t.amount.value)} per {t.per}"  # type: ignore[union-attr]
+    if isinstance(t, FractionOfRate):
+        return f"{t.numerator}/{t.denominator} of the statutory rate"
+    if isinstance(t, BoardSet):
+        return f"set by the {t.who}" + (f", not to exceed {_money(t.cap.value)} {t.cap_unit}" if t.cap else "")
+    return t.title
+
+
+def _short(citation: str) -> str:
+    return citation.replace("Nav. Law ", "")
+
+
+def tariff_deltas(tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> list[str]:
+    """Sentences for every tariff that starts or ends in (start, end]."""
+    began = [t for t in tariffs if t.effective.start is not None and start < t.effective.start <= end
+             and t.kind != "penalty"]
+    ended = [t for t in tariffs if t.effective.end is not None and start < t.effective.end <= end
+             and t.kind != "penalty"]
+    out: list[str] = []
+    used: set[str] = set()
+    for t in sorted(began, key=lambda t: (t.effective.start, t.citation, t.id)):  # type: ignore[arg-type, return-value]
+        when = t.effective.start
+        before = [o for o in ended if o.effective.end == when and (o.series == t.series or o.provision == t.provision)
+                  and o.id not in used]
+        if isinstance(t, BracketSchedule) and before and isinstance(before[0], BracketSchedule):
+            o = before[0]
+            used.add(o.id)
+            if len(t.brackets) == 1 and len(o.brackets) == 1:
+                out.append(f"{_short(t.citation)}: from {when} the rate is {brief(t)} (was {brief(o)}).")
+            else:
+                diffs = [f"{b.written}: {b.formula_written} (was {a.formula_written})"
+                         for a, b in zip(o.brackets, t.brackets) if a.formula != b.formula]
+                out.append(f"{_short(t.citation)}: from {when} the rate table changes — " + "; ".join(diffs) + ".")
+            continue
+        if before:
+            for o in before:
+                used.add(o.id)
+            olds = "/".join(brief(o) for o in before)
+            out.append(f"{_short(t.citation)}: from {when}, the {olds} "
+                       f"{'fee is' if len(before) == 1 else 'fees are'} replaced by {brief(t)}.")
+            continue
+        out.append(f"{_short(t.citation)}: from {when}, {t.title.lower() if t.title else 'a fee'}: {brief(t)} (new).")
+    # what ends without a successor in the window
+    for o in ended:
+        if o.id in used or any(t.effective.start == o.effective.end and t.series == o.series for t in began):
+            continue
+        flat = [x for x in ended if x.provision == o.provision and x.kind == "flat" and x.id not in used]
+        if o.kind == "flat" and flat:
+            successors = [t for t in tariffs if t.provision == o.provision and t.kind != "flat"
+                          and t.effective.start == o.effective.end]
+            for x in flat:
+                used.add(x.id)
+            olds = "/".join(brief(x) for x in flat)
+            new = "; ".join(brief(t) for t in successors) or "nothing in the text"
+            out.append(f"{_short(o.citation)}: from {o.effective.end}, the {olds} "
+                       f"fee{'s are' if len(flat) > 1 else ' is'} replaced by {new}.")
+            continue
+        used.add(o.id)
+        why = f" ({o.effective.end_phrase})" if o.effective.end_phrase else ""
+        out.append(f"{_short(o.citation)}: {brief(o)} ends on {o.effective.end}{why}.")
+    return out
+
+
+def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> list[str]:
+    """Markdown: every section whose text changes in (start, end], its redline, and the tariff deltas."""
+    lines = [f"# Changes from {start} to {end}", ""]
+    changed_any = False
+    for section in timeline.sections():
+        bounds = [b for b in timeline.boundaries(section) if start < b <= end]
+        if not bounds:
+            continue
+        a, b = timeline.section_on(section, start), timeline.section_on(section, end)
+        changes = [c for c in compare(a.section, b.section) if c.status != "same"]
+        if not changes and a.message == b.message:
+            continue
+        changed_any = True
+        lines.append(f"## § {section}")
+        if a.message:
+            lines.append(f"- on {start}: {a.message}")
+        if b.message:
+            lines.append(f"- on {end}: {b.message}")
+        for c in changes:
+            lines.append(f"- {c.id} {c.status}")
+        if changes:
+            lines += ["", "```", render_text(compare(a.section, b.section)), "```"]
+        lines.append("")
+    deltas = tariff_deltas(tariffs, start, end)
+    if deltas:
+        changed_any = True
+        lines += ["## Fees", ""] + [f"- {d}" for d in deltas] + [""]
+    if not changed_any:
+        lines.append("No provision or fee of the corpus changes in this period.")
+    return lines
