@@ -314,7 +314,8 @@ def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped
                     diags.add(Diagnostic(Severity.ERROR, f"§ {ins.number} of the act repeals {ins.target}, which is not "
                                          f"in force on {day_before}", act.file, ins.line, 1, "", "act-apply"))
                     continue
-                versions.append(TextVersion(ins.target, None, act.file, act.effective, True, None, note, order))
+                versions.append(TextVersion(ins.target, None, act.file, act.effective, True, None, note, order,
+                                            confirms=True))
                 continue
             if ins.action == "amend":
                 old = comp.section.find(ins.target) if comp.section is not None else None
@@ -346,7 +347,7 @@ def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped
             if node is None:
                 continue
             versions.append(TextVersion(ins.target, node, compiled.source.path if compiled else act.file,
-                                        act.effective, True, None, note, order, compiled))
+                                        act.effective, True, None, note, order, compiled, confirms=ins.action == "amend"))
     return Timeline(versions)
 
 

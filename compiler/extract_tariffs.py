@@ -386,7 +386,8 @@ def _sandy_hook_prose(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff
                 cap = ctx.amount(value, start + m.start("m"), start + m.end("m"))
                 yield BoardSet(
                     id=f"sandy-hook/{node.id}/capital-expense-surcharge" + ("" if label == "cap" else "-initial"),
-                    kind="board-set", route="sandy-hook", series="sandy-hook/capital-expense-surcharge",
+                    kind="board-set", route="sandy-hook",
+                    series="sandy-hook/capital-expense-surcharge" + ("" if label == "cap" else "-initial"),
                     title="Capital expense fund surcharge" + (" (initial increase)" if label == "initial" else ""),
                     provision=node.id, citation=node.citation, file=ctx.doc.file, effective=_default_start(ctx, node),
                     status=ctx.status,
@@ -1059,12 +1060,12 @@ def tariffs_and_lint(corpus: Corpus, timeline=None) -> tuple[list[AnyTariff], Di
     """Extract every tariff (from the corpus texts and from what amending acts put in force), date it by
     the timeline, and lint; the findings go to the returned collector."""
     from .tariff_lint import lint
-    from .versions import act_tariffs, build_timeline, follow_timeline
+    from .versions import act_tariffs, build_timeline, follow_timeline, inherit_clamps
 
     diags = Diagnostics()
     if timeline is None:
         timeline = build_timeline(corpus, diags)
     tariffs = extract(corpus, diags) + act_tariffs(timeline, diags)
-    tariffs = _unique_ids(follow_timeline(tariffs, timeline))
+    tariffs = _unique_ids(inherit_clamps(follow_timeline(tariffs, timeline)))
     diags.extend(lint(tariffs, raw_line_lookup(corpus)))
     return tariffs, diags

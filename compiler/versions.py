@@ -34,6 +34,7 @@ class TextVersion:
     note: str  # where the start comes from, for people
     order: int  # manifest order: later texts win a tie
     compiled: Compiled | None = field(default=None, compare=False, repr=False)
+    confirms: bool = False  # an act checked against the text before it: that text was in force until then
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class Timeline:
         nxt, w = self._next_start(v)
         if nxt is None:
             return Span(v, v.start, None, None, "latest text in the corpus")
-        if v.known_until is not None and v.known_until < nxt:
+        if v.known_until is not None and v.known_until < nxt and not (w is not None and w.confirms):
             return Span(v, v.start, v.known_until, nxt,
                         f"known in force until {v.known_until}; the corpus has no text of it from then until {nxt} "
                         f"({_name(w.file) if w else ''})")
@@ -250,6 +251,17 @@ def document_versions(corpus: Corpus) -> list[TextVersion]:
             if node is None:
                 continue
             out.append(TextVersion(t, node, c.source.path, start, hard, e.known_until, note, order, c))
+    # what a partial text covers, an earlier whole text also gave: that earlier text of the provision
+    # is a version too, so it ends (or leaves a gap) where the partial text starts
+    wholes = [v for v in out if "/" not in v.target or v.target.startswith("21nycrr/") and v.target.count("/") == 1]
+    for v in list(out):
+        if v.target in {w.target for w in wholes}:
+            continue
+        for w in wholes:
+            if w.order < v.order and v.target.startswith(w.target + "/") and w.node is not None:
+                old = w.node.find(v.target)
+                if old is not None:
+                    out.append(replace(w, target=v.target, node=old))
     return out
 
 
@@ -354,6 +366,13 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
                         and e.start_basis != "unresolved":
                     e = Effective(v.start, e.end, "text-version", f"from its text's effective date: {v.note}",
                                   e.end_basis, e.end_phrase, e.confidence, e.source)
+            if v is not None and t.effective.start_basis != "with":
+                span = timeline.span(v)
+                if span.end is not None and ((e.end is None and e.end_basis != "unresolved") or
+                                             (e.end is not None and e.end > span.end)):
+                    e = Effective(e.start, span.end, e.start_basis, e.start_phrase,
+                                  "unresolved" if span.gap_until else "successor", span.end_note, e.confidence,
+                                  e.source)
             if t.file in cap:
                 end, why, gap = cap[t.file]
                 if (e.end is None and e.end_basis != "unresolved") or (e.end is not None and e.end > end):
@@ -364,3 +383,24 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
     # a schedule an act repeats but which ends before the act takes effect was never law under it
     return [t for t in out if not (t.effective.start is not None and t.effective.end is not None
                                    and t.effective.end <= t.effective.start and t.effective.start_basis == "text-version")]
+
+
+def inherit_clamps(tariffs: list) -> list:  # type: ignore[type-arg]
+    """A schedule read from an act's new text keeps the unit minimum and maximum of the schedule it
+    replaces when the act leaves the provision that states them unchanged (§ 89-b(4)(b)(2) when an act
+    amends only (b)(1))."""
+    from .tariffs import BracketSchedule
+
+    out = list(tariffs)
+    for i, t in enumerate(out):
+        if not (isinstance(t, BracketSchedule) and "#section-" in t.file and t.min_units is None
+                and t.max_units is None and t.effective.start is not None):
+            continue
+        day = t.effective.start - dt.timedelta(days=1)
+        prev = next((p for p in out if isinstance(p, BracketSchedule) and p.series == t.series and p is not t
+                     and "#section-" not in p.file and p.effective.contains(day) is True), None)
+        if prev is not None and (prev.min_units or prev.max_units):
+            note = (f"The unit minimum and maximum are those of the text the act leaves unchanged "
+                    f"({prev.citation}, {_name(prev.file)}).")
+            out[i] = replace(t, min_units=prev.min_units, max_units=prev.max_units, notes=t.notes + (note,))
+    return out
