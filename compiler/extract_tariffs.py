@@ -894,6 +894,8 @@ def _penalties(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff]:
     k = 0
     for start, end in _prose(node):
         text = ctx.text[start:end]
+        if not _PENALTY_WORD_RE.search(text) or ("$" not in text and "dollar" not in text.lower()):
+            continue  # most provisions speak of no fine: skip the number-word scan
         hits: list[tuple[int, int, Decimal, str]] = [
             (p.start, p.end, p.value, p.text) for p in W.scan(text) if p.kind == "money"]  # type: ignore[misc]
         hits += [(m.start(), m.end(), Decimal(m["n"].replace(",", "")), m.group(0)) for m in _DIGIT_MONEY_RE.finditer(text)]

@@ -77,6 +77,17 @@ class Timeline:
         for vs in self.versions.values():
             vs.sort(key=lambda v: (v.start or dt.date.min, v.order))
 
+    def _partials(self) -> dict[str, list[str]]:
+        """Section id -> the ids below it that have versions of their own, shallow first."""
+        if not hasattr(self, "_partial_index"):
+            index: dict[str, list[str]] = {}
+            for t in self.versions:
+                sec = _section_of(t)
+                if t != sec:
+                    index.setdefault(sec, []).append(t)
+            self._partial_index = {k: sorted(v, key=lambda t: (t.count("/"), t)) for k, v in index.items()}
+        return self._partial_index
+
     # ---- spans --------------------------------------------------------------------------------------
 
     def _next_start(self, v: TextVersion) -> tuple[dt.date | None, TextVersion | None]:
@@ -132,7 +143,7 @@ class Timeline:
         tree: Node = base.node
         sources: list[tuple[str, TextVersion]] = [(section, base)]
         gaps: list[str] = []
-        partial = sorted((t for t in self.versions if t.startswith(section + "/")), key=lambda t: t.count("/"))
+        partial = self._partials().get(section, [])
         for t in partial:
             v, why = self.active(t, day)
             if v is None:
@@ -163,17 +174,21 @@ class Timeline:
         return self.section_on(section, max(dated))
 
     def boundaries(self, section: str | None = None) -> list[dt.date]:
-        out = set()
-        for t, vs in self.versions.items():
-            if section and not (t == section or t.startswith(section + "/")):
-                continue
-            for v in vs:
-                if v.start:
-                    out.add(v.start)
-                s = self.span(v)
-                if s.end:
-                    out.add(s.end)
-        return sorted(out)
+        """Dates on which a text of ``section`` (or of any section) starts or stops being known."""
+        if not hasattr(self, "_bounds"):
+            bounds: dict[str, set[dt.date]] = {}
+            for t, vs in self.versions.items():
+                here = bounds.setdefault(_section_of(t), set())
+                for v in vs:
+                    if v.start:
+                        here.add(v.start)
+                    s = self.span(v)
+                    if s.end:
+                        here.add(s.end)
+            self._bounds = {k: sorted(v) for k, v in bounds.items()}
+        if section is not None:
+            return self._bounds.get(section, [])
+        return sorted({d for ds in self._bounds.values() for d in ds})
 
     def sections(self) -> list[str]:
         return sorted({_section_of(t) for t in self.versions})
@@ -253,12 +268,15 @@ def document_versions(corpus: Corpus) -> list[TextVersion]:
             out.append(TextVersion(t, node, c.source.path, start, hard, e.known_until, note, order, c))
     # what a partial text covers, an earlier whole text also gave: that earlier text of the provision
     # is a version too, so it ends (or leaves a gap) where the partial text starts
-    wholes = [v for v in out if "/" not in v.target or v.target.startswith("21nycrr/") and v.target.count("/") == 1]
+    wholes: dict[str, list[TextVersion]] = {}
+    for v in out:
+        if v.target == _section_of(v.target):
+            wholes.setdefault(v.target, []).append(v)
     for v in list(out):
-        if v.target in {w.target for w in wholes}:
+        if v.target in wholes:
             continue
-        for w in wholes:
-            if w.order < v.order and v.target.startswith(w.target + "/") and w.node is not None:
+        for w in wholes.get(_section_of(v.target), ()):
+            if w.order < v.order and w.node is not None:
                 old = w.node.find(v.target)
                 if old is not None:
                     out.append(replace(w, target=v.target, node=old))
