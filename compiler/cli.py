@@ -9,7 +9,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import datetime as dt
 
@@ -262,13 +262,28 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return EXIT_ERRORS if diags.has_errors() else EXIT_OK
 
 
-def _write_atomically(out: Path, write: Callable[[Path], None]) -> None:
-    """Write everything into a fresh directory beside ``out`` and swap it in only on success, so a
-    failed build leaves the previous output intact."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+def _write_files(target: Path, files: dict[str, str]) -> None:
+    for name, text in sorted(files.items()):
+        path = target / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def _swap_in(outputs: list[tuple[Path, dict[str, str]]]) -> None:
+    """Write every output into a fresh directory beside its target and swap them in only when all are
+    written, so a failed build leaves every previous output intact."""
+    temps: list[tuple[Path, Path]] = []
     try:
-        write(tmp)
+        for out, files in outputs:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+            temps.append((out, tmp))
+            _write_files(tmp, files)
+    except BaseException:
+        for _, tmp in temps:
+            shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    for out, tmp in temps:
         old = out.with_name(f".{out.name}.old")
         if old.exists():
             shutil.rmtree(old)
@@ -277,9 +292,6 @@ def _write_atomically(out: Path, write: Callable[[Path], None]) -> None:
         os.replace(tmp, out)
         if old.exists():
             shutil.rmtree(old)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
 
 
 def generate_module(corpus: Corpus, tariffs: list[AnyTariff]) -> dict[str, str]:
@@ -313,23 +325,13 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(f"navlaw build: not built: {_summary(diags)}; the previous output is unchanged", file=sys.stderr)
         return EXIT_ERRORS
     module = generate_module(corpus, tariffs)
-
-    def write(tmp: Path) -> None:
-        tree_dir = tmp / "tree"
-        tree_dir.mkdir()
-        for c in corpus.documents:
-            name = Path(c.source.path).name
-            (tree_dir / f"{name}.json").write_text(_dump(document_json(c.document)) + "\n", encoding="utf-8")
-        (tmp / "tariffs.json").write_text(_dump({"tariffs": tariffs_json(tariffs)}) + "\n", encoding="utf-8")
-        (tmp / "diagnostics.json").write_text(_dump([d.to_json() for d in diags]) + "\n", encoding="utf-8")
-        (tmp / "changes.md").write_text(changes_md(corpus, tariffs), encoding="utf-8")
-
-    def write_module(tmp: Path) -> None:
-        for name, text in sorted(module.items()):
-            (tmp / name).write_text(text, encoding="utf-8")
-
-    _write_atomically(Path(args.out), write)
-    _write_atomically(Path(args.module), write_module)
+    files: dict[str, str] = {}
+    for c in corpus.documents:
+        files[f"tree/{Path(c.source.path).name}.json"] = _dump(document_json(c.document)) + "\n"
+    files["tariffs.json"] = _dump({"tariffs": tariffs_json(tariffs)}) + "\n"
+    files["diagnostics.json"] = _dump([d.to_json() for d in diags]) + "\n"
+    files["changes.md"] = changes_md(corpus, tariffs)
+    _swap_in([(Path(args.out), files), (Path(args.module), module)])
     sections = sum(len(c.document.sections()) for c in corpus.documents)
     print(f"navlaw build: {len(corpus.documents)} documents, {sections} sections, {len(tariffs)} tariffs -> "
           f"{args.out}/; fee module -> {args.module}/ ({_summary(diags)}"

@@ -147,6 +147,11 @@ def load_manifest(corpus: Path) -> Manifest:
         if not isinstance(file, str) or not file:
             r.error(r.line_of(i), "a [[document]] without `file`")
             continue
+        inside = not Path(file).is_absolute() and (corpus / file).resolve().is_relative_to(corpus.resolve())
+        if not inside:
+            r.error(r.line_of(i, "file"), f"the file {file!r} must be inside the corpus directory",
+                    "name documents by their path relative to manifest.toml, without '..'")
+            continue
         if not (corpus / file).is_file():
             r.error(r.line_of(i, "file"), f"the file {file!r} named here does not exist in {corpus}")
         kind = r.choice(i, "kind", d.get("kind"), KINDS)

@@ -80,9 +80,10 @@ class NormalText:
 
     def __post_init__(self) -> None:
         self._raw_line_starts = [0] + [m.end() for m in re.finditer("\n", self.raw)]
+        self._mapping = [s for s in reversed(self.stages) if s.edits]  # stages that changed nothing map 1:1
 
     def raw_offset(self, pos: int) -> int:
-        for stage in reversed(self.stages):
+        for stage in self._mapping:
             pos = stage.to_old(pos)
         return pos
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Union
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import LarkError
+from lark.exceptions import LarkError, UnexpectedInput
 
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "numbers.lark"
 
@@ -44,6 +44,7 @@ _WORD = r"(?:%s)" % "|".join(_VOCAB)
 # A run of vocabulary words joined by spaces, line breaks, hyphens or a comma (dates).
 _RUN_RE = re.compile(r"(?i)\b%s\b(?:(?:[ \t\n]+|-|,[ \t\n]*)%s\b)*" % (_WORD, _WORD))
 _TOKEN_RE = re.compile(r"(?i)\b%s\b" % _WORD)
+MAX_WORDS = 16
 
 
 @dataclass(frozen=True)
@@ -116,13 +117,27 @@ def _parser() -> Lark:
     return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual", maybe_placeholders=False)
 
 
+class NotANumber(ValueError):
+    def __init__(self, words: str, stop: int):
+        super().__init__(f"not a number in words: {words!r}")
+        self.stop = stop  # offset in ``words`` where the grammar stopped: no phrase reaches past it
+
+
 def parse(words: str) -> tuple[str, Value]:
     """Parse one phrase ("ten dollars and eighty-nine cents") into (kind, value); ValueError if not one."""
+    return _parse_cached(" ".join(words.split()))
+
+
+@lru_cache(maxsize=8192)
+def _parse_cached(words: str) -> tuple[str, Value]:
     try:
         tree = _parser().parse(words)
         kind, value = _Values().transform(tree)
-    except (LarkError, ValueError, KeyError) as e:
-        raise ValueError(f"not a number in words: {words!r}") from e
+    except UnexpectedInput as e:
+        stop = e.pos_in_stream if isinstance(e.pos_in_stream, int) and e.pos_in_stream >= 0 else len(words)
+        raise NotANumber(words, stop) from None
+    except (LarkError, ValueError, KeyError):
+        raise NotANumber(words, len(words)) from None
     return kind, value
 
 
@@ -140,13 +155,22 @@ def scan(text: str) -> list[Phrase]:
             if text[tokens[i][0]:tokens[i][1]].lower() == "and":
                 i += 1
                 continue
-            for j in range(len(tokens), i, -1):
+            # the longest phrase the grammar reads has about a dozen words ("five hundred thousand dollars
+            # and ninety-nine cents"); bounding the window keeps a long run of number words linear
+            j = min(len(tokens), i + MAX_WORDS)
+            while j > i:
                 start, end = tokens[i][0], tokens[j - 1][1]
                 if text[tokens[j - 1][0]:end].lower() == "and":
+                    j -= 1
                     continue
                 try:
                     kind, value = parse(text[start:end])
-                except ValueError:
+                except NotANumber as e:
+                    # the grammar stopped at a word: no phrase from here reaches past it, but one may end
+                    # right before it (or at it, when the input ran out early)
+                    words = " ".join(text[start:end].split())
+                    n_ok = len(words[:e.stop].split())
+                    j = min(j - 1, i + max(n_ok, 1))
                     continue
                 out.append(Phrase(kind, value, start, end, text[start:end]))
                 i = j

@@ -51,9 +51,13 @@ class Node:
     children: tuple[Node, ...] = ()
 
     def walk(self) -> Iterator[Node]:
-        yield self
-        for c in self.children:
-            yield from c.walk()
+        """This node and all below it, in document (pre-)order; iterative, so depth costs nothing."""
+        stack: list[Node] = [self]
+        while stack:
+            n = stack.pop()
+            yield n
+            if n.children:
+                stack.extend(reversed(n.children))
 
     def find(self, node_id: str) -> Node | None:
         return next((n for n in self.walk() if n.id == node_id), None)
@@ -165,10 +169,13 @@ class _B:
     reading: L.Reading | None = None
     extra: dict[str, object] = field(default_factory=dict)
     at: int = -1  # offset the node's position is reported at (defaults to start)
+    ids: dict[str, int] = field(default_factory=dict)  # children's base ids -> how many so far
 
 
 _SECTION_RE = re.compile(r"(?:§+|Section)[ \t]*(?P<num>\d+(?:\.\d+)?(?:-[A-Za-z0-9]+)*)(?P<sep>\.|[ \t]+[—–-])?[ \t]*(?P<heading>.*)")
 _ARTICLE_RE = re.compile(r"(?:Article|ARTICLE|Part|PART)[ \t]+(?P<num>\d+(?:-[A-Za-z]{1,2})?)[ \t]*[—–.-]?[ \t]*(?P<heading>.*)")
+MAX_DEPTH = 10  # provisions below a section; the statute's ladder has 7 (subdivision … subitem)
+MAX_FINDINGS_PER_KIND = 200  # per file, code and severity
 _EQUALS_RE = re.compile(r"\s*equals\b", re.I)
 _RANGE_START_RE = re.compile(r"\s*(\d[\d,]*(?:\.\d+)?)\s+(?:to|and)\b")
 
@@ -182,6 +189,7 @@ class Builder:
         self.code = code
         self.section_hint = section
         self.diags = diagnostics if diagnostics is not None else Diagnostics()
+        self._counts: dict[tuple[str, Severity], int] = {}
         self.doc = _B(Document, 0, 0)
         self.article: _B | None = None
         self.part: _B | None = None
@@ -193,8 +201,19 @@ class Builder:
 
     # -- diagnostics --
     def diag(self, severity: Severity, offset: int, message: str, code: str, hint: str = "") -> None:
+        key = (code, severity)
+        n = self._counts.get(key, 0) + 1
+        self._counts[key] = n
+        if n > MAX_FINDINGS_PER_KIND:  # nobody reads the 201st; the summary at the end counts them
+            return
         line, col = self.nt.raw_linecol(offset)
         self.diags.add(Diagnostic(severity, message, self.file, line, col, self.nt.raw_line(line), code, hint))
+
+    def _summarize_suppressed(self) -> None:
+        for (code, severity), n in sorted(self._counts.items(), key=lambda kv: (kv[0][0], int(kv[0][1]))):
+            if n > MAX_FINDINGS_PER_KIND:
+                self.diags.add(Diagnostic(severity, f"… and {n - MAX_FINDINGS_PER_KIND} more {severity} finding(s) "
+                                          f"of this kind in this file, not listed", self.file, code=code))
 
     # -- helpers --
     def _container(self) -> _B:
@@ -261,6 +280,7 @@ class Builder:
             i += 1
         self.doc.end = max(self.doc.end, 0)
         self._imply_first_article()
+        self._summarize_suppressed()
         return self._freeze_document()
 
     def _is_title(self, lines: list[Line], i: int) -> bool:
@@ -383,18 +403,19 @@ class Builder:
         if choice is None:
             choice, severity, message = self._out_of_sequence(label, cands)
         parent_depth, reading = choice
+        if parent_depth + 1 >= MAX_DEPTH:  # statutes nest 7 levels below a section; input that nests
+            parent_depth = MAX_DEPTH - 2  # deeper is not law text as written: keep it, flat, and say so
+            severity, message = Severity.ERROR, (f"label {label} would nest more than {MAX_DEPTH} levels deep; "
+                                                 "kept at that depth")
         if len(cands) > 1 and severity is None:
             self._explain_ambiguity(label, at, cands, reading, why)
         del stack[parent_depth + 1 :]
         parent = stack[-1] if stack else self._container()
         key = L.key(label)
         base_id = f"{parent.id}/{key}" if parent.id else key
-        taken = {c.id for c in parent.children}
-        node_id = base_id
-        dup = 1
-        while node_id in taken:
-            dup += 1
-            node_id = f"{base_id}*{dup}"
+        dup = parent.ids.get(base_id, 0) + 1  # kept per parent: a long run of repeats stays linear
+        parent.ids[base_id] = dup
+        node_id = base_id if dup == 1 else f"{base_id}*{dup}"
         if dup > 1 and severity is None:
             severity, message = Severity.ERROR, f"label {label} repeats a label already used at this level"
         node = _B(Provision, start, end, id=node_id, label=label, reading=reading, at=at,
@@ -434,6 +455,9 @@ class Builder:
             f"read as a {L.describe(r)} under {parent}")
 
     def _explain_ambiguity(self, label: str, at: int, cands: list[L.Reading], chosen: L.Reading, why: str) -> None:
+        if self._counts.get(("label-ambiguous", Severity.INFO), 0) >= MAX_FINDINGS_PER_KIND:
+            self._counts[("label-ambiguous", Severity.INFO)] += 1
+            return
         stack = self.stack
         others = []
         for r in cands:
