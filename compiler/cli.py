@@ -269,16 +269,20 @@ def _write_files(target: Path, files: dict[str, str]) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-def _swap_in(outputs: list[tuple[Path, dict[str, str]]]) -> None:
-    """Write every output into a fresh directory beside its target and swap them in only when all are
-    written, so a failed build leaves every previous output intact."""
+def _swap_in(outputs: list[tuple[Path, dict[str, str]]], site: dict[str, str] | None = None) -> None:
+    """Write every output into a fresh directory beside its target (the site, built by MkDocs, into the
+    first one's site/) and swap them in only when all are written, so a failed build leaves every
+    previous output intact."""
     temps: list[tuple[Path, Path]] = []
     try:
-        for out, files in outputs:
+        for k, (out, files) in enumerate(outputs):
             out.parent.mkdir(parents=True, exist_ok=True)
             tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
             temps.append((out, tmp))
             _write_files(tmp, files)
+            if k == 0 and site is not None:
+                from .site import build_site
+                build_site(site, tmp / "site")
     except BaseException:
         for _, tmp in temps:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -331,7 +335,12 @@ def cmd_build(args: argparse.Namespace) -> int:
     files["tariffs.json"] = _dump({"tariffs": tariffs_json(tariffs)}) + "\n"
     files["diagnostics.json"] = _dump([d.to_json() for d in diags]) + "\n"
     files["changes.md"] = changes_md(corpus, tariffs)
-    _swap_in([(Path(args.out), files), (Path(args.module), module)])
+    site = None
+    if not args.no_site:
+        from .site import pages
+        site = pages(corpus, corpus.timeline, tariffs, diags, files["changes.md"])  # type: ignore[attr-defined]
+        files.update({f"site-docs/{k}": v for k, v in site.items()})
+    _swap_in([(Path(args.out), files), (Path(args.module), module)], site)
     sections = sum(len(c.document.sections()) for c in corpus.documents)
     print(f"navlaw build: {len(corpus.documents)} documents, {sections} sections, {len(tariffs)} tariffs -> "
           f"{args.out}/; fee module -> {args.module}/ ({_summary(diags)}"

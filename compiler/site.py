@@ -1,0 +1,310 @@
+"""Generates the reference site's Markdown (Jinja2 templates in compiler/templates/site/) and builds it
+with MkDocs Material (``mkdocs build --strict``).
+
+Law text is emitted as HTML blocks that Markdown leaves alone, with every character of the corpus
+escaped (``html.escape``): nothing in the corpus can inject markup or script. Each provision has an
+anchor built from its id (``#p-88-4-b-1-ii-A``) and its citation as a tooltip; cross-references
+("§ 89-a", "section eighty-eight of this article") become links when the section exists.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import os
+import re
+import shutil
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from . import numbers as W
+from .diagnostics import Diagnostics
+from .frontend import Corpus
+from .tariffs import AnyTariff, BracketSchedule, cents
+from .tree import Article, Formula, Node, Provision, Section, Table, Text
+from .versions import Timeline
+
+SITE = Path(__file__).resolve().parent.parent / "site"
+TEMPLATES = Path(__file__).resolve().parent / "templates" / "site"
+ROUTE_NAMES = {"sandy-hook": "Sandy Hook (§ 88)", "hudson-lower": "Hudson River, Section 1 — Lower River (§ 89-a)",
+               "hudson-upper": "Hudson River, Section 2 — Upper River (§ 89-a)",
+               "long-island-sound": "Long Island Sound and Block Island Sound (§ 89-b)"}
+
+
+def anchor(node_id: str) -> str:
+    return "p-" + re.sub(r"[^A-Za-z0-9-]+", "-", node_id.replace("*", "x")).strip("-")
+
+
+class Pages:
+    """Which page holds which section, and which anchors exist: links are made only to real targets."""
+
+    def __init__(self) -> None:
+        self.section_page: dict[str, str] = {}
+        self.anchors: set[tuple[str, str]] = set()
+
+    def href(self, from_page: str, section: str, node_id: str | None = None) -> str | None:
+        page = self.section_page.get(section)
+        if page is None:
+            return None
+        target = anchor(node_id or section)
+        if (page, target) not in self.anchors:
+            return None
+        rel = os.path.relpath(page, os.path.dirname(from_page) or ".").replace(".md", "/")
+        if from_page.endswith("index.md") and os.path.dirname(from_page) == "":
+            rel = page.replace(".md", "/")
+        else:
+            rel = "../" + rel if not rel.startswith("..") else "../" + rel
+        return f"{rel}#{target}"
+
+
+_SECTION_REF = re.compile(r"§\s?(\d+(?:-[a-z]+)*)|\bsections? (\d+(?:-[a-z]+)*)\b")
+_WORDS_REF = re.compile(r"\bsection ((?:[a-z]+[- ]){0,4}?[a-z]+?)(?:-([a-z]{1,2}))? of this (article|chapter)\b")
+_EXTERNAL = re.compile(r"\b(?:section [\w().-]+ of (?:title \d+ of )?the (?:[A-Z][\w ]+ )?(?:law|Code)|"
+                       r"\d+ NYCRR(?: § [\d.]+)?)")
+
+
+def link_refs(escaped: str, pages: Pages, page: str) -> str:
+    """Cross-references in already escaped text become links (only to sections that exist)."""
+    def digits(m: re.Match[str]) -> str:
+        sec = m.group(1) or m.group(2)
+        href = pages.href(page, sec)
+        return f'<a class="xref" href="{href}">{m.group(0)}</a>' if href else m.group(0)
+
+    def words(m: re.Match[str]) -> str:
+        try:
+            kind, n = W.parse(m.group(1))
+        except ValueError:
+            return m.group(0)
+        if kind != "cardinal":
+            return m.group(0)
+        sec = f"{n}" + (f"-{m.group(2)}" if m.group(2) else "")
+        href = pages.href(page, sec)
+        return f'<a class="xref" href="{href}">{m.group(0)}</a>' if href else m.group(0)
+
+    out = _WORDS_REF.sub(words, escaped)
+    # digit references outside the links just made
+    parts = re.split(r"(<a [^>]*>.*?</a>)", out)
+    return "".join(p if p.startswith("<a ") else _SECTION_REF.sub(digits, p) for p in parts)
+
+
+def render_node(n: Node, pages: Pages, page: str, depth: int = 0) -> list[str]:
+    out: list[str] = []
+    if isinstance(n, Section):
+        for c in n.children:
+            out += render_node(c, pages, page, 0)
+        return out
+    if isinstance(n, Provision):
+        text = link_refs(html.escape(n.text), pages, page)
+        out.append(f'<p class="prov lvl-{min(depth, 7)}" id="{anchor(n.id)}" title="{html.escape(n.citation)}">'
+                   f'<a class="label" href="#{anchor(n.id)}">{html.escape(n.label)}</a> {text}</p>')
+        for c in n.children:
+            out += render_node(c, pages, page, depth + 1)
+        return out
+    if isinstance(n, Table):
+        rows = []
+        if n.header is not None:
+            rows.append("<tr>" + "".join(f"<th>{html.escape(c.text)}</th>" for c in n.header.cells) + "</tr>")
+        for r in n.rows:
+            rows.append("<tr>" + "".join(f"<td>{html.escape(c.text)}</td>" for c in r.cells) + "</tr>")
+        out.append(f'<table class="rate lvl-{min(depth, 7)}">' + "".join(rows) + "</table>")
+        return out
+    if isinstance(n, Formula):
+        out.append(f'<pre class="formula">{html.escape(n.full_text())}</pre>')
+        return out
+    if isinstance(n, Text):
+        cls = "gap" if "gap" in n.flags else "text"
+        out.append(f'<p class="{cls} lvl-{min(depth, 7)}">{link_refs(html.escape(n.text), pages, page)}</p>')
+        return out
+    for c in n.children:
+        out += render_node(c, pages, page, depth)
+    return out
+
+
+def _articles(corpus: Corpus) -> list[tuple[Node, list[str]]]:
+    base = next((c.document for c in corpus.documents if c.entry and c.entry.kind == "consolidated"), None)
+    if base is None:
+        return []
+    out = []
+    for a in base.children:
+        if isinstance(a, Article):
+            secs = [s.id for s in a.walk() if isinstance(s, Section) and "*" not in s.id]
+            out.append((a, secs))
+    return out
+
+
+def _chart(route: str, schedules: list[BracketSchedule]) -> str:
+    """A static SVG of fee against pilotage units, one line per schedule, with a text alternative."""
+    w, h, pad = 640, 300, 40
+    xs = [Decimal(u) for u in range(1, 2001, 10)]
+    series = []
+    for s in schedules:
+        pts = []
+        for u in xs:
+            try:
+                pts.append((u, cents(s.fee(u))))
+            except ValueError:
+                continue
+        series.append((s, pts))
+    top = max((p[1] for _, pts in series for p in pts), default=Decimal(1)) or Decimal(1)
+    colors = ["#1565c0", "#2e7d32", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#4e342e", "#ad1457"]
+    lines = []
+    legend = []
+    for i, (s, pts) in enumerate(series):
+        coords = " ".join(f"{pad + float(u) / 2000 * (w - 2 * pad):.1f},{h - pad - float(f / top) * (h - 2 * pad):.1f}"
+                          for u, f in pts)
+        color = colors[i % len(colors)]
+        when = s.effective.start.isoformat() if s.effective.start else "?"
+        lines.append(f'<polyline fill="none" stroke="{color}" stroke-width="1.5" points="{coords}"/>')
+        legend.append(f'<text x="{pad + 6}" y="{pad + 14 * i}" font-size="11" fill="{color}">'
+                      f'{html.escape(s.citation)} from {when}</text>')
+    desc = (f"Fee against pilotage units (1 to 2,000) for {len(series)} schedule(s) of {ROUTE_NAMES.get(route, route)}; "
+            f"highest fee shown ${top:,}.")
+    return (f'<svg class="chart" role="img" viewBox="0 0 {w} {h}" width="100%" aria-labelledby="t-{route} d-{route}">'
+            f'<title id="t-{route}">{html.escape(ROUTE_NAMES.get(route, route))}: fee by pilotage units</title>'
+            f'<desc id="d-{route}">{html.escape(desc)}</desc>'
+            f'<line x1="{pad}" y1="{h - pad}" x2="{w - pad}" y2="{h - pad}" stroke="currentColor"/>'
+            f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{h - pad}" stroke="currentColor"/>'
+            f'<text x="{w - pad}" y="{h - 8}" font-size="11" text-anchor="end" fill="currentColor">2,000 PU</text>'
+            f'<text x="4" y="{pad - 6}" font-size="11" fill="currentColor">${top:,}</text>'
+            + "".join(lines) + "".join(legend) + "</svg>"
+            f'<p class="chart-alt">{html.escape(desc)}</p>')
+
+
+def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: Diagnostics,
+          changes: str) -> dict[str, str]:
+    """Every page of the site: path under docs/ -> Markdown."""
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined, autoescape=False,
+                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    P = Pages()
+    articles = _articles(corpus)
+    bodies: dict[str, list[tuple[str, str, str, list[str], list[str]]]] = {}
+    # pass 1: which section goes where, and which anchors exist
+    composed: dict[str, object] = {}
+    for a, secs in articles:
+        page = f"law/article-{a.label}.md"
+        for sec in secs:
+            comp = timeline.latest(sec)
+            if comp.section is None:
+                continue
+            composed[sec] = comp
+            P.section_page[sec] = page
+            for n in comp.section.walk():
+                if n.id:
+                    P.anchors.add((page, anchor(n.id)))
+    extra = [t for t in timeline.sections() if t not in P.section_page]
+    for sec in extra:
+        comp = timeline.latest(sec)
+        if comp.section is None:
+            continue
+        composed[sec] = comp
+        page = f"law/{re.sub(r'[^a-z0-9.-]+', '-', sec.lower())}.md"
+        P.section_page[sec] = page
+        for n in comp.section.walk():
+            if n.id:
+                P.anchors.add((page, anchor(n.id)))
+    # pass 2: render
+    out: dict[str, str] = {}
+    law_pages = []
+    for a, secs in articles:
+        page = f"law/article-{a.label}.md"
+        items = []
+        for sec in secs:
+            comp = composed.get(sec)
+            if comp is None:
+                continue
+            s = comp.section  # type: ignore[attr-defined]
+            sources = [f"{pid}: {Path(v.file).name.split('#')[0]} — {v.note}" for pid, v in comp.sources]  # type: ignore[attr-defined]
+            items.append({"id": sec, "anchor": anchor(sec), "title": f"§ {sec}. {s.heading}".rstrip(". ") + ".",
+                          "html": "\n".join(render_node(s, P, page)), "sources": sources,
+                          "gaps": comp.gaps})  # type: ignore[attr-defined]
+        out[page] = env.get_template("article.md.j2").render(title=f"Article {a.label}. {a.heading}", sections=items)
+        law_pages.append((page, f"Article {a.label}. {a.heading}", len(items)))
+    for sec in extra:
+        comp = composed.get(sec)
+        if comp is None:
+            continue
+        page = P.section_page[sec]
+        s = comp.section  # type: ignore[attr-defined]
+        sources = [f"{pid}: {Path(v.file).name.split('#')[0]} — {v.note}" for pid, v in comp.sources]  # type: ignore[attr-defined]
+        out[page] = env.get_template("article.md.j2").render(
+            title=s.citation or sec, sections=[{"id": sec, "anchor": anchor(sec), "title": f"{s.citation}. {s.heading}",
+                                               "html": "\n".join(render_node(s, P, page)), "sources": sources,
+                                               "gaps": comp.gaps}])  # type: ignore[attr-defined]
+        law_pages.append((page, s.citation or sec, 1))
+    # tariffs
+    routes = []
+    for route in ROUTE_NAMES:
+        scheds = sorted((t for t in tariffs if isinstance(t, BracketSchedule) and t.route == route
+                         and t.series == f"{route}/base"),
+                        key=lambda t: (t.effective.start or dt.date.min, t.id))
+        dated = [t for t in scheds if t.effective.start is not None]
+        routes.append({"name": ROUTE_NAMES[route], "route": route, "chart": _chart(route, dated),
+                       "schedules": [_schedule_view(t, P) for t in scheds],
+                       "others": [_other_view(t, P) for t in tariffs if t.route in (route, "hudson" if
+                                  route.startswith("hudson") else route) and not isinstance(t, BracketSchedule)
+                                  and t.kind != "penalty"]})
+    out["tariffs.md"] = env.get_template("tariffs.md.j2").render(routes=routes)
+    out["history.md"] = "# History and changes\n\n" + re.sub(r"(?m)^#", "##", changes.split("\n", 1)[1])
+    out["diagnostics.md"] = env.get_template("diagnostics.md.j2").render(
+        rows=[{"where": html.escape(f"{Path(d.file).name}:{d.line}:{d.column}" if d.line else Path(d.file).name),
+               "severity": str(d.severity), "code": html.escape(d.code), "message": html.escape(d.message)}
+              for d in diags],
+        summary={s: sum(1 for d in diags if str(d.severity) == s) for s in ("error", "warning", "info")})
+    out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes)
+    out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
+    return out
+
+
+def _link(t: AnyTariff, P: Pages) -> str:
+    sec = t.provision.split("/")[0] if not t.provision.startswith("21nycrr/") else "/".join(t.provision.split("/")[:2])
+    href = P.href("tariffs.md", sec, t.provision)
+    cite = html.escape(t.citation)
+    return f'<a href="{href}">{cite}</a>' if href else cite
+
+
+def _when(t: AnyTariff) -> str:
+    e = t.effective
+    start = e.start.isoformat() if e.start else "not established"
+    end = e.end.isoformat() if e.end else ("not established" if e.end_basis == "unresolved" else "")
+    return html.escape(f"{start} – {end}" if end else f"from {start}")
+
+
+def _schedule_view(t: BracketSchedule, P: Pages) -> dict[str, object]:
+    return {"title": html.escape(t.title), "link": _link(t, P), "when": _when(t), "status": t.status,
+            "file": html.escape(Path(t.file).name.split("#")[0]),
+            "why": html.escape(t.effective.start_phrase) if t.effective.start is None else "",
+            "rows": [(html.escape(b.written), html.escape(b.formula_written)) for b in t.brackets],
+            "clamp": (f"charged on at least {t.min_units.value} and at most {t.max_units.value} units"
+                      if t.min_units and t.max_units else f"charged on at most {t.max_units.value} units"
+                      if t.max_units else ""),
+            "notes": [html.escape(n) for n in t.notes]}
+
+
+def _other_view(t: AnyTariff, P: Pages) -> dict[str, object]:
+    from .changes import brief
+    return {"title": html.escape(t.title), "link": _link(t, P), "when": _when(t), "status": t.status,
+            "what": html.escape(brief(t))}
+
+
+def build_site(files: dict[str, str], out: Path) -> None:
+    """Write the pages beside a copy of site/ and run ``mkdocs build --strict`` into ``out``."""
+    work = out.parent / f".{out.name}.src"
+    if work.exists():
+        shutil.rmtree(work)
+    shutil.copytree(SITE, work, ignore=shutil.ignore_patterns("docs"))
+    try:
+        for name, text in sorted(files.items()):
+            p = work / "docs" / name
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text, encoding="utf-8")
+        env = dict(os.environ, SOURCE_DATE_EPOCH="0")  # no build timestamps: byte-identical rebuilds
+        r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f",
+                            str(work / "mkdocs.yml"), "-d", str(out.resolve())], capture_output=True, text=True, env=env)
+        if r.returncode != 0:
+            raise RuntimeError("mkdocs build --strict failed:\n" + (r.stderr or r.stdout)[-4000:])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

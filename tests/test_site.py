@@ -1,0 +1,104 @@
+"""The reference site: built strict by MkDocs Material, every internal link and anchor resolves, every
+provision has its anchor and citation, law text is escaped, tariffs have tables and charts."""
+
+from __future__ import annotations
+
+import html.parser
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+
+from compiler.cli import main
+
+from .conftest import CORPUS, LIS_2022
+
+
+def build_site(tmp: Path, corpus: Path = CORPUS) -> Path:
+    assert main(["build", "--corpus", str(corpus), "--out", str(tmp / "build"), "--module", str(tmp / "fees")]) == 0
+    return tmp / "build" / "site"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    return build_site(tmp_path_factory.mktemp("site"))
+
+
+class Links(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.hrefs: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):  # type: ignore[no-untyped-def]
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(a["id"])
+        if tag == "a" and a.get("href"):
+            self.hrefs.append(a["href"])
+
+
+def parse(path: Path) -> Links:
+    p = Links()
+    p.feed(path.read_text(encoding="utf-8"))
+    return p
+
+
+def test_pages_exist(site):
+    for page in ("index.html", "law/article-6/index.html", "law/21nycrr-55.2/index.html", "tariffs/index.html",
+                 "history/index.html", "diagnostics/index.html"):
+        assert (site / page).is_file(), page
+
+
+def test_no_broken_internal_link_or_anchor(site):
+    pages = {p: parse(p) for p in site.rglob("*.html")}
+    checked = 0
+    for page, links in pages.items():
+        if page.name == "404.html":
+            continue  # served at the site root, its links are root-relative by design
+        for href in links.hrefs:
+            u = urlparse(href)
+            if u.scheme or href.startswith(("mailto:", "//")):
+                continue
+            target = (page.parent / unquote(u.path)).resolve() if u.path else page
+            if target.is_dir():
+                target = target / "index.html"
+            assert target.is_file(), f"{page.relative_to(site)}: broken link {href}"
+            if u.fragment:
+                assert u.fragment in pages[target].ids, f"{page.relative_to(site)}: no anchor #{u.fragment} in {href}"
+            checked += 1
+    assert checked > 500
+
+
+def test_every_provision_has_an_anchor_and_its_citation(site):
+    page = (site / "law" / "article-6" / "index.html").read_text(encoding="utf-8")
+    assert 'id="p-88-4-b-1-ii-A-v" title="Nav. Law § 88(4)(b)(1)(ii)(A)(v)"' in page
+    assert 'id="p-89-a-4-b-1-vii"' in page and 'id="p-89-b-4-b-2"' in page
+
+
+def test_cross_references_are_links(site):
+    page = (site / "law" / "article-6" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<a class="xref" href="[^"]*#p-95">section ninety-five of this article</a>', page)
+
+
+def test_tariff_page_has_tables_dates_and_charts(site):
+    page = (site / "tariffs" / "index.html").read_text(encoding="utf-8")
+    assert "$(13.19 x P.U.)" in page and "2026-01-01 – 2027-01-01" in page  # § 88 table (v)
+    assert page.count('role="img"') >= 4 and "<desc" in page  # a chart per route, with a text alternative
+    assert "Date not established" in page  # § 88 table (i), § 89-a (i)–(vi)
+
+
+def test_law_text_is_escaped(tmp_path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    p = corpus / LIS_2022
+    raw = p.read_text(encoding="utf-8")
+    assert "The decision by the\\nboard shall be final." in raw
+    p.write_text(raw.replace("The decision by the\\nboard shall be final.",
+                             "The decision by the\\nboard shall be final. <script>alert(1)</script>"), encoding="utf-8")
+    site = build_site(tmp_path, corpus)
+    page = (site / "law" / "article-6" / "index.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<script>alert(1)" not in page
