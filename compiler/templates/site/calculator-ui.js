@@ -1,0 +1,50 @@
+// The calculator form: options follow the route's plan; the result lists each line with its citation.
+"use strict";
+(function () {
+  const form = document.getElementById("calc");
+  if (!form) return;
+  const box = document.getElementById("options");
+  const result = document.getElementById("result");
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  function renderOptions() {
+    const plan = PLANS[form.route.value];
+    box.innerHTML = plan.options.map((o) => {
+      if (o.kind === "flag") return `<p><label><input type="checkbox" name="opt-${o.name}"> ${esc(o.help)}</label></p>`;
+      if (o.kind === "choice") return `<p><label>${esc(o.help)} <select name="opt-${o.name}"><option value="">—</option>${o.choices.map((c) => `<option>${esc(c)}</option>`).join("")}</select></label></p>`;
+      return `<p><label>${esc(o.help)} <input name="opt-${o.name}" size="6" inputmode="decimal"></label></p>`;
+    }).join("");
+  }
+  function units() {
+    const u = form.units.value.trim();
+    if (u) return u;
+    const [l, b, d] = [form.length.value, form.breadth.value, form.depth.value].map((x) => Q.of(x));
+    const q = Q.div(Q.mul(Q.mul(l, b), d), Q.int(10000));
+    const cents = Q.cents(q);  // display only; the quote uses the exact value below
+    return { exact: q, shown: cents };
+  }
+  function run(ev) {
+    if (ev) ev.preventDefault();
+    const plan = PLANS[form.route.value];
+    const options = {};
+    for (const o of plan.options) {
+      const el = form.elements["opt-" + o.name];
+      if (!el) continue;
+      if (o.kind === "flag") { if (el.checked) options[o.name] = true; }
+      else if (el.value.trim()) options[o.name] = el.value.trim();
+    }
+    try {
+      let u = units();
+      if (typeof u !== "string") u = u.exact;  // exact: L × B × D / 10,000 as a fraction
+      const q = quote(form.route.value, u, form.on.value, options);
+      result.innerHTML = `<table class="quote"><tr><th>Item</th><th>Amount</th><th>Law</th></tr>` +
+        q.lines.map((l) => `<tr><td>${esc(l.description)}</td><td class="amount">$${l.amount}</td><td>${esc(l.citation)}</td></tr>`).join("") +
+        `<tr class="total"><td>Total</td><td class="amount" id="total">$${q.total}</td><td></td></tr></table>` +
+        `<ul class="notes">${q.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>`;
+    } catch (e) {
+      result.innerHTML = `<p class="error" id="error">${esc(e.message)}</p>`;
+    }
+  }
+  form.route.addEventListener("change", renderOptions);
+  form.addEventListener("submit", run);
+  renderOptions();
+})();
