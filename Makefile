@@ -14,7 +14,13 @@ $(STAMP): pyproject.toml
 build: $(STAMP)
 	$(BIN)/navlaw build
 
-test: $(STAMP)
+# Browser tests drive Debian's chromium; installed here when missing (skipped, with the reason, if apt can't).
+BROWSER := $(VENV)/.chromium
+$(BROWSER): $(STAMP)
+	command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) || echo "navlaw: chromium could not be installed; the browser tests will be skipped"
+	touch $(BROWSER)
+
+test: $(STAMP) $(BROWSER)
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

@@ -124,6 +124,12 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0) -> list[str]:
     return out
 
 
+def _num(label: str) -> str:
+    """Article labels sort as numbers in file names: "6" -> "06", "4-A" -> "04-A"."""
+    m = re.match(r"(\d+)(.*)", label)
+    return f"{int(m[1]):02d}{m[2]}" if m else label
+
+
 def _articles(corpus: Corpus) -> list[tuple[Node, list[str]]]:
     base = next((c.document for c in corpus.documents if c.entry and c.entry.kind == "consolidated"), None)
     if base is None:
@@ -185,7 +191,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     # pass 1: which section goes where, and which anchors exist
     composed: dict[str, object] = {}
     for a, secs in articles:
-        page = f"law/article-{a.label}.md"
+        page = f"law/article-{_num(a.label)}.md"
         for sec in secs:
             comp = timeline.latest(sec)
             if comp.section is None:
@@ -210,7 +216,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out: dict[str, str] = {}
     law_pages = []
     for a, secs in articles:
-        page = f"law/article-{a.label}.md"
+        page = f"law/article-{_num(a.label)}.md"
         items = []
         for sec in secs:
             comp = composed.get(sec)
@@ -263,7 +269,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out["assets/calculator.js"] = (TEMPLATES / "calculator.js").read_text(encoding="utf-8")
     out["assets/calculator-ui.js"] = (TEMPLATES / "calculator-ui.js").read_text(encoding="utf-8")
     out["calculator.md"] = env.get_template("calculator.md.j2").render(
-        routes=[(r, ROUTE_NAMES[r]) for r in ROUTE_NAMES], sections=P.section_page)
+        routes=[(r, ROUTE_NAMES[r]) for r in ROUTE_NAMES],
+        pages=_json.dumps({sec: page.replace(".md", "/") for sec, page in sorted(P.section_page.items())}))
     out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes)
     out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
     return out

@@ -47,7 +47,7 @@ def parse(path: Path) -> Links:
 
 
 def test_pages_exist(site):
-    for page in ("index.html", "law/article-6/index.html", "law/21nycrr-55.2/index.html", "tariffs/index.html",
+    for page in ("index.html", "law/article-06/index.html", "law/21nycrr-55.2/index.html", "tariffs/index.html",
                  "history/index.html", "diagnostics/index.html"):
         assert (site / page).is_file(), page
 
@@ -73,13 +73,13 @@ def test_no_broken_internal_link_or_anchor(site):
 
 
 def test_every_provision_has_an_anchor_and_its_citation(site):
-    page = (site / "law" / "article-6" / "index.html").read_text(encoding="utf-8")
+    page = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
     assert 'id="p-88-4-b-1-ii-A-v" title="Nav. Law § 88(4)(b)(1)(ii)(A)(v)"' in page
     assert 'id="p-89-a-4-b-1-vii"' in page and 'id="p-89-b-4-b-2"' in page
 
 
 def test_cross_references_are_links(site):
-    page = (site / "law" / "article-6" / "index.html").read_text(encoding="utf-8")
+    page = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
     assert re.search(r'<a class="xref" href="[^"]*#p-95">section ninety-five of this article</a>', page)
 
 
@@ -99,6 +99,6 @@ def test_law_text_is_escaped(tmp_path):
     p.write_text(raw.replace("The decision by the\\nboard shall be final.",
                              "The decision by the\\nboard shall be final. <script>alert(1)</script>"), encoding="utf-8")
     site = build_site(tmp_path, corpus)
-    page = (site / "law" / "article-6" / "index.html").read_text(encoding="utf-8")
+    page = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<script>alert(1)" not in page

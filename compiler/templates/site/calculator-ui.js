@@ -5,6 +5,12 @@
   if (!form) return;
   const box = document.getElementById("options");
   const result = document.getElementById("result");
+  const link = (l) => {  // the provision's anchor on its law page
+    const sec = l.provision.startsWith("21nycrr/") ? l.provision.split("/").slice(0, 2).join("/") : l.provision.split("/")[0];
+    const page = (window.SECTION_PAGES || {})[sec];
+    const anchor = "p-" + l.provision.replace(/\*/g, "x").replace(/[^A-Za-z0-9-]+/g, "-");
+    return page ? `<a href="../${page}#${anchor}">${esc(l.citation)}</a>` : esc(l.citation);
+  };
   const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
   function renderOptions() {
     const plan = PLANS[form.route.value];
@@ -37,7 +43,7 @@
       if (typeof u !== "string") u = u.exact;  // exact: L × B × D / 10,000 as a fraction
       const q = quote(form.route.value, u, form.on.value, options);
       result.innerHTML = `<table class="quote"><tr><th>Item</th><th>Amount</th><th>Law</th></tr>` +
-        q.lines.map((l) => `<tr><td>${esc(l.description)}</td><td class="amount">$${l.amount}</td><td>${esc(l.citation)}</td></tr>`).join("") +
+        q.lines.map((l) => `<tr><td>${esc(l.description)}</td><td class="amount">$${l.amount}</td><td>${link(l)}</td></tr>`).join("") +
         `<tr class="total"><td>Total</td><td class="amount" id="total">$${q.total}</td><td></td></tr></table>` +
         `<ul class="notes">${q.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>`;
     } catch (e) {

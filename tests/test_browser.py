@@ -1,0 +1,123 @@
+"""Browser tests: Playwright driving Debian's chromium (headless) over the built site.
+
+The test command (make test) installs chromium with apt-get when it is missing; if it still is not
+there, these tests are skipped with that reason. Screenshots go to build/screenshots/."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import http.server
+import random
+import shutil
+import threading
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+import navlaw_fees as nf
+from compiler.cli import main
+
+from .conftest import CORPUS, ROOT
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
+SHOTS = ROOT / "build" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("browser")
+    assert main(["build", "--corpus", str(CORPUS), "--out", str(tmp / "build"), "--module", str(tmp / "fees")]) == 0
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):  # type: ignore[no-untyped-def]
+            pass
+
+    handler = functools.partial(Quiet, directory=str(tmp / "build" / "site"))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--headless"])
+        pg = browser.new_page(viewport={"width": 1280, "height": 900})
+        yield pg
+        browser.close()
+
+
+def test_navigation_and_cross_reference_links(page, server):
+    page.goto(server + "/")
+    page.click("text=Article 6.")
+    assert "/law/article-06/" in page.url
+    link = page.locator("a.xref", has_text="section ninety-five of this article").first
+    link.click()
+    assert page.url.endswith("#p-95")
+    assert page.locator("#p-95").is_visible()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.goto(server + "/")
+    page.screenshot(path=str(SHOTS / "home.png"), full_page=False)
+    page.goto(server + "/law/article-06/#p-89-a")
+    page.screenshot(path=str(SHOTS / "section-89-a.png"))
+
+
+def test_provision_citation_on_hover(page, server):
+    page.goto(server + "/law/article-06/#p-88-4-b-1-ii-A-v")
+    el = page.locator("#p-88-4-b-1-ii-A-v")
+    el.hover()
+    assert el.get_attribute("title") == "Nav. Law § 88(4)(b)(1)(ii)(A)(v)"
+
+
+def test_tariff_chart(page, server):
+    page.goto(server + "/tariffs/#sandy-hook")
+    chart = page.locator("svg.chart").first
+    assert chart.is_visible() and "fee by pilotage units" in chart.locator("title").text_content()
+    chart.screenshot(path=str(SHOTS / "tariff-chart.png"))
+
+
+def calculator_cases(n: int = 60) -> list[tuple[str, str, str, dict[str, str]]]:
+    rnd = random.Random(11)
+    out = []
+    while len(out) < n:
+        route = rnd.choice(nf.ROUTES)
+        units = str(Decimal(rnd.randint(1000, 200000)) / 100)
+        on = (dt.date(2023, 1, 1) + dt.timedelta(days=rnd.randint(0, 5 * 365))).isoformat()
+        opts = {}
+        if route.startswith("hudson") and rnd.random() < 0.5:
+            opts = rnd.choice([{"shifting": "flag"}, {"docking": "tug"}, {"stop_hours": "3"}])
+        if route == "long-island-sound" and rnd.random() < 0.5:
+            opts = rnd.choice([{"miles": "10"}, {"detention_hours": "4"}])
+        out.append((route, units, on, opts))
+    return out
+
+
+def test_calculator_matches_the_fee_module(page, server):
+    page.goto(server + "/calculator/")
+    checked = 0
+    for route, units, on, opts in calculator_cases():
+        page.select_option("select[name=route]", route)
+        page.fill("input[name=units]", units)
+        page.fill("input[name=on]", on)
+        kwargs: dict[str, object] = {}
+        for name, value in opts.items():
+            if value == "flag":
+                page.check(f"input[name=opt-{name}]")
+                kwargs[name] = True
+            elif name == "docking":
+                page.select_option(f"select[name=opt-{name}]", value)
+                kwargs[name] = value
+            else:
+                page.fill(f"input[name=opt-{name}]", value)
+                kwargs[name] = value
+        page.click("button[type=submit]")
+        want = nf.quote(route, units=units, on=dt.date.fromisoformat(on), **kwargs).total
+        assert page.locator("#total").inner_text() == f"${want}"
+        checked += 1
+        if checked == 1:
+            page.screenshot(path=str(SHOTS / "calculator.png"), full_page=True)
+    assert checked >= 50
