@@ -18,7 +18,6 @@ from .extract_tariffs import tariffs_and_lint
 from .frontend import Corpus, compile_corpus, compile_file
 from .tariffs import AnyTariff, BracketSchedule, amounts, to_json
 from .outline import document_json, node_json, outline
-from .tree import Node, Section
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -51,43 +50,6 @@ def cmd_parse(args: argparse.Namespace) -> int:
         print("\n".join(outline(doc)))
     _print_diagnostics(diags)
     return EXIT_ERRORS if diags.has_errors() else EXIT_OK
-
-
-def section_versions(corpus: Corpus, section: str) -> list[tuple[Node, str]]:
-    """Every text of ``section`` in the corpus, in manifest order, with the file it comes from."""
-    out = []
-    for c in corpus.documents:
-        for s in c.document.sections():
-            if s.id == section:
-                out.append((s, c.source.path))
-    return out
-
-
-def current_section(corpus: Corpus, section: str) -> tuple[Section, list[str]] | None:
-    """The section as the corpus gives it last: the latest whole text, with the provisions of later
-    partial texts put in place of the ones they cover. (Effective dates are not applied here.)"""
-    from dataclasses import replace
-    base: Section | None = None
-    sources: list[str] = []
-    for c in corpus.documents:
-        e = c.entry
-        for s in c.document.sections():
-            if s.id != section:
-                continue
-            partial = e is not None and e.covers and all(cov != section for cov in e.covers) and e.kind != "consolidated"
-            if base is None or not partial:
-                base, sources = s, [c.source.path]
-                continue
-            children = list(base.children)
-            for new in s.children:
-                idx = next((k for k, old in enumerate(children) if old.id == new.id), None)
-                if idx is None:
-                    children.append(new)
-                else:
-                    children[idx] = new
-            base = replace(base, children=tuple(children))
-            sources.append(c.source.path)
-    return (base, sources) if base is not None else None
 
 
 def _section_id(corpus: Corpus, timeline, name: str) -> str:  # type: ignore[no-untyped-def]

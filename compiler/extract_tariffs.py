@@ -23,11 +23,12 @@ from typing import Iterator
 from . import numbers as W
 from .diagnostics import Diagnostic, Diagnostics, Severity
 from .formula import Bin, Expr, FormulaError, Num, Units, numbers, parse_formula
+from .fees import OPTION_TITLES
 from .frontend import Compiled, Corpus
 from .manifest import Entry
 from .tariffs import (AnyTariff, Amount, BoardSet, Bracket, BracketSchedule, Effective, FlatFee, FractionOfRate,
                       Penalty, Percentage, PerUnitFee, Source, TimeFee)
-from .tree import Document, Node, Provision, Table, Text
+from .tree import Document, Node, Table, Text, lineage, section_of
 
 def _rx(pattern: str) -> re.Pattern[str]:
     """Compile with every literal space matching any run of white space (law text wraps anywhere)."""
@@ -94,11 +95,6 @@ class Ctx:
         if not self.entry:
             return None
         return next((f for f in self.entry.fragments if f.covers == node_id), None)
-
-
-def _section_of(node_id: str) -> str:
-    parts = node_id.split("/")
-    return "/".join(parts[:2]) if parts[0] == "21nycrr" else parts[0]
 
 
 def _prose(node: Node) -> Iterator[tuple[int, int]]:
@@ -213,7 +209,7 @@ def start_date(ctx: Ctx, node: Node, text: str, offset: int) -> Effective:
 
 def _default_start(ctx: Ctx, node: Node) -> Effective:
     """No date in the words: a manifest fragment's date, else the document's, else unresolved."""
-    for n_id in _ancestors(node.id):
+    for n_id in lineage(node.id):
         frag = ctx.fragment(n_id)
         if frag is not None:
             if frag.effective:
@@ -226,11 +222,6 @@ def _default_start(ctx: Ctx, node: Node) -> Effective:
         return Effective(e.effective, None, "manifest", f"corpus/manifest.toml: {e.file} effective", confidence=e.confidence)
     return Effective(None, None, "unresolved",
                      f"no date in the text, and the manifest gives none for {Path(ctx.doc.file).name}")
-
-
-def _ancestors(node_id: str) -> list[str]:
-    parts = node_id.split("/")
-    return ["/".join(parts[:i]) for i in range(len(parts), 0, -1)]
 
 
 # ---- rate tables ------------------------------------------------------------------------------------
@@ -286,7 +277,7 @@ def _tables(ctx: Ctx) -> Iterator[tuple[Node, Node, Table, list[str]]]:
 
 def _table_schedule(ctx: Ctx, section: Node, parent: Node, table: Table, header: list[str]) -> BracketSchedule | None:
     sec = section.label
-    code_sec = _section_of(parent.id) if parent.id else sec
+    code_sec = section_of(parent.id) if parent.id else sec
     route = ROUTE_OF_SECTION.get(code_sec, "")
     upper = [h.upper() for h in header]
     if not upper or "UNITS" not in upper[0]:
@@ -689,14 +680,6 @@ OPTIONS_55_2 = {
     "21nycrr/55.2/h/4": ("late_order", ""),
 }
 
-OPTION_TITLES = {
-    "stop_hours": "Intermediate stop", "ice_detention_hours": "Detained by ice", "ice_second_pilot": "Second pilot (ice)",
-    "docking": "Docking or undocking", "shifting": "Shifting", "anchoring": "Anchoring",
-    "delay_hours": "Delay for the vessel's convenience", "dismissed": "Dismissed without rendering services",
-    "detained_hours": "Detained on board", "standby_hours": "Standing by", "departure_delay_hours": "Departure delayed",
-    "no_notice": "Arrival without prior notice", "cancellation": "Late cancellation",
-    "late_arrival_hours": "Late arrival at the pilot station", "late_order": "Late ordering of pilot",
-}
 
 _PERCENT_RE = _rx(r"(?i)(?P<p>\d+(?:\.\d+)?)\s*(?:percent|%)(?P<per>\s+per\s+hour)?\s+of\s+the\s+"
                          r"(?P<of>Zone\s+2\s+Base\s+Rate|regular\s+pilotage\s+fee)"
@@ -955,7 +938,7 @@ def extract_document(compiled: Compiled, diags: Diagnostics) -> list[AnyTariff]:
     lis: list[BracketSchedule] = []
     lis_rules: dict[str, Amount] = {}
     for section, node in _provisions(ctx.doc):
-        sec = _section_of(node.id) if node.id else section.label
+        sec = section_of(node.id) if node.id else section.label
         if sec == "21nycrr/55.2":
             bounds = bounds or _unit_bounds(ctx, section)
             if not bounds:
@@ -1023,15 +1006,15 @@ def extract(corpus: Corpus, diags: Diagnostics | None = None) -> list[AnyTariff]
     covered: set[str] = set()
     for c in corpus.documents:
         if c.entry and c.entry.kind != "consolidated":
-            covered.update(_section_of(x) for x in c.entry.covers)
+            covered.update(section_of(x) for x in c.entry.covers)
             if c.entry.section:
                 covered.add(c.entry.section)
     for c in corpus.documents:
         got = extract_document(c, d)
         if c.entry and c.entry.kind == "consolidated" and c.entry.status == "superseded":
-            got = [t if t.status != "superseded" or _section_of(t.provision) in covered else
+            got = [t if t.status != "superseded" or section_of(t.provision) in covered else
                    replace(t, status="in-force", notes=t.notes + (  # type: ignore[arg-type]
-                       f"From {c.entry.file}, the latest text of {_section_of(t.provision)} in the corpus.",))
+                       f"From {c.entry.file}, the latest text of {section_of(t.provision)} in the corpus.",))
                    for t in got]
         out.extend(got)
     return _unique_ids(out)

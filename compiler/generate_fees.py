@@ -18,9 +18,9 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from .fees import OPTION_HELP, OPTION_ORDER, Option, Plan, established, no_schedule_message
+from .fees import OPTION_HELP, OPTION_ORDER, OPTION_TITLES, Option, Plan, established, no_schedule_message
 from .formula import Bin, Expr, Num, Units, describe, numbers, to_python
-from .tariffs import (AnyTariff, Bracket, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
+from .tariffs import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       to_json)
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -32,19 +32,10 @@ ROUTE_LABEL = {
     "hudson-upper": "Hudson River Section 2 (Upper River) base pilotage",
     "long-island-sound": "Long Island Sound and Block Island Sound pilotage",
 }
-OPTION_LABEL = {
-    "second_pilot": "Second pilot", "launch": "Launch fee", "station_closed": "Pilot transport, station closed",
-    "docking": "Docking", "undocking": "Undocking", "shifting": "Shifting", "anchoring": "Anchoring",
-    "stop_hours": "Intermediate stop", "ice_detention_hours": "Detained by ice", "ice_second_pilot": "Second pilot (ice)",
-    "delay_hours": "Delay for the vessel's convenience", "dismissed": "Dismissed without rendering services",
-    "detained_hours": "Detained on board", "standby_hours": "Standing by", "departure_delay_hours": "Departure delayed",
-    "no_notice": "Arrival without prior notice", "cancellation": "Late cancellation",
-    "late_arrival_hours": "Late arrival at the pilot station", "late_order": "Late ordering of pilot",
-}
 
 
 def label_for(name: str, value: str = "") -> str:
-    return OPTION_LABEL.get(name, name) + (f" ({value})" if value else "")
+    return OPTION_TITLES.get(name, name) + (f" ({value})" if value else "")
 
 
 def ident(text: str) -> str:
@@ -196,7 +187,7 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
     if opt.kind == "flag":
         out.append(f"if value is not None and flag(value, {pystr(name)}):")
     elif opt.kind == "choice":
-        out.append(f"if value is not None:")
+        out.append("if value is not None:")
         out.append(f"    value = choice(value, {pystr(name)}, {opt.choices!r})")
     elif opt.kind in ("hours", "miles"):
         out.append("if value is not None:")
@@ -224,7 +215,7 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
             if opt.kind == "hours":
                 if t.per == "24 hours":
                     lines += ["periods = started(amount_of, HOURS_PER_DAY)",
-                              f"if periods:",
+                              "if periods:",
                               f"    lines.append(Line({text(f'{desc}: {t.percent.value}% × ', V('periods'), f' period(s) of 24 hours of {what}')}, "  # type: ignore[union-attr]
                               f"percent_of({of}, {pct} * periods), {pystr(t.citation)}))"]
                 else:
@@ -260,7 +251,7 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
             after = mod.const(f"{pre}_UNPAID_HOURS", t.after.value if t.after else Decimal(0))
             count = "started(amount_of)" if t.part_counts else "int(amount_of)"
             lines += [f"if amount_of <= {after}:",
-                      f"    if amount_of:",
+                      "    if amount_of:",
                       f"        notes.append({pystr(f'{name}: a detention of {t.after.value if t.after else 0} hours or less is not paid ({t.citation}).')})",
                       "else:",
                       f"    hours = {count}",

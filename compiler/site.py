@@ -187,7 +187,6 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     P = Pages()
     articles = _articles(corpus)
-    bodies: dict[str, list[tuple[str, str, str, list[str], list[str]]]] = {}
     # pass 1: which section goes where, and which anchors exist
     composed: dict[str, object] = {}
     for a, secs in articles:
@@ -342,7 +341,6 @@ def _expr_json(e) -> dict[str, object]:  # type: ignore[no-untyped-def]
 
 
 def _extra_json(t: AnyTariff) -> dict[str, object]:
-    from .fees import OPTION_HELP  # noqa: F401
     from .tariffs import FractionOfRate, Percentage, PerUnitFee, TimeFee
     d: dict[str, object] = {"kind": t.kind, "citation": t.citation, "provision": t.provision, "title": t.title,
                             "option": getattr(t, "option", ""), "choice": getattr(t, "choice", "")}

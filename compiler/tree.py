@@ -151,6 +151,20 @@ def citation(code: Code, node_id: str) -> str:
     return f"{code.cite} § {section}" + "".join(f"({p.split('*')[0]})" for p in parts[1:])
 
 
+def section_of(node_id: str) -> str:
+    """The section a provision id belongs to: "89-a/4/b" -> "89-a", "21nycrr/55.2/c" -> "21nycrr/55.2"."""
+    parts = node_id.split("/")
+    return "/".join(parts[:2]) if parts[0] == "21nycrr" else parts[0]
+
+
+def lineage(node_id: str) -> list[str]:
+    """The id and its enclosing provisions up to its section, innermost first:
+    "89-a/4/b" -> ["89-a/4/b", "89-a/4", "89-a"]."""
+    parts = node_id.split("/")
+    stop = 2 if parts[0] == "21nycrr" and len(parts) > 1 else 1
+    return ["/".join(parts[:i]) for i in range(len(parts), stop - 1, -1)]
+
+
 # ---- building ---------------------------------------------------------------------------------------
 
 @dataclass

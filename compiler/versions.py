@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from .diagnostics import Diagnostic, Diagnostics, Severity
 from .frontend import Compiled, Corpus
-from .tree import Node, Provision, Section, Text
+from .tree import Node, Provision, Section, Text, lineage, section_of
 
 
 @dataclass(frozen=True)
@@ -58,17 +58,6 @@ class Composed:
     message: str = ""  # set when no text of the section is known on that day
 
 
-def _ancestors(node_id: str) -> list[str]:
-    parts = node_id.split("/")
-    start = 2 if parts[0] == "21nycrr" else 1
-    return ["/".join(parts[:i]) for i in range(start, len(parts))]
-
-
-def _section_of(node_id: str) -> str:
-    parts = node_id.split("/")
-    return "/".join(parts[:2]) if parts[0] == "21nycrr" else parts[0]
-
-
 class Timeline:
     def __init__(self, versions: list[TextVersion]):
         self.versions: dict[str, list[TextVersion]] = {}
@@ -82,7 +71,7 @@ class Timeline:
         if not hasattr(self, "_partial_index"):
             index: dict[str, list[str]] = {}
             for t in self.versions:
-                sec = _section_of(t)
+                sec = section_of(t)
                 if t != sec:
                     index.setdefault(sec, []).append(t)
             self._partial_index = {k: sorted(v, key=lambda t: (t.count("/"), t)) for k, v in index.items()}
@@ -93,7 +82,7 @@ class Timeline:
     def _next_start(self, v: TextVersion) -> tuple[dt.date | None, TextVersion | None]:
         """The first later version of the same provision or of one that encloses it."""
         best: tuple[dt.date | None, TextVersion | None] = (None, None)
-        for t in [v.target] + _ancestors(v.target):
+        for t in lineage(v.target):
             for w in self.versions.get(t, ()):
                 if w is v or w.start is None or v.start is None:
                     continue
@@ -178,7 +167,7 @@ class Timeline:
         if not hasattr(self, "_bounds"):
             bounds: dict[str, set[dt.date]] = {}
             for t, vs in self.versions.items():
-                here = bounds.setdefault(_section_of(t), set())
+                here = bounds.setdefault(section_of(t), set())
                 for v in vs:
                     if v.start:
                         here.add(v.start)
@@ -191,7 +180,7 @@ class Timeline:
         return sorted({d for ds in self._bounds.values() for d in ds})
 
     def sections(self) -> list[str]:
-        return sorted({_section_of(t) for t in self.versions})
+        return sorted({section_of(t) for t in self.versions})
 
 
 def _name(file: str) -> str:
@@ -270,12 +259,12 @@ def document_versions(corpus: Corpus) -> list[TextVersion]:
     # is a version too, so it ends (or leaves a gap) where the partial text starts
     wholes: dict[str, list[TextVersion]] = {}
     for v in out:
-        if v.target == _section_of(v.target):
+        if v.target == section_of(v.target):
             wholes.setdefault(v.target, []).append(v)
     for v in list(out):
         if v.target in wholes:
             continue
-        for w in wholes.get(_section_of(v.target), ()):
+        for w in wholes.get(section_of(v.target), ()):
             if w.order < v.order and w.node is not None:
                 old = w.node.find(v.target)
                 if old is not None:
@@ -311,7 +300,7 @@ __all__ = ["Composed", "Provision", "Span", "TextVersion", "Timeline", "build_ti
 
 def _version_of(timeline: Timeline, file: str, provision: str) -> TextVersion | None:
     best: TextVersion | None = None
-    for t in [provision] + list(reversed(_ancestors(provision))):
+    for t in lineage(provision):
         for v in timeline.versions.get(t, ()):
             vfile = v.compiled.source.path if v.compiled is not None else v.file
             if vfile == file and (best is None or len(v.target) > len(best.target)):
