@@ -143,8 +143,11 @@ def _compile_all(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnostics]
     diags.extend(corpus.diagnostics)
     tariffs: list[AnyTariff] = []
     if not corpus.diagnostics.has_errors():
+        from . import references
         tariffs, found = tariffs_and_lint(corpus, timeline)
         diags.extend(found)
+        corpus.references = references.find(corpus)  # type: ignore[attr-defined]
+        diags.extend(references.lint(corpus, corpus.references, set(timeline.sections())))  # type: ignore[attr-defined]
     return corpus, tariffs, diags
 
 

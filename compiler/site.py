@@ -61,16 +61,14 @@ class Pages:
         return f"{rel}#{target}"
 
 
-_SECTION_REF = re.compile(r"§\s?(\d+(?:-[a-z]+)*)|\bsections? (\d+(?:-[a-z]+)*)\b")
 _WORDS_REF = re.compile(r"\bsection ((?:[a-z]+[- ]){0,4}?[a-z]+?)(?:-([a-z]{1,2}))? of this (article|chapter)\b")
-_EXTERNAL = re.compile(r"\b(?:section [\w().-]+ of (?:title \d+ of )?the (?:[A-Z][\w ]+ )?(?:law|Code)|"
-                       r"\d+ NYCRR(?: § [\d.]+)?)")
+from .references import _DIGIT_REF, _EXTERNAL  # noqa: E402  (one definition of each reference form)
 
 
 def link_refs(escaped: str, pages: Pages, page: str) -> str:
     """Cross-references in already escaped text become links (only to sections that exist)."""
     def digits(m: re.Match[str]) -> str:
-        sec = m.group(1) or m.group(2)
+        sec = m["d1"] or m["d2"]
         href = pages.href(page, sec)
         return f'<a class="xref" href="{href}">{m.group(0)}</a>' if href else m.group(0)
 
@@ -85,24 +83,29 @@ def link_refs(escaped: str, pages: Pages, page: str) -> str:
         href = pages.href(page, sec)
         return f'<a class="xref" href="{href}">{m.group(0)}</a>' if href else m.group(0)
 
+    escaped = _EXTERNAL.sub(lambda m: f'<span class="ext" title="citation outside the Navigation Law">{m.group(0)}</span>',
+                            escaped)
     out = _WORDS_REF.sub(words, escaped)
     # digit references outside the links just made
-    parts = re.split(r"(<a [^>]*>.*?</a>)", out)
-    return "".join(p if p.startswith("<a ") else _SECTION_REF.sub(digits, p) for p in parts)
+    parts = re.split(r"(<a [^>]*>.*?</a>|<span class=\"ext\"[^>]*>.*?</span>)", out)
+    return "".join(p if p.startswith(("<a ", "<span")) else _DIGIT_REF.sub(digits, p) for p in parts)
 
 
-def render_node(n: Node, pages: Pages, page: str, depth: int = 0) -> list[str]:
+def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = "") -> list[str]:
+    """HTML for a node and what is below it; ``prefix`` keeps ids unique when one page shows several
+    versions of a section."""
     out: list[str] = []
     if isinstance(n, Section):
         for c in n.children:
-            out += render_node(c, pages, page, 0)
+            out += render_node(c, pages, page, 0, prefix)
         return out
     if isinstance(n, Provision):
         text = link_refs(html.escape(n.text), pages, page)
-        out.append(f'<p class="prov lvl-{min(depth, 7)}" id="{anchor(n.id)}" title="{html.escape(n.citation)}">'
-                   f'<a class="label" href="#{anchor(n.id)}">{html.escape(n.label)}</a> {text}</p>')
+        aid = prefix + anchor(n.id)
+        out.append(f'<p class="prov lvl-{min(depth, 7)}" id="{aid}" title="{html.escape(n.citation)}">'
+                   f'<a class="label" href="#{aid}">{html.escape(n.label)}</a> {text}</p>')
         for c in n.children:
-            out += render_node(c, pages, page, depth + 1)
+            out += render_node(c, pages, page, depth + 1, prefix)
         return out
     if isinstance(n, Table):
         rows = []
@@ -120,7 +123,7 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0) -> list[str]:
         out.append(f'<p class="{cls} lvl-{min(depth, 7)}">{link_refs(html.escape(n.text), pages, page)}</p>')
         return out
     for c in n.children:
-        out += render_node(c, pages, page, depth)
+        out += render_node(c, pages, page, depth, prefix)
     return out
 
 
@@ -211,6 +214,12 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         for n in comp.section.walk():
             if n.id:
                 P.anchors.add((page, anchor(n.id)))
+    cited_by: dict[str, list[str]] = {}
+    for r in getattr(corpus, "references", []):
+        if not r.external and r.target in P.section_page:
+            src = r.source.split("/")[0] if not r.source.startswith("21nycrr/") else "/".join(r.source.split("/")[:2])
+            if src != r.target and src not in cited_by.setdefault(r.target, []):
+                cited_by[r.target].append(src)
     # pass 2: render
     out: dict[str, str] = {}
     law_pages = []
@@ -225,7 +234,9 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             sources = [f"{pid}: {Path(v.file).name.split('#')[0]} — {v.note}" for pid, v in comp.sources]  # type: ignore[attr-defined]
             items.append({"id": sec, "anchor": anchor(sec), "title": f"§ {sec}. {s.heading}".rstrip(". ") + ".",
                           "html": "\n".join(render_node(s, P, page)), "sources": sources,
-                          "gaps": comp.gaps})  # type: ignore[attr-defined]
+                          "gaps": comp.gaps,  # type: ignore[attr-defined]
+                          "cited_by": [(f"§ {src}", P.href(page, src)) for src in cited_by.get(sec, [])
+                                       if P.href(page, src)]})
         out[page] = env.get_template("article.md.j2").render(title=f"Article {a.label}. {a.heading}", sections=items)
         law_pages.append((page, f"Article {a.label}. {a.heading}", len(items)))
     for sec in extra:
@@ -238,7 +249,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         out[page] = env.get_template("article.md.j2").render(
             title=s.citation or sec, sections=[{"id": sec, "anchor": anchor(sec), "title": f"{s.citation}. {s.heading}",
                                                "html": "\n".join(render_node(s, P, page)), "sources": sources,
-                                               "gaps": comp.gaps}])  # type: ignore[attr-defined]
+                                               "gaps": comp.gaps, "cited_by": []}])  # type: ignore[attr-defined]
         law_pages.append((page, s.citation or sec, 1))
     # tariffs
     routes = []
@@ -254,6 +265,15 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                                   and t.kind != "penalty"]})
     out["tariffs.md"] = env.get_template("tariffs.md.j2").render(routes=routes)
     out["history.md"] = "# History and changes\n\n" + re.sub(r"(?m)^#", "##", changes.split("\n", 1)[1])
+    history = section_histories(timeline, P, env)
+    out.update(history)
+    for sec, page in P.section_page.items():
+        hist = f"history/{_slug(sec)}.md"
+        if hist in history and page in out:
+            out[page] = out[page].replace(f'<h2><a class="label" href="#{anchor(sec)}">',
+                                          f'<p class="history-link"><a href="../../history/{_slug(sec)}/">'
+                                          f'History of § {html.escape(sec)}</a></p>\n'
+                                          f'<h2><a class="label" href="#{anchor(sec)}">', 1)
     out["diagnostics.md"] = env.get_template("diagnostics.md.j2").render(
         rows=[{"where": html.escape(f"{Path(d.file).name}:{d.line}:{d.column}" if d.line else Path(d.file).name),
                "severity": str(d.severity), "code": html.escape(d.code), "message": html.escape(d.message)}
@@ -385,4 +405,36 @@ def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
                                   for o in plan.options],
                       "option_order": list(OPTION_ORDER),
                       "no_schedule": no_schedule_message(plan, "{on}")}
+    return out
+
+
+def _slug(section: str) -> str:
+    return re.sub(r"[^a-z0-9.-]+", "-", section.lower())
+
+
+def section_histories(timeline: Timeline, P: Pages, env: Environment) -> dict[str, str]:
+    """For each section with more than one version: each version with its sources and dates, the law
+    as of each version boundary, and a redline from the version before."""
+    from .redline import compare, render_html
+
+    out: dict[str, str] = {}
+    for sec in sorted(P.section_page):
+        dates = timeline.boundaries(sec)
+        versions = []
+        prev = None
+        for d in dates:
+            comp = timeline.section_on(sec, d)
+            page = f"history/{_slug(sec)}.md"
+            prefix = f"v{d.isoformat()}-"
+            body = "\n".join(render_node(comp.section, P, page, prefix=prefix)) if comp.section is not None else ""
+            red = render_html(compare(prev, comp.section)) if prev is not None and comp.section is not None else ""
+            versions.append({"date": d.isoformat(), "message": comp.message, "gaps": comp.gaps, "html": body,
+                             "redline": red,
+                             "sources": [f"{pid}: {Path(v.file).name.split('#')[0]} — {v.note}"
+                                         for pid, v in comp.sources]})
+            if comp.section is not None:
+                prev = comp.section
+        if len([v for v in versions if v["html"]]) < 2:
+            continue
+        out[f"history/{_slug(sec)}.md"] = env.get_template("history.md.j2").render(section=sec, versions=versions)
     return out

@@ -102,3 +102,21 @@ def test_law_text_is_escaped(tmp_path):
     page = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<script>alert(1)" not in page
+
+
+def test_history_page_shows_versions_and_redlines(site):
+    page = (site / "history" / "89-b" / "index.html").read_text(encoding="utf-8")
+    assert "As of 2002-07-01" in page and "As of 2022-07-21" in page
+    assert "<del>five</del>" in page and "<ins>eight</ins>" in page  # § 89-b(4)(b)(1): $5.30 -> $8.86
+    assert "no text of 89-b in this corpus is known to be in force on 2006-01-01" in page
+    law = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../../history/89-b/"' in law
+
+
+def test_cited_by_and_external_citations(site):
+    law = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
+    # § 89-a(4)(b)(1-c)(iv) (file 002) cites "section ninety-five of this article"
+    assert re.search(r'id="p-95".*?Cited by: <a href="\.\./article-06/#p-89-a">§ 89-a</a>', law, re.S)
+    a3 = (site / "law" / "article-03" / "index.html").read_text(encoding="utf-8")
+    assert '<span class="ext" title="citation outside the Navigation Law">section 15-0505 of the environmental ' \
+           'conservation law</span>' in a3

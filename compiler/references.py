@@ -1,0 +1,108 @@
+"""Cross-references: every place the law text cites a section, with its position.
+
+Forms read (the words lawyers use): "§ 89-a", "section 89-b of this chapter", "section eighty-eight
+of this article", "sections thirty-five and thirty-five-a of this chapter", "article four of this
+chapter". References outside the chapter ("section 15-0505 of the environmental conservation law",
+"section 2101 (34) of title 46 of the United States Code", "21 NYCRR") are external citations.
+A chapter reference whose section is not in the corpus is a lint finding with file:line:col.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import numbers as W
+from .diagnostics import Diagnostic, Diagnostics, Severity
+from .frontend import Corpus
+from .tree import Node, Text, section_of
+
+_NUM = r"(?:\d+(?:-[a-z]{1,5})?)"
+_WORDS = r"(?:[a-z]+(?:[- ][a-z]+){0,3}?)"
+_DIGIT_REF = re.compile(rf"§+\s?(?P<d1>{_NUM})(?![\w.-]*\s+of\s+the\s+[a-z ]+?\s+law)"
+                        rf"|\bsections?\s+(?P<d2>{_NUM})(?=\s+of\s+this\s+(?:article|chapter)\b)")
+_WORD_REF = re.compile(rf"\bsections?\s+(?P<w1>{_WORDS}?)(?:-(?P<s1>[a-z]{{1,2}}))?"
+                       rf"(?:\s+and\s+(?P<w2>{_WORDS}?)(?:-(?P<s2>[a-z]{{1,2}}))?)?"
+                       rf"\s+of\s+this\s+(?P<scope>article|chapter)\b")
+_EXTERNAL = re.compile(r"\bsection\s+[\w().-]+(?:\s*\(\d+\))?\s+of\s+(?:title\s+\d+\s+of\s+)?the\s+"
+                       r"(?:[a-z]+\s+){0,4}(?:law|Code)\b|\b\d+\s+NYCRR\b", re.I)
+
+
+@dataclass(frozen=True)
+class Reference:
+    file: str
+    source: str  # provision id where the reference is
+    target: str  # section id ("88", "35-a") or "" for an external citation
+    text: str
+    start: int  # offsets in the document's normalized text
+    end: int
+    external: bool = False
+
+
+def _own_spans(node: Node):  # type: ignore[no-untyped-def]
+    yield node.start, node.end
+    for c in node.children:
+        if isinstance(c, Text):
+            yield c.start, c.end
+
+
+def _section(words: str, suffix: str | None) -> str | None:
+    try:
+        kind, n = W.parse(words)
+    except ValueError:
+        return None
+    if kind != "cardinal":
+        return None
+    return f"{n}" + (f"-{suffix}" if suffix else "")
+
+
+def find(corpus: Corpus) -> list[Reference]:
+    out: list[Reference] = []
+    for c in corpus.documents:
+        doc = c.document
+        text = doc.normal.text if doc.normal is not None else ""
+        for n in doc.walk():
+            if n.kind not in ("section", "provision") or not n.id:
+                continue
+            for start, end in _own_spans(n):
+                chunk = text[start:end]
+                if "ection" not in chunk and "§" not in chunk and "NYCRR" not in chunk:
+                    continue
+                taken: list[tuple[int, int]] = []
+                for m in _EXTERNAL.finditer(chunk):
+                    taken.append((m.start(), m.end()))
+                    out.append(Reference(doc.file, n.id, "", m.group(0), start + m.start(), start + m.end(), True))
+                for m in _WORD_REF.finditer(chunk):
+                    if any(a <= m.start() < b for a, b in taken):
+                        continue
+                    for w, sfx in ((m["w1"], m["s1"]), (m["w2"], m["s2"])):
+                        sec = _section(w, sfx) if w else None
+                        if sec:
+                            out.append(Reference(doc.file, n.id, sec, m.group(0), start + m.start(), start + m.end()))
+                    taken.append((m.start(), m.end()))
+                for m in _DIGIT_REF.finditer(chunk):
+                    if any(a <= m.start() < b for a, b in taken):
+                        continue
+                    sec = m["d1"] or m["d2"]
+                    if sec and section_of(n.id) != sec:
+                        out.append(Reference(doc.file, n.id, sec, m.group(0), start + m.start(), start + m.end()))
+    return out
+
+
+def lint(corpus: Corpus, refs: list[Reference], known: set[str]) -> Diagnostics:
+    """A chapter reference to a section the corpus does not have: a warning at the reference."""
+    diags = Diagnostics()
+    by_file = {c.document.file: c.document.normal for c in corpus.documents}
+    for r in refs:
+        if r.external or r.target in known or not r.file.endswith(".txt"):
+            continue
+        if r.source.startswith("21nycrr/"):
+            continue  # a rule's "section 54.2 of this Title" is in 21 NYCRR, not the chapter
+        nt = by_file.get(r.file)
+        if nt is None:
+            continue
+        line, col = nt.raw_linecol(r.start)
+        diags.add(Diagnostic(Severity.WARNING, f"reference to § {r.target} (\"{r.text}\"), which is not in the corpus",
+                             r.file, line, col, nt.raw_line(line), "reference-unresolved",
+                             "the section may be repealed, renumbered or cut from this text"))
+    return diags
