@@ -25,7 +25,8 @@ from . import numbers as W
 from .diagnostics import Diagnostics
 from .frontend import Corpus
 from .tariffs import AnyTariff, BracketSchedule, cents
-from .tree import Article, Formula, Node, Provision, Section, Table, Text
+from .definitions import find as find_definitions, mark
+from .tree import Article, Formula, Node, Provision, Section, Table, Text, section_of
 from .versions import Timeline
 
 SITE = Path(__file__).resolve().parent.parent / "site"
@@ -45,6 +46,14 @@ class Pages:
     def __init__(self) -> None:
         self.section_page: dict[str, str] = {}
         self.anchors: set[tuple[str, str]] = set()
+        self.definitions: list = []  # compiler.definitions.Definition
+        self.article_of: dict[str, str] = {}
+
+    def terms(self, node_id: str):  # type: ignore[no-untyped-def]
+        """The definitions in scope at a provision (for hover definitions)."""
+        from .definitions import in_scope
+        art = self.article_of.get(section_of(node_id), "")
+        return [d for d in self.definitions if in_scope(d, node_id, art) and d.source != node_id]  # not where defined
 
     def href(self, from_page: str, section: str, node_id: str | None = None) -> str | None:
         page = self.section_page.get(section)
@@ -91,21 +100,21 @@ def link_refs(escaped: str, pages: Pages, page: str) -> str:
     return "".join(p if p.startswith(("<a ", "<span")) else _DIGIT_REF.sub(digits, p) for p in parts)
 
 
-def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = "") -> list[str]:
+def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = "", within: str = "") -> list[str]:
     """HTML for a node and what is below it; ``prefix`` keeps ids unique when one page shows several
     versions of a section."""
     out: list[str] = []
     if isinstance(n, Section):
         for c in n.children:
-            out += render_node(c, pages, page, 0, prefix)
+            out += render_node(c, pages, page, 0, prefix, n.id)
         return out
     if isinstance(n, Provision):
-        text = link_refs(html.escape(n.text), pages, page)
+        text = mark(link_refs(html.escape(n.text), pages, page), pages.terms(n.id))
         aid = prefix + anchor(n.id)
         out.append(f'<p class="prov lvl-{min(depth, 7)}" id="{aid}" title="{html.escape(n.citation)}">'
                    f'<a class="label" href="#{aid}">{html.escape(n.label)}</a> {text}</p>')
         for c in n.children:
-            out += render_node(c, pages, page, depth + 1, prefix)
+            out += render_node(c, pages, page, depth + 1, prefix, n.id)
         return out
     if isinstance(n, Table):
         rows = []
@@ -120,10 +129,11 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
         return out
     if isinstance(n, Text):
         cls = "gap" if "gap" in n.flags else "text"
-        out.append(f'<p class="{cls} lvl-{min(depth, 7)}">{link_refs(html.escape(n.text), pages, page)}</p>')
+        body = mark(link_refs(html.escape(n.text), pages, page), pages.terms(within) if within else [])
+        out.append(f'<p class="{cls} lvl-{min(depth, 7)}">{body}</p>')
         return out
     for c in n.children:
-        out += render_node(c, pages, page, depth, prefix)
+        out += render_node(c, pages, page, depth, prefix, within)
     return out
 
 
@@ -190,6 +200,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     P = Pages()
     articles = _articles(corpus)
+    P.definitions = find_definitions(corpus)
+    P.article_of = {sec: a.label for a, secs in articles for sec in secs}
     # pass 1: which section goes where, and which anchors exist
     composed: dict[str, object] = {}
     for a, secs in articles:

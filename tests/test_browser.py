@@ -71,6 +71,11 @@ def test_provision_citation_on_hover(page, server):
     el = page.locator("#p-88-4-b-1-ii-A-v")
     el.hover()
     assert el.get_attribute("title") == "Nav. Law § 88(4)(b)(1)(ii)(A)(v)"
+    # a defined term inside its scope: the definition is its hover text
+    page.goto(server + "/law/article-06/#p-89-b-4-b-3")
+    term = page.locator("#p-89-b-4-b-3 dfn.term").first
+    term.hover()
+    assert term.get_attribute("title").startswith('"Overall length" is the distance')
 
 
 def test_tariff_chart(page, server):
