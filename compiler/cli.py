@@ -313,6 +313,25 @@ def cmd_build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Write the site's pages into site/docs/ (not committed) and run MkDocs' live server on them."""
+    from .site import SITE, pages
+
+    corpus, tariffs, diags = _compile_all(args.corpus)
+    if corpus.diagnostics.has_errors():
+        _print_diagnostics(corpus.diagnostics, sys.stderr, Severity.ERROR)
+        return EXIT_ERRORS
+    docs = SITE / "docs"
+    if docs.exists():
+        shutil.rmtree(docs)
+    _write_files(docs, pages(corpus, corpus.timeline, tariffs, diags, changes_md(corpus, tariffs)))  # type: ignore[attr-defined]
+    print(f"navlaw serve: pages written to {docs}/; http://{args.addr}/ (Ctrl-C stops)", file=sys.stderr)
+    if args.pages_only:
+        return EXIT_OK
+    import subprocess
+    return subprocess.call([sys.executable, "-m", "mkdocs", "serve", "-f", str(SITE / "mkdocs.yml"), "-a", args.addr])
+
+
 def _option_args(extra: list[str]) -> dict[str, object]:
     """``--second-pilot --launch yonkers-pilot-station --miles=10`` -> keyword options."""
     out: dict[str, object] = {}
@@ -420,6 +439,13 @@ def make_parser() -> argparse.ArgumentParser:
                     help="where to write the generated fee module (default: navlaw_fees/, the committed copy)")
     sp.add_argument("--no-site", action="store_true", help="skip the MkDocs site (trees, tariffs and module only)")
     sp.set_defaults(func=cmd_build)
+
+    sp = sub.add_parser("serve", help="preview the site live (MkDocs)",
+                        description="Write the site's pages into site/docs/ and run `mkdocs serve` on them.")
+    corpus_arg(sp)
+    sp.add_argument("--addr", default="127.0.0.1:8000", metavar="HOST:PORT")
+    sp.add_argument("--pages-only", action="store_true", help="write the pages and stop (no server)")
+    sp.set_defaults(func=cmd_serve)
 
     sp = sub.add_parser("fee", help="quote a pilotage fee, itemized with citations",
                         description="Quote the pilotage fee for ROUTE (sandy-hook, hudson-lower, hudson-upper, "

@@ -26,7 +26,7 @@ from .diagnostics import Diagnostics
 from .frontend import Corpus
 from .tariffs import AnyTariff, BracketSchedule, cents
 from .definitions import find as find_definitions, mark
-from .tree import Article, Formula, Node, Provision, Section, Table, Text, section_of
+from .tree import Article, Formula, Node, Provision, Section, Table, Text, lineage, section_of
 from .versions import Timeline
 
 SITE = Path(__file__).resolve().parent.parent / "site"
@@ -270,7 +270,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                          and t.series == f"{route}/base"),
                         key=lambda t: (t.effective.start or dt.date.min, t.id))
         dated = [t for t in scheds if t.effective.start is not None]
-        routes.append({"name": ROUTE_NAMES[route], "route": route, "chart": _chart(route, dated),
+        routes.append({"name": ROUTE_NAMES[route], "route": route,
+                       "chart": _chart(route, dated) + _rate_chart(route, dated),
                        "schedules": [_schedule_view(t, P) for t in scheds],
                        "others": [_other_view(t, P) for t in tariffs if t.route in (route, "hudson" if
                                   route.startswith("hudson") else route) and not isinstance(t, BracketSchedule)
@@ -286,8 +287,10 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                                           f'<p class="history-link"><a href="../../history/{_slug(sec)}/">'
                                           f'History of § {html.escape(sec)}</a></p>\n'
                                           f'<h2><a class="label" href="#{anchor(sec)}">', 1)
+    located = _provision_at(corpus)
     out["diagnostics.md"] = env.get_template("diagnostics.md.j2").render(
         rows=[{"where": html.escape(f"{Path(d.file).name}:{d.line}:{d.column}" if d.line else Path(d.file).name),
+               "provision": _diag_link(located, d, P),
                "severity": str(d.severity), "code": html.escape(d.code), "message": html.escape(d.message)}
               for d in diags],
         summary={s: sum(1 for d in diags if str(d.severity) == s) for s in ("error", "warning", "info")})
@@ -450,3 +453,65 @@ def section_histories(timeline: Timeline, P: Pages, env: Environment) -> dict[st
             continue
         out[f"history/{_slug(sec)}.md"] = env.get_template("history.md.j2").render(section=sec, versions=versions)
     return out
+
+
+def _provision_at(corpus: Corpus) -> dict[str, list[tuple[int, str]]]:
+    """file -> (raw line, provision id) of every node, sorted: to find the provision a finding is in."""
+    out: dict[str, list[tuple[int, str]]] = {}
+    for c in corpus.documents:
+        rows = sorted((n.line, n.id) for n in c.document.walk() if n.id and n.kind in ("section", "provision"))
+        out[c.document.file] = rows
+    return out
+
+
+def _diag_link(located: dict[str, list[tuple[int, str]]], d, P: Pages) -> str:  # type: ignore[no-untyped-def]
+    import bisect
+    rows = located.get(d.file)
+    if not rows or not d.line:
+        return ""
+    i = bisect.bisect_right(rows, (d.line, "\uffff")) - 1
+    if i < 0:
+        return ""
+    node_id = rows[i][1]
+    for nid in lineage(node_id):
+        href = P.href("diagnostics.md", section_of(nid), nid)
+        if href:
+            return f'<a href="{href}">{html.escape(nid)}</a>'
+    return ""
+
+
+def _rate_chart(route: str, schedules: list[BracketSchedule]) -> str:
+    """The fee for a 300-unit vessel over time, one step per schedule: how the rate moved, at a glance."""
+    pts = []
+    for s in schedules:
+        try:
+            pts.append((s.effective.start, s.effective.end, cents(s.fee(Decimal(300)))))
+        except ValueError:
+            continue
+    if not pts:
+        return ""
+    w, h, pad = 640, 220, 40
+    first = min(p[0] for p in pts)
+    last = max((p[1] or p[0]) for p in pts)
+    last = max(last, first) + dt.timedelta(days=365)
+    span = (last - first).days or 1
+    top = max(p[2] for p in pts)
+
+    def x(d: dt.date) -> float:
+        return pad + (d - first).days / span * (w - 2 * pad)
+
+    def y(v: Decimal) -> float:
+        return h - pad - float(v / top) * (h - 2 * pad)
+
+    bars = "".join(f'<line x1="{x(a):.1f}" y1="{y(v):.1f}" x2="{x(b or last):.1f}" y2="{y(v):.1f}" stroke="#1565c0" '
+                   f'stroke-width="3"/><text x="{x(a):.1f}" y="{y(v) - 4:.1f}" font-size="10" fill="currentColor">'
+                   f'${v:,}</text>' for a, b, v in pts)
+    desc = "; ".join(f"from {a}: ${v:,}" for a, b, v in pts)
+    name = ROUTE_NAMES.get(route, route)
+    return (f'<svg class="chart" role="img" viewBox="0 0 {w} {h}" width="100%" aria-labelledby="tt-{route} dd-{route}">'
+            f'<title id="tt-{route}">{html.escape(name)}: the fee for 300 pilotage units over time</title>'
+            f'<desc id="dd-{route}">{html.escape(desc)}</desc>'
+            f'<line x1="{pad}" y1="{h - pad}" x2="{w - pad}" y2="{h - pad}" stroke="currentColor"/>'
+            f'<text x="{pad}" y="{h - 8}" font-size="11" fill="currentColor">{first.year}</text>'
+            f'<text x="{w - pad}" y="{h - 8}" font-size="11" text-anchor="end" fill="currentColor">{last.year}</text>'
+            + bars + f'</svg><p class="chart-alt">The fee for 300 pilotage units, {html.escape(desc)}.</p>')

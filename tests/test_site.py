@@ -120,3 +120,14 @@ def test_cited_by_and_external_citations(site):
     a3 = (site / "law" / "article-03" / "index.html").read_text(encoding="utf-8")
     assert '<span class="ext" title="citation outside the Navigation Law">section 15-0505 of the environmental ' \
            'conservation law</span>' in a3
+
+
+def test_serve_writes_the_pages_for_mkdocs(capsys):
+    from compiler.site import SITE
+    assert main(["serve", "--pages-only", "--corpus", str(CORPUS)]) == 0
+    assert (SITE / "docs" / "law" / "article-06.md").is_file() and (SITE / "docs" / "calculator.md").is_file()
+
+
+def test_diagnostics_page_links_findings_to_provisions(site):
+    page = (site / "diagnostics" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<a href="[^"]*#p-88-4-b-1-ii-A-i">88/4/b/1/ii/A/i</a>', page)  # the 1650 jump in table (i)
