@@ -100,6 +100,62 @@ def link_refs(escaped: str, pages: Pages, page: str) -> str:
     return "".join(p if p.startswith(("<a ", "<span")) else _DIGIT_REF.sub(digits, p) for p in parts)
 
 
+_LEVELS = ("section", "subdivision", "paragraph", "subparagraph", "clause", "subclause", "item", "subitem")
+_LABEL = r"\([A-Za-z0-9-]{1,6}\)|\d+(?:-[a-z])?|[a-z]+(?:-[a-z]+){0,2}"
+_CHAIN = re.compile(rf"\b(?P<chain>(?:(?:subdivision|paragraph|subparagraph|clause|subclause|item|subitem)\s+"
+                    rf"(?:{_LABEL})\s+of\s+)+)(?:this\s+(?P<this>section|subdivision|paragraph|subparagraph|clause|"
+                    rf"subclause|item)\b|section\s+(?P<sec>[a-z]+(?:-[a-z]+){{0,3}}|\d+(?:-[a-z]+)?)\s+of\s+this\s+"
+                    rf"(?:article|chapter)\b)")
+_PART = re.compile(rf"(?P<level>subdivision|paragraph|subparagraph|clause|subclause|item|subitem)\s+(?P<label>{_LABEL})")
+
+
+def _label_key(label: str) -> str | None:
+    """"(e)" -> "e"; "five" -> "5"; "one-c" -> "1-c"; "4" -> "4"."""
+    if label.startswith("("):
+        return label.strip("()")
+    if label[0].isdigit():
+        return label
+    head, _, tail = label.partition("-")
+    words = label if not tail or len(tail) > 2 else head
+    try:
+        kind, n = W.parse(words)
+    except ValueError:
+        return None
+    if kind != "cardinal":
+        return None
+    return f"{n}-{tail}" if tail and len(tail) <= 2 else f"{n}"
+
+
+def link_relative(escaped: str, node_id: str, pages: Pages, page: str) -> str:
+    """"paragraph (e) of this subdivision", "item (A) of subclause three of this clause", "item (B) of
+    subclause one of … of section eighty-eight of this article": a link when the provision exists."""
+    if not node_id or ("of this" not in escaped and "of section" not in escaped):
+        return escaped
+
+    def repl(m: re.Match[str]) -> str:
+        parts = [(p["level"], p["label"]) for p in _PART.finditer(m["chain"])][::-1]  # outermost first
+        if m["sec"]:
+            sec = m["sec"] if m["sec"][0].isdigit() else _label_key(m["sec"])
+            if sec is None:
+                return m.group(0)
+            base = sec
+        else:
+            chain = lineage(node_id)[::-1]  # section first
+            depth = _LEVELS.index(m["this"])
+            if depth >= len(chain):
+                return m.group(0)
+            base = chain[depth]
+        keys = [_label_key(label) for _, label in parts]
+        if any(k is None for k in keys):
+            return m.group(0)
+        target = "/".join([base] + keys)  # type: ignore[list-item]
+        href = pages.href(page, section_of(target), target)
+        return f'<a class="xref" href="{href}">{m.group(0)}</a>' if href else m.group(0)
+
+    parts = re.split(r"(<a [^>]*>.*?</a>|<span class=\"ext\"[^>]*>.*?</span>)", escaped)
+    return "".join(p if p.startswith(("<a ", "<span")) else _CHAIN.sub(repl, p) for p in parts)
+
+
 def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = "", within: str = "") -> list[str]:
     """HTML for a node and what is below it; ``prefix`` keeps ids unique when one page shows several
     versions of a section."""
@@ -109,7 +165,7 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
             out += render_node(c, pages, page, 0, prefix, n.id)
         return out
     if isinstance(n, Provision):
-        text = mark(link_refs(html.escape(n.text), pages, page), pages.terms(n.id))
+        text = mark(link_refs(link_relative(html.escape(n.text), n.id, pages, page), pages, page), pages.terms(n.id))
         aid = prefix + anchor(n.id)
         out.append(f'<p class="prov lvl-{min(depth, 7)}" id="{aid}" title="{html.escape(n.citation)}">'
                    f'<a class="label" href="#{aid}">{html.escape(n.label)}</a> {text}</p>')
@@ -129,7 +185,8 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
         return out
     if isinstance(n, Text):
         cls = "gap" if "gap" in n.flags else "text"
-        body = mark(link_refs(html.escape(n.text), pages, page), pages.terms(within) if within else [])
+        body = mark(link_refs(link_relative(html.escape(n.text), within, pages, page), pages, page),
+                    pages.terms(within) if within else [])
         out.append(f'<p class="{cls} lvl-{min(depth, 7)}">{body}</p>')
         return out
     for c in n.children:

@@ -131,3 +131,12 @@ def test_serve_writes_the_pages_for_mkdocs(capsys):
 def test_diagnostics_page_links_findings_to_provisions(site):
     page = (site / "diagnostics" / "index.html").read_text(encoding="utf-8")
     assert re.search(r'<a href="[^"]*#p-88-4-b-1-ii-A-i">88/4/b/1/ii/A/i</a>', page)  # the 1650 jump in table (i)
+
+
+def test_relative_references_link_to_the_provision(site):
+    law = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
+    # § 88 (file 000): "… as set forth in paragraph (e) of this subdivision" inside subdivision 4
+    assert '<a class="xref" href="../article-06/#p-88-4-e">paragraph (e) of this subdivision</a>' in law
+    # § 89-a(4)(b) (file 002): "clause (i) of subparagraph one-c of this paragraph"
+    assert ('<a class="xref" href="../article-06/#p-89-a-4-b-1-c-i">clause (i) of subparagraph one-c of this '
+            'paragraph</a>') in law
