@@ -334,6 +334,13 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                                   route.startswith("hudson") else route) and not isinstance(t, BracketSchedule)
                                   and t.kind != "penalty"]})
     out["tariffs.md"] = env.get_template("tariffs.md.j2").render(routes=routes)
+    from .changes import brief
+    penalties = sorted((t for t in tariffs if t.kind == "penalty"),
+                       key=lambda t: (_section_sort(t.provision), t.provision, t.id))
+    out["penalties.md"] = env.get_template("penalties.md.j2").render(rows=[
+        {"link": _link(t, P, "penalties.md"), "bound": {"max": "at most", "min": "at least"}.get(t.bound, "exactly"),  # type: ignore[attr-defined]
+         "amount": html.escape(brief(t)), "phrase": html.escape(t.phrase),  # type: ignore[attr-defined]
+         "status": t.status, "file": html.escape(Path(t.file).name)} for t in penalties])
     out["history.md"] = "# History and changes\n\n" + re.sub(r"(?m)^#", "##", changes.split("\n", 1)[1])
     history = section_histories(timeline, P, env)
     out.update(history)
@@ -367,9 +374,14 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     return out
 
 
-def _link(t: AnyTariff, P: Pages) -> str:
-    sec = t.provision.split("/")[0] if not t.provision.startswith("21nycrr/") else "/".join(t.provision.split("/")[:2])
-    href = P.href("tariffs.md", sec, t.provision)
+def _section_sort(node_id: str) -> tuple[int, str]:
+    m = re.match(r"(\d+)", node_id)
+    return (int(m[1]) if m else 10**6, node_id)
+
+
+def _link(t: AnyTariff, P: Pages, page: str = "tariffs.md") -> str:
+    sec = section_of(t.provision)
+    href = P.href(page, sec, t.provision)
     cite = html.escape(t.citation)
     return f'<a href="{href}">{cite}</a>' if href else cite
 

@@ -140,3 +140,9 @@ def test_relative_references_link_to_the_provision(site):
     # § 89-a(4)(b) (file 002): "clause (i) of subparagraph one-c of this paragraph"
     assert ('<a class="xref" href="../article-06/#p-89-a-4-b-1-c-i">clause (i) of subparagraph one-c of this '
             'paragraph</a>') in law
+
+
+def test_penalty_index_page(site):
+    page = (site / "penalties" / "index.html").read_text(encoding="utf-8")
+    # § 89-a(3) (file 000): "a fine not exceeding one hundred dollars"
+    assert re.search(r'href="[^"]*#p-89-a-3">Nav. Law § 89-a\(3\)</a></td><td>\$100</td><td>at most</td>', page)
