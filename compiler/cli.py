@@ -124,10 +124,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def cmd_changes(args: argparse.Namespace) -> int:
     from .changes import change_report
 
-    corpus, tariffs, diags = _compile_all(args.corpus)
-    if corpus.diagnostics.has_errors():
-        _print_diagnostics(corpus.diagnostics, sys.stderr, Severity.ERROR)
+    compiled = _compile_checked(args.corpus)
+    if compiled is None:
         return EXIT_ERRORS
+    corpus, tariffs, diags = compiled
     print("\n".join(change_report(corpus.timeline, tariffs, args.from_, args.to)))
     return EXIT_OK
 
@@ -148,6 +148,15 @@ def _compile_all(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnostics]
         diags.extend(found)
         corpus.references = references.find(corpus)  # type: ignore[attr-defined]
         diags.extend(references.lint(corpus, corpus.references, set(timeline.sections())))  # type: ignore[attr-defined]
+    return corpus, tariffs, diags
+
+
+def _compile_checked(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnostics] | None:
+    """_compile_all for commands that need a sound corpus: None (errors printed) when the text has errors."""
+    corpus, tariffs, diags = _compile_all(corpus_dir)
+    if corpus.diagnostics.has_errors():
+        _print_diagnostics(corpus.diagnostics, sys.stderr, Severity.ERROR)
+        return None
     return corpus, tariffs, diags
 
 
@@ -195,10 +204,10 @@ def _tariff_text(t: AnyTariff) -> list[str]:
 
 
 def cmd_tariffs(args: argparse.Namespace) -> int:
-    corpus, tariffs, diags = _compile_all(args.corpus)
-    if corpus.diagnostics.has_errors():
-        _print_diagnostics(corpus.diagnostics, sys.stderr, Severity.ERROR)
+    compiled = _compile_checked(args.corpus)
+    if compiled is None:
         return EXIT_ERRORS
+    corpus, tariffs, diags = compiled
     chosen = [t for t in tariffs if not args.route or t.route == args.route or
               (t.route == "hudson" and args.route.startswith("hudson"))]
     if args.route and not chosen:
@@ -317,10 +326,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Write the site's pages into site/docs/ (not committed) and run MkDocs' live server on them."""
     from .site import SITE, pages
 
-    corpus, tariffs, diags = _compile_all(args.corpus)
-    if corpus.diagnostics.has_errors():
-        _print_diagnostics(corpus.diagnostics, sys.stderr, Severity.ERROR)
+    compiled = _compile_checked(args.corpus)
+    if compiled is None:
         return EXIT_ERRORS
+    corpus, tariffs, diags = compiled
     docs = SITE / "docs"
     if docs.exists():
         shutil.rmtree(docs)

@@ -46,7 +46,8 @@ def _own_spans(node: Node):  # type: ignore[no-untyped-def]
             yield c.start, c.end
 
 
-def _section(words: str, suffix: str | None) -> str | None:
+def section_number(words: str, suffix: str | None = None) -> str | None:
+    """"ninety-five" -> "95"; ("seventy-three", "b") -> "73-b"; None if not a number in words."""
     try:
         kind, n = W.parse(words)
     except ValueError:
@@ -76,7 +77,7 @@ def find(corpus: Corpus) -> list[Reference]:
                     if any(a <= m.start() < b for a, b in taken):
                         continue
                     for w, sfx in ((m["w1"], m["s1"]), (m["w2"], m["s2"])):
-                        sec = _section(w, sfx) if w else None
+                        sec = section_number(w, sfx) if w else None
                         if sec:
                             out.append(Reference(doc.file, n.id, sec, m.group(0), start + m.start(), start + m.end()))
                     taken.append((m.start(), m.end()))

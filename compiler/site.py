@@ -21,7 +21,6 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from . import numbers as W
 from .diagnostics import Diagnostics
 from .frontend import Corpus
 from .tariffs import AnyTariff, BracketSchedule, cents
@@ -71,7 +70,7 @@ class Pages:
 
 
 _WORDS_REF = re.compile(r"\bsection ((?:[a-z]+[- ]){0,4}?[a-z]+?)(?:-([a-z]{1,2}))? of this (article|chapter)\b")
-from .references import _DIGIT_REF, _EXTERNAL  # noqa: E402  (one definition of each reference form)
+from .references import _DIGIT_REF, _EXTERNAL, section_number  # noqa: E402  (one definition of each form)
 
 
 def link_refs(escaped: str, pages: Pages, page: str) -> str:
@@ -82,13 +81,9 @@ def link_refs(escaped: str, pages: Pages, page: str) -> str:
         return f'<a class="xref" href="{href}">{m.group(0)}</a>' if href else m.group(0)
 
     def words(m: re.Match[str]) -> str:
-        try:
-            kind, n = W.parse(m.group(1))
-        except ValueError:
+        sec = section_number(m.group(1), m.group(2))
+        if sec is None:
             return m.group(0)
-        if kind != "cardinal":
-            return m.group(0)
-        sec = f"{n}" + (f"-{m.group(2)}" if m.group(2) else "")
         href = pages.href(page, sec)
         return f'<a class="xref" href="{href}">{m.group(0)}</a>' if href else m.group(0)
 
@@ -116,14 +111,9 @@ def _label_key(label: str) -> str | None:
     if label[0].isdigit():
         return label
     head, _, tail = label.partition("-")
-    words = label if not tail or len(tail) > 2 else head
-    try:
-        kind, n = W.parse(words)
-    except ValueError:
-        return None
-    if kind != "cardinal":
-        return None
-    return f"{n}-{tail}" if tail and len(tail) <= 2 else f"{n}"
+    if tail and len(tail) <= 2:  # "one-c" -> "1-c"
+        return section_number(head, tail)
+    return section_number(label)
 
 
 def link_relative(escaped: str, node_id: str, pages: Pages, page: str) -> str:

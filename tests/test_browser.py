@@ -12,7 +12,6 @@ import random
 import shutil
 import threading
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 

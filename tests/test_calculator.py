@@ -10,7 +10,6 @@ import random
 import shutil
 import subprocess
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 

@@ -3,7 +3,6 @@ deterministic; nothing from the corpus escapes into code or out of the output di
 
 from __future__ import annotations
 
-import filecmp
 import shutil
 import subprocess
 import sys
@@ -15,29 +14,14 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from compiler import cli
 from compiler.cli import main
-from compiler.diagnostics import Diagnostics, NavlawError
-from compiler.extract_tariffs import extract_document
-from compiler.frontend import Compiled, compile_bytes
-from compiler.load import SourceDocument
-from compiler.tariff_lint import lint
 
 from .conftest import CORPUS, ROOT
+from .fuzz.pipeline import check
 
 MB = 1_000_000
 
 
-def front_and_tariffs(data: bytes) -> None:
-    """The whole per-document pipeline: only NavlawError (a diagnostic) may escape."""
-    diags = Diagnostics()
-    try:
-        doc = compile_bytes(data, "fuzz.txt", diags)
-    except NavlawError:
-        return
-    assert doc.source_text() == doc.normal.text  # lossless
-    assert doc.normal.denormalize() == doc.normal.raw
-    src = SourceDocument("fuzz.txt", doc.normal.raw, "", len(data))
-    tariffs = extract_document(Compiled(src, doc, None), diags)
-    lint(tariffs, lambda f, n: doc.normal.raw_line(n))
+front_and_tariffs = check  # the per-document pipeline (tests/fuzz/pipeline.py), shared with the atheris target
 
 
 ADVERSARIAL = {

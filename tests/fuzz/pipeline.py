@@ -1,0 +1,23 @@
+"""The per-document pipeline the fuzzers drive: only NavlawError (a diagnostic) may escape, and the tree
+must rebuild the text exactly."""
+
+from __future__ import annotations
+
+from compiler.diagnostics import Diagnostics, NavlawError
+from compiler.extract_tariffs import extract_document
+from compiler.frontend import Compiled, compile_bytes
+from compiler.load import SourceDocument
+from compiler.tariff_lint import lint
+
+
+def check(data: bytes) -> None:
+    diags = Diagnostics()
+    try:
+        doc = compile_bytes(data, "fuzz.txt", diags)
+    except NavlawError:
+        return
+    assert doc.normal is not None
+    if doc.source_text() != doc.normal.text or doc.normal.denormalize() != doc.normal.raw:
+        raise AssertionError("the tree lost or changed text")
+    src = SourceDocument("fuzz.txt", doc.normal.raw, "", len(data))
+    lint(extract_document(Compiled(src, doc, None), diags), lambda f, n: doc.normal.raw_line(n))
