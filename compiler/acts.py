@@ -63,7 +63,6 @@ class Act:
     effective: dt.date | None
     effective_phrase: str
     raw: str = field(repr=False, default="")
-    effective_line: int = 0
 
 
 # ---- parsing ------------------------------------------------------------------------------------------------
@@ -156,13 +155,11 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
     instructions: list[Instruction] = []
     effective: dt.date | None = None
     phrase = ""
-    eff_line = 0
     for number, line, paras in sections:
         head = paras[0][1]
         body = "\n".join(t for _, t in paras[1:])
         if (m := _EFFECT.match(head)) is not None:
             phrase = " ".join(m["when"].split())
-            eff_line = line
             effective = _effective_date(phrase, entry, lambda msg: err(line, msg))
             continue
         try:
@@ -183,7 +180,7 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
             err(line, f"§ {number} of the act: cannot read the citation: {str(e).splitlines()[0]}")
     if effective is None and not phrase:
         err(len(lines), "the act has no effective-date section (\"This act shall take effect …\")")
-    return Act(src.path, entry, title, instructions, effective, phrase, raw, eff_line)
+    return Act(src.path, entry, title, instructions, effective, phrase, raw)
 
 
 def _effective_date(phrase: str, entry: Entry, fail) -> dt.date | None:  # type: ignore[no-untyped-def]
@@ -271,7 +268,7 @@ def build_provision(act: Act, ins: Instruction, text: str, diags: Diagnostics) -
     section, path = parts[0], parts[1:]
     prefix = [f"§ {section}."]
     for depth, label in enumerate(path[:-1], 1):
-        prefix.append(_label_line(_level_of(label, depth), label))
+        prefix.append(_label_line(min(depth, len(LEVELS) - 1), label))
     synthetic = "\n".join(prefix) + "\n" + text + "\n"
     name = f"{act.file}#section-{ins.number}"
     nt = normalize(synthetic, "real")
@@ -285,11 +282,6 @@ def build_provision(act: Act, ins: Instruction, text: str, diags: Diagnostics) -
         return None, None
     src = SourceDocument(name, synthetic, "", len(synthetic.encode()))
     return node, Compiled(src, doc, act.entry)
-
-
-def _level_of(label: str, depth: int) -> int:
-    """The level of the depth-th label below a section: 1 subdivision, 2 paragraph, …"""
-    return min(depth, len(LEVELS) - 1)
 
 
 def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped-def]

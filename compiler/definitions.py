@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from .frontend import Corpus
-from .tree import Article, Node, Section, Text, lineage, section_of
+from .tree import Article, Text, lineage, section_of
 
 _QUOTE = "\"“”"
 _DEF = re.compile(r"[\"“](?P<term>[A-Za-z][A-Za-z -]{1,60}?)[\"”]\s+(?:is defined to mean|shall mean|means|is|shall "
@@ -123,5 +123,3 @@ def mark(escaped: str, defs: list[Definition]) -> str:
         out.append(pattern.sub(wrap, p))
     return "".join(out)
 
-
-__all__ = ["Definition", "Node", "Section", "find", "in_scope", "mark"]

@@ -72,8 +72,7 @@ class Ctx:
     @property
     def status(self) -> str:
         s = self.entry.status if self.entry else "in-force"
-        return "superseded" if s == "superseded" else "adopted" if s == "adopted" else \
-            "proposed" if s == "proposed" else "in-force"
+        return s if s in ("superseded", "adopted", "proposed") else "in-force"
 
     def src(self, start: int, end: int) -> Source:
         nt = self.doc.normal

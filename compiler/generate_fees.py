@@ -175,7 +175,6 @@ class RouteView:
     no_schedule: str
     options: tuple[Option, ...]
     body: list[str]  # code lines of the quote function after the base line
-    schedules_json: str
 
 
 def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, route: str) -> list[str]:
@@ -332,7 +331,7 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
     if option_code:
         body += ["if options:"] + ["    " + x for x in option_code]
     message = no_schedule_message(plan, "\x00").replace("{", "{{").replace("}", "}}").replace("\x00", "{on}")
-    return RouteView(route, route.replace("-", "_"), ROUTE_LABEL[route], periods, message, plan.options, body, "")
+    return RouteView(route, route.replace("-", "_"), ROUTE_LABEL[route], periods, message, plan.options, body)
 
 
 def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple[str, str]]) -> dict[str, str]:

@@ -23,7 +23,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from .diagnostics import Diagnostics
 from .frontend import Corpus
-from .tariffs import AnyTariff, BracketSchedule, cents
+from .fee_runtime import cents
+from .tariffs import AnyTariff, BracketSchedule
 from .definitions import find as find_definitions, mark
 from .tree import Article, Formula, Node, Provision, Section, Table, Text, lineage, section_of
 from .versions import Timeline

@@ -124,5 +124,3 @@ def lint(tariffs: list[AnyTariff], raw_line: RawLine) -> Diagnostics:
     _date_checks(tariffs, raw_line, out)
     return out
 
-
-__all__ = ["Bracket", "lint"]

@@ -14,19 +14,14 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Union
 
+from .fee_runtime import clamp as clamp_units
 from .formula import Expr, describe, evaluate
 
-CENT = Decimal("0.01")
-
 ROUTES = ("sandy-hook", "hudson-lower", "hudson-upper", "long-island-sound")
-
-
-def cents(x: Decimal) -> Decimal:
-    return x.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 @dataclass(frozen=True)
@@ -215,11 +210,8 @@ AnyTariff = Union[BracketSchedule, PerUnitFee, Percentage, FractionOfRate, TimeF
 
 
 def clamp(units: Decimal, lo: Amount | None, hi: Amount | None) -> Decimal:
-    if lo is not None and units < lo.value:
-        return lo.value
-    if hi is not None and units > hi.value:
-        return hi.value
-    return units
+    """Units within a schedule's minimum and maximum (the same rule the fee module applies)."""
+    return clamp_units(units, lo.value if lo else None, hi.value if hi else None)
 
 
 # ---- JSON -------------------------------------------------------------------------------------------
@@ -250,10 +242,6 @@ def to_json(t: Tariff) -> dict[str, Any]:
     return out
 
 
-def in_force(tariffs: list[AnyTariff], day: dt.date) -> list[AnyTariff]:
-    return [t for t in tariffs if t.effective.contains(day)]
-
-
 def amounts(t: Tariff) -> list[Amount]:
     """Every amount the tariff was read from (for the source-position test and the site)."""
     out: list[Amount] = []
@@ -270,8 +258,3 @@ def amounts(t: Tariff) -> list[Amount]:
 
     walk(t)
     return out
-
-
-__all__ = ["AnyTariff", "Amount", "Bracket", "BracketSchedule", "BoardSet", "Effective", "FlatFee", "FractionOfRate",
-           "Penalty", "Percentage", "PerUnitFee", "ROUTES", "Source", "Tariff", "TimeFee", "cents", "clamp",
-           "field", "in_force", "to_json"]

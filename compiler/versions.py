@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from .diagnostics import Diagnostic, Diagnostics, Severity
 from .frontend import Compiled, Corpus
-from .tree import Node, Provision, Section, Text, lineage, section_of
+from .tree import Node, Section, Text, lineage, section_of
 
 
 @dataclass(frozen=True)
@@ -292,8 +292,6 @@ def check_conflicts(timeline: Timeline, diags: Diagnostics, manifest_path: str) 
                                      hint="the manifest must say which text applies (dates or covers)"))
 
 
-__all__ = ["Composed", "Provision", "Span", "TextVersion", "Timeline", "build_timeline", "check_conflicts",
-           "document_versions"]
 
 
 # ---- tariffs follow the timeline ---------------------------------------------------------------------------
