@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 from functools import lru_cache
 from pathlib import Path
@@ -53,23 +54,35 @@ class _Lines(Transformer[Token, list[Line]]):
         return Line("blank", t.start_pos, t.end_pos, 0, (), t.end_pos - 1, "")  # type: ignore[operator]
 
     def _make(self, kind: str, items: list[Token]) -> Line:
-        items = [x for c in items for x in (c if isinstance(c, list) else [c])]
         first, last = items[0], items[-1]
         indent = len(first) if first.type == "INDENT" else 0
+        return Line(kind, first.start_pos, last.end_pos, indent, (), last.start_pos,  # type: ignore[arg-type]
+                    last.value.split("\n", 1)[0])
+
+    def provision(self, items: list[Token]) -> Line:
+        """A PROVISION token holds the labels and the text: the labels are split off with the
+        grammar's own LABEL and OLD_LABEL terminals."""
+        first, tok = items[0], items[-1]
+        indent = len(first) if first.type == "INDENT" else 0
+        value: str = tok.value
+        base: int = tok.start_pos  # type: ignore[assignment]
+        label_re, old_re = _label_patterns()
         labels: list[Label] = []
-        old = ""
-        body: Token | None = None
-        for t in items:
-            if t.type == "OLD_LABEL":
-                old = t.value.strip()[1:-1]
-            elif t.type == "LABEL":
-                labels.append(Label(t.value.rstrip(), t.start_pos, t.end_pos, old))  # type: ignore[arg-type]
-                old = ""
-            elif t.type not in ("INDENT", "NL"):
-                body = t
-        body_start = body.start_pos if body is not None else last.end_pos - 1
-        return Line(kind, first.start_pos, last.end_pos, indent, tuple(labels), body_start,  # type: ignore[arg-type]
-                    body.value.split("\n", 1)[0] if body is not None else "")
+        pos = 0
+        while True:
+            old = ""
+            m = old_re.match(value, pos)
+            if m:
+                old = m.group().strip()[1:-1]
+                pos = m.end()
+            m = label_re.match(value, pos)
+            if not m:  # the token's regex guarantees a label after an old label
+                break
+            labels.append(Label(m.group().rstrip(), base + m.start(), base + m.end(), old))
+            pos = m.end()
+        body = value[pos:].split("\n", 1)[0]
+        body_start = base + pos if body else tok.end_pos - 1  # type: ignore[operator]
+        return Line("provision", first.start_pos, tok.end_pos, indent, tuple(labels), body_start, body)  # type: ignore[arg-type]
 
     def __default__(self, data, children, meta):  # type: ignore[no-untyped-def]
         if str(data).startswith("_"):  # Lark's helpers for repetitions: it inlines them itself
@@ -83,8 +96,15 @@ class _Lines(Transformer[Token, list[Line]]):
     def text(self, items: list[Token]) -> Line:
         return self._make("text", items)
 
-    def provision(self, items: list[Token]) -> Line:
-        return self._make("provision", items)
+
+
+@lru_cache(maxsize=1)
+def _label_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """LABEL and OLD_LABEL as the grammar defines them (they live inside the PROVISION token, so
+    only a lexer-only Lark, which keeps every terminal, can hand them out)."""
+    terminals = Lark(GRAMMAR.read_text(encoding="utf-8"), parser=None, lexer="basic")
+    return (re.compile(terminals.get_terminal("LABEL").pattern.to_regexp()),
+            re.compile(terminals.get_terminal("OLD_LABEL").pattern.to_regexp()))
 
 
 @lru_cache(maxsize=1)
@@ -100,6 +120,20 @@ def _shift(line: Line, by: int) -> Line:
     return Line(line.kind, line.start + by, line.end + by, line.indent, labels, line.body_start + by, line.body)
 
 
+# Control characters (other than tab and form feed) are not law text: a line holding one is reported
+# and kept as unparsed. They are found before the grammar runs: excluding them from the grammar's TEXT
+# terminal would test a character class at every character of every line (a tenth of the parse),
+# and deleting them from the UTF-8 bytes tells in one fast C pass whether there are any at all.
+_CONTROLS = "".join(map(chr, [*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20), 0x7F]))
+_CONTROL_BYTES = _CONTROLS.encode("ascii")
+_CONTROL_RE = re.compile(f"[{re.escape(_CONTROLS)}]")
+
+
+def _has_control(text: str) -> bool:
+    data = text.encode("utf-8", "surrogatepass")
+    return len(data.translate(None, _CONTROL_BYTES)) != len(data)
+
+
 def parse_lines(text: str, errors: list[tuple[int, str]] | None = None) -> list[Line]:
     """Classify every line of ``text``. The lines tile the text exactly (plus a final newline if the
     text lacked one). A line the grammar cannot place becomes an "unparsed" line, and its offset and
@@ -109,26 +143,41 @@ def parse_lines(text: str, errors: list[tuple[int, str]] | None = None) -> list[
         text += "\n"
     out: list[Line] = []
     pos = 0
-    while pos < len(text):
-        try:
-            lines = parser().parse(text[pos:])
-            out.extend(_shift(l, pos) for l in lines)  # type: ignore[union-attr]
-            break
-        except UnexpectedInput as exc:
-            bad = pos + (exc.pos_in_stream or 0)
-            line_start = text.rfind("\n", 0, bad) + 1
-            line_end = text.index("\n", bad) + 1
-            if line_start > pos:
-                out.extend(_shift(l, pos) for l in parser().parse(text[pos:line_start]))  # type: ignore[union-attr]
-            char = text[bad]
-            reason = (f"unexpected character U+{ord(char):04X}" if char.isprintable() is False and char != "\n"
-                      else f"unexpected {char!r}")
-            if errors is not None:
-                errors.append((bad, reason))
-            body = text[line_start : line_end - 1]
-            out.append(Line("unparsed", line_start, line_end, 0, (), line_start, body))
-            pos = line_end
+    for m in _CONTROL_RE.finditer(text) if _has_control(text) else ():
+        bad = m.start()
+        if bad < pos:  # a second control character on a line already reported
+            continue
+        line_start = text.rfind("\n", 0, bad) + 1
+        _parse_span(text, pos, line_start, out, errors)
+        pos = _unparsed(text, bad, f"unexpected character U+{ord(m.group()):04X}", out, errors)
+    _parse_span(text, pos, len(text), out, errors)
     if out and out[-1].end > length:  # the newline added above is not part of the text
         last = out[-1]
         out[-1] = Line(last.kind, last.start, length, last.indent, last.labels, min(last.body_start, length), last.body)
     return out
+
+
+def _unparsed(text: str, bad: int, reason: str, out: list[Line], errors: list[tuple[int, str]] | None) -> int:
+    """Report the line holding offset ``bad`` and keep it whole as an unparsed line; returns its end."""
+    line_start = text.rfind("\n", 0, bad) + 1
+    line_end = text.index("\n", bad) + 1
+    if errors is not None:
+        errors.append((bad, reason))
+    out.append(Line("unparsed", line_start, line_end, 0, (), line_start, text[line_start : line_end - 1]))
+    return line_end
+
+
+def _parse_span(text: str, pos: int, end: int, out: list[Line], errors: list[tuple[int, str]] | None) -> None:
+    """Parse ``text[pos:end]`` (whole lines) into ``out``; a line the grammar rejects is reported and
+    parsing restarts after it."""
+    while pos < end:
+        try:
+            lines = parser().parse(text[pos:end])
+            out.extend(_shift(l, pos) for l in lines)  # type: ignore[union-attr]
+            return
+        except UnexpectedInput as exc:
+            bad = pos + (exc.pos_in_stream or 0)
+            line_start = text.rfind("\n", 0, bad) + 1
+            if line_start > pos:
+                out.extend(_shift(l, pos) for l in parser().parse(text[pos:line_start]))  # type: ignore[union-attr]
+            pos = _unparsed(text, bad, f"unexpected {text[bad]!r}", out, errors)
