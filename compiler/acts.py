@@ -31,6 +31,7 @@ from pathlib import Path
 from lark import Lark, Transformer
 from lark.exceptions import LarkError
 
+from .cache import lark_cache
 from . import numbers as W
 from .diagnostics import Diagnostic, Diagnostics, Severity
 from .frontend import Compiled
@@ -77,7 +78,7 @@ class _Cite(Transformer):  # type: ignore[type-arg]
 
 @lru_cache(maxsize=1)
 def _cite_parser() -> Lark:
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", start="citation")
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", cache=lark_cache("acts"), start="citation")
 
 
 def citation_id(words: str) -> str:

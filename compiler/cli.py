@@ -13,6 +13,7 @@ from typing import Any
 
 import datetime as dt
 
+from .cache import BuildCache, tree_digest
 from .diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
 from .extract_tariffs import tariffs_and_lint
 from .frontend import Corpus, compile_corpus, compile_file
@@ -132,10 +133,26 @@ def cmd_changes(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _compile_all(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnostics]:
+def _compile_all(corpus_dir: str, cache: BuildCache | None = None) -> tuple[Corpus, list[AnyTariff], Diagnostics]:
+    """The corpus compiled: trees, timeline, tariffs, references and every finding. With a cache, an
+    unchanged corpus is not compiled again, and a changed one parses only its changed documents."""
+    key = ""
+    if cache is not None and cache.enabled:
+        key = cache.key("compile", tree_digest(Path(corpus_dir)))
+        hit = cache.get("compile", key)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+    result = _compile_fresh(corpus_dir, cache)
+    if key:
+        assert cache is not None
+        cache.put("compile", key, result)
+    return result
+
+
+def _compile_fresh(corpus_dir: str, cache: BuildCache | None) -> tuple[Corpus, list[AnyTariff], Diagnostics]:
     from .versions import build_timeline, check_conflicts
 
-    corpus = compile_corpus(corpus_dir)
+    corpus = compile_corpus(corpus_dir, cache)
     timeline = build_timeline(corpus, corpus.diagnostics)
     check_conflicts(timeline, corpus.diagnostics, str(corpus.manifest.path))
     corpus.timeline = timeline  # type: ignore[attr-defined]
@@ -243,11 +260,13 @@ def _write_files(target: Path, files: dict[str, str]) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-def _swap_in(outputs: list[tuple[Path, dict[str, str]]], site: dict[str, str] | None = None) -> None:
+def _swap_in(outputs: list[tuple[Path, dict[str, str]]], site: dict[str, str] | None = None,
+             cache: BuildCache | None = None) -> SiteReport | None:
     """Write every output into a fresh directory beside its target (the site, built by MkDocs, into the
     first one's site/) and swap them in only when all are written, so a failed build leaves every
     previous output intact."""
     temps: list[tuple[Path, Path]] = []
+    report = None
     try:
         for k, (out, files) in enumerate(outputs):
             out.parent.mkdir(parents=True, exist_ok=True)
@@ -255,8 +274,8 @@ def _swap_in(outputs: list[tuple[Path, dict[str, str]]], site: dict[str, str] | 
             temps.append((out, tmp))
             _write_files(tmp, files)
             if k == 0 and site is not None:
-                from .site import build_site
-                build_site(site, tmp / "site")
+                from .site_build import build_site
+                report = build_site(site, tmp / "site", out / "site", cache)
     except BaseException:
         for _, tmp in temps:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -270,6 +289,13 @@ def _swap_in(outputs: list[tuple[Path, dict[str, str]]], site: dict[str, str] | 
         os.replace(tmp, out)
         if old.exists():
             shutil.rmtree(old)
+    return report
+
+
+def cache_dir(out: str) -> Path:
+    """Where `navlaw build --out DIR` keeps its cache: beside DIR, as .DIR-cache/."""
+    p = Path(out)
+    return p.with_name(f".{p.name}-cache")
 
 
 def generate_module(corpus: Corpus, tariffs: list[AnyTariff]) -> dict[str, str]:
@@ -297,11 +323,49 @@ def changes_md(corpus: Corpus, tariffs: list[AnyTariff]) -> str:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    corpus, tariffs, diags = _compile_all(args.corpus)
+    cache = BuildCache(None if args.no_cache else cache_dir(args.out))
+    corpus, tariffs, diags = _compile_all(args.corpus, cache)
     _print_diagnostics(diags, sys.stderr, Severity.ERROR)
     if diags.has_errors():
         print(f"navlaw build: not built: {_summary(diags)}; the previous output is unchanged", file=sys.stderr)
         return EXIT_ERRORS
+    out, module_dir = Path(args.out), Path(args.module)
+    outputs_key = cache.key("outputs", tree_digest(Path(args.corpus)), str(args.no_site)) if cache.enabled else ""
+    rendered = cache.get("outputs", outputs_key) if outputs_key else None
+    if rendered is None:
+        rendered = _render_outputs(corpus, tariffs, diags, args.no_site)
+        if outputs_key:
+            cache.put("outputs", outputs_key, rendered)
+    module, files, site = rendered
+    last_key = cache.key("last", str(out.resolve()), str(module_dir.resolve()))
+    last = cache.get("last", last_key) if cache.enabled else None
+    sections = sum(len(c.document.sections()) for c in corpus.documents)
+    head = f"navlaw build: {len(corpus.documents)} documents, {sections} sections, {len(tariffs)} tariffs -> "
+    tail = f"({_summary(diags)}" + ("; see them with `navlaw lint`)" if len(diags) else ")")
+    if last is not None and last == (outputs_key, tree_digest(out), tree_digest(module_dir)):
+        cache.put("last", last_key, last)
+        cache.prune()
+        print(head + f"{args.out}/ and {args.module}/ are up to date {tail}")
+        return EXIT_OK
+    report = _swap_in([(out, files), (module_dir, module)], site, cache)
+    if cache.enabled:
+        cache.put("last", last_key, (outputs_key, tree_digest(out), tree_digest(module_dir)))
+        cache.prune()
+    for w in cache.warnings:
+        print(f"navlaw build: warning: {w}", file=sys.stderr)
+    print(head + f"{args.out}/; fee module -> {args.module}/ {tail}")
+    if cache.enabled:
+        reused = cache.stats["document hit"]
+        parsed = cache.stats["document miss"]
+        print("  cache: " + ("corpus unchanged, nothing compiled" if cache.stats["compile hit"]
+                             else f"{parsed} of {reused + parsed} documents parsed, {reused} reused")
+              + (f"; {report.summary()}" if report else ""))
+    return EXIT_OK
+
+
+def _render_outputs(corpus: Corpus, tariffs: list[AnyTariff], diags: Diagnostics,
+                    no_site: bool) -> tuple[dict[str, str], dict[str, str], dict[str, str] | None]:
+    """The fee module's files, the build directory's files and the site's pages."""
     module = generate_module(corpus, tariffs)
     files: dict[str, str] = {}
     for c in corpus.documents:
@@ -310,16 +374,11 @@ def cmd_build(args: argparse.Namespace) -> int:
     files["diagnostics.json"] = _dump([d.to_json() for d in diags]) + "\n"
     files["changes.md"] = changes_md(corpus, tariffs)
     site = None
-    if not args.no_site:
+    if not no_site:
         from .site import pages
         site = pages(corpus, corpus.timeline, tariffs, diags, files["changes.md"])  # type: ignore[attr-defined]
         files.update({f"site-docs/{k}": v for k, v in site.items()})
-    _swap_in([(Path(args.out), files), (Path(args.module), module)], site)
-    sections = sum(len(c.document.sections()) for c in corpus.documents)
-    print(f"navlaw build: {len(corpus.documents)} documents, {sections} sections, {len(tariffs)} tariffs -> "
-          f"{args.out}/; fee module -> {args.module}/ ({_summary(diags)}"
-          + ("; see them with `navlaw lint`)" if len(diags) else ")"))
-    return EXIT_OK
+    return module, files, site
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -447,6 +506,9 @@ def make_parser() -> argparse.ArgumentParser:
     sp.add_argument("--module", default="navlaw_fees", metavar="DIR",
                     help="where to write the generated fee module (default: navlaw_fees/, the committed copy)")
     sp.add_argument("--no-site", action="store_true", help="skip the MkDocs site (trees, tariffs and module only)")
+    sp.add_argument("--no-cache", action="store_true",
+                    help="compile and render everything afresh (the cache, .OUT-cache/ beside --out, is neither "
+                         "read nor written)")
     sp.set_defaults(func=cmd_build)
 
     sp = sub.add_parser("serve", help="preview the site live (MkDocs)",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cache import BuildCache
 from .diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
 from .load import SourceDocument, decode, load
 from .manifest import Entry, Manifest, load_manifest
@@ -61,9 +62,10 @@ def compile_bytes(data: bytes, file: str, diagnostics: Diagnostics | None = None
     return compile_text(decode(data, file), file, diagnostics)
 
 
-def compile_corpus(root: str | Path = "corpus") -> Corpus:
+def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None) -> Corpus:
     """Every document of the manifest, compiled. Unreadable documents and manifest errors raise
-    NavlawError with all their diagnostics; findings in the law text are collected in the result."""
+    NavlawError with all their diagnostics; findings in the law text are collected in the result.
+    With a ``cache``, a document whose bytes and manifest entry are unchanged is not parsed again."""
     root = Path(root)
     if not root.is_dir():
         raise NavlawError([Diagnostic(Severity.ERROR, "no such corpus directory", str(root), code="input",
@@ -83,12 +85,29 @@ def compile_corpus(root: str | Path = "corpus") -> Corpus:
             from .acts import parse_act
             acts.append(parse_act(src, entry, diags))
             continue
-        docs.append(Compiled(src, compile_source(src, entry, diags), entry))
+        docs.append(Compiled(src, _compile_cached(src, entry, diags, cache), entry))
     if failures:
         raise NavlawError(failures)
     corpus = Corpus(root, manifest, docs, diags, acts)
     _check_covers(corpus)
     return corpus
+
+
+def _compile_cached(src: SourceDocument, entry: Entry, diags: Diagnostics, cache: BuildCache | None) -> Document:
+    """compile_source, through the cache: the tree and the findings it gave, keyed by the bytes."""
+    if cache is None or not cache.enabled:
+        return compile_source(src, entry, diags)
+    key = cache.key("document", src.path, src.sha256, repr(entry))
+    hit = cache.get("document", key)
+    if hit is not None:
+        doc, found = hit
+        diags.extend(found)
+        return doc  # type: ignore[no-any-return]
+    own = Diagnostics()
+    doc = compile_source(src, entry, own)
+    diags.extend(own)
+    cache.put("document", key, (doc, own.items))
+    return doc
 
 
 def _check_covers(corpus: Corpus) -> None:

@@ -21,6 +21,8 @@ from typing import Union
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput
 
+from .cache import lark_cache
+
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "numbers.lark"
 
 Value = Union[int, Decimal, Fraction, dt.date]
@@ -91,10 +93,13 @@ class _Values(Transformer):  # type: ignore[type-arg]
         cents = c[3][1] if len(c) > 3 else 0  # type: ignore[index]
         if cents >= 100:
             raise ValueError("more than 99 cents")
-        return ("money", Decimal(dollars) + Decimal(cents) / 100)
+        if len(c) <= 3:
+            return ("money", Decimal(dollars))
+        # to the cent, as written: "eleven dollars and thirty cents" is 11.30, not 11.3
+        return ("money", Decimal(dollars) + Decimal(cents).scaleb(-2))
 
     def cents_only(self, c: list[object]) -> tuple[str, Decimal]:
-        return ("money", Decimal(c[0][1]) / 100)  # type: ignore[index]
+        return ("money", Decimal(c[0][1]).scaleb(-2))  # type: ignore[index]
 
     def date(self, c: list[object]) -> tuple[str, dt.date]:
         month = _MONTHS[str(c[0]).lower()]
@@ -114,7 +119,7 @@ class _Values(Transformer):  # type: ignore[type-arg]
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual", maybe_placeholders=False)
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", cache=lark_cache("numbers"), lexer="contextual", maybe_placeholders=False)
 
 
 class NotANumber(ValueError):

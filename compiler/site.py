@@ -1,5 +1,5 @@
 """Generates the reference site's Markdown (Jinja2 templates in compiler/templates/site/) and builds it
-with MkDocs Material (``mkdocs build --strict``).
+with MkDocs Material (``mkdocs build --strict``, see compiler/site_build.py).
 
 Law text is emitted as HTML blocks that Markdown leaves alone, with every character of the corpus
 escaped (``html.escape``): nothing in the corpus can inject markup or script. Each provision has an
@@ -13,9 +13,6 @@ import datetime as dt
 import html
 import os
 import re
-import shutil
-import subprocess
-import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -399,26 +396,6 @@ def _other_view(t: AnyTariff, P: Pages) -> dict[str, object]:
     from .changes import brief
     return {"title": html.escape(t.title), "link": _link(t, P), "when": _when(t), "status": t.status,
             "what": html.escape(brief(t))}
-
-
-def build_site(files: dict[str, str], out: Path) -> None:
-    """Write the pages beside a copy of site/ and run ``mkdocs build --strict`` into ``out``."""
-    work = out.parent / f".{out.name}.src"
-    if work.exists():
-        shutil.rmtree(work)
-    shutil.copytree(SITE, work, ignore=shutil.ignore_patterns("docs"))
-    try:
-        for name, text in sorted(files.items()):
-            p = work / "docs" / name
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(text, encoding="utf-8")
-        env = dict(os.environ, SOURCE_DATE_EPOCH="0")  # no build timestamps: byte-identical rebuilds
-        r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f",
-                            str(work / "mkdocs.yml"), "-d", str(out.resolve())], capture_output=True, text=True, env=env)
-        if r.returncode != 0:
-            raise RuntimeError("mkdocs build --strict failed:\n" + (r.stderr or r.stdout)[-4000:])
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 # ---- the calculator ----------------------------------------------------------------------------------------

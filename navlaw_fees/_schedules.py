@@ -174,7 +174,7 @@ NAV_89_A_4_B_B3_RATE = Decimal("13.33")  # 100 and over | $13.33 per pilotage un
 NAV_89_A_4_B_FROM = _date(2002, 7, 1)
 NAV_89_A_4_B_MAX_UNITS = Decimal("500")
 NAV_89_A_4_B_UNTIL = _date(2006, 1, 1)
-NAV_89_B_4_B_1_FROM_2002_07_01_B1_RATE = Decimal("5.3")  # all vessels | five dollars and thirty cents per pilotage unit  (nav-law.consolidated.txt:561:85)
+NAV_89_B_4_B_1_FROM_2002_07_01_B1_RATE = Decimal("5.30")  # all vessels | five dollars and thirty cents per pilotage unit  (nav-law.consolidated.txt:561:85)
 NAV_89_B_4_B_1_FROM_2002_07_01_FROM = _date(2002, 7, 1)
 NAV_89_B_4_B_1_FROM_2002_07_01_MAX_UNITS = Decimal("450")
 NAV_89_B_4_B_1_FROM_2002_07_01_MIN_UNITS = Decimal("100")
@@ -343,7 +343,7 @@ def long_island_sound_nav_89_b_4_b_1_from_2002_07_01(pu: Decimal) -> tuple[Decim
     Read from nav-law.consolidated.txt, line 561. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
     if True:
-        return NAV_89_B_4_B_1_FROM_2002_07_01_B1_RATE * pu, "all vessels", "5.3 \u00d7 PU"
+        return NAV_89_B_4_B_1_FROM_2002_07_01_B1_RATE * pu, "all vessels", "5.30 \u00d7 PU"
     raise FeeError('Nav. Law § 89-b(4)(b)(1): no bracket for ' + str(pu) + ' pilotage units')
 
 

@@ -97,8 +97,8 @@ def test_atheris_fuzz_target_runs_briefly():
 
 # ---- builds -----------------------------------------------------------------------------------------------
 
-def build(out: Path, module: Path, corpus: Path = CORPUS) -> int:
-    return main(["build", "--corpus", str(corpus), "--out", str(out), "--module", str(module)])
+def build(out: Path, module: Path, corpus: Path = CORPUS, *extra: str) -> int:
+    return main(["build", "--corpus", str(corpus), "--out", str(out), "--module", str(module), *extra])
 
 
 def tree_bytes(root: Path) -> dict[str, bytes]:
@@ -129,7 +129,7 @@ def test_a_build_that_fails_midway_leaves_the_previous_output(tmp_path, monkeypa
 
     monkeypatch.setattr(cli, "_dump", failing_dump)
     with pytest.raises(OSError):
-        build(out, module)
+        build(out, module, CORPUS, "--no-cache")  # the cache would hand over the rendered files
     assert tree_bytes(out) == before and tree_bytes(module) == before_mod
     monkeypatch.setattr(cli, "_dump", real)
     real_write = cli._write_files
@@ -141,9 +141,10 @@ def test_a_build_that_fails_midway_leaves_the_previous_output(tmp_path, monkeypa
 
     monkeypatch.setattr(cli, "_write_files", failing_module)
     with pytest.raises(OSError):
-        build(out, module)
+        build(out, module, CORPUS, "--no-cache")  # (a cached build finds the output up to date)
     assert tree_bytes(out) == before and tree_bytes(module) == before_mod
-    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary left behind
+    # no temporary left behind (the cache, .out-cache/, is not one)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".") and not p.name.endswith("-cache")]
 
 
 def test_manifest_file_outside_the_corpus_is_refused(tmp_path, capsys):

@@ -1,0 +1,145 @@
+"""The build cache: stage results kept on disk under the SHA-256 of everything they were made from.
+
+``navlaw build`` asks the cache before each stage it can skip:
+
+- **document** — one document's tree and findings, keyed by the compiler, the document's manifest
+  entry and its bytes: after an amendment to one document the others are not parsed again;
+- **compile** — the whole corpus compiled (timeline, tariffs, references, findings), keyed by every
+  file of the corpus: a rebuild of an unchanged corpus compiles nothing;
+- **outputs** — the files a build writes (trees, tariffs.json, the module, the site's pages), same key;
+- **site** — what the last MkDocs build was made from (each page's text, the search entries each page
+  gave), so the next build renders only the pages that changed (see compiler/site_build.py).
+
+Every key includes the compiler's own fingerprint (its source, grammars, templates, site config and
+the versions of the libraries that shape the output), so a changed navlaw never reuses an old result.
+An entry that cannot be read (truncated, garbled, written by another version) is a miss with a
+warning, never an error: the cache can always be deleted. Entries are pickles the build wrote itself;
+the cache directory is as trusted as the corpus directory beside it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from collections import Counter
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+# What the compiler is made of: a change to any of these changes every key.
+_FINGERPRINT_GLOBS = ("compiler/**/*.py", "compiler/templates/**/*", "grammar/*.lark", "site/mkdocs.yml",
+                      "site/overrides/**/*")
+_LIBRARIES = ("lark", "jinja2", "mkdocs", "mkdocs-material", "pymdown-extensions", "markdown")
+FORMAT = 1  # bump when the layout of cached values changes
+
+
+@lru_cache(maxsize=1)
+def fingerprint() -> str:
+    h = hashlib.sha256(f"navlaw-cache-{FORMAT}".encode())
+    paths = sorted({p for g in _FINGERPRINT_GLOBS for p in ROOT.glob(g) if p.is_file() and "__pycache__" not in p.parts})
+    for p in paths:
+        h.update(p.relative_to(ROOT).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    for lib in _LIBRARIES:
+        try:
+            h.update(f"{lib}={metadata.version(lib)}\0".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"{lib}=-\0".encode())
+    return h.hexdigest()
+
+
+def digest(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        b = p.encode("utf-8", "surrogatepass") if isinstance(p, str) else p
+        h.update(len(b).to_bytes(8, "little") + b)  # length-prefixed: ("ab", "c") != ("a", "bc")
+    return h.hexdigest()
+
+
+def tree_digest(root: Path) -> str:
+    """Every file's path and bytes below ``root`` (empty string if it does not exist)."""
+    if not root.is_dir():
+        return ""
+    parts: list[bytes | str] = []
+    for p in sorted(root.rglob("*")):
+        if p.is_file():
+            parts += [p.relative_to(root).as_posix(), p.read_bytes()]
+    return digest(*parts)
+
+
+def lark_cache(name: str) -> str | bool:
+    """Where Lark keeps its analysis of grammar ``name`` (the LALR tables: a parser is ready 5-10x
+    sooner). A file of the user's own cache directory, not the shared temporary directory, since it
+    is a pickle; Lark checks the grammar's hash in it and redoes the analysis when it differs."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "navlaw"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return str(base / f"lark-{name}.pickle")
+
+
+class BuildCache:
+    """Stage results on disk, one pickle per key. ``BuildCache(None)`` is a cache that never hits."""
+
+    def __init__(self, root: Path | None):
+        self.root = root
+        self.stats: Counter[str] = Counter()  # "document hit", "document miss", ...
+        self.warnings: list[str] = []
+        self._used: set[Path] = set()
+
+    @property
+    def enabled(self) -> bool:
+        return self.root is not None
+
+    def key(self, stage: str, *parts: bytes | str) -> str:
+        return digest(stage, fingerprint(), *parts)
+
+    def _path(self, stage: str, key: str) -> Path:
+        assert self.root is not None
+        return self.root / stage / f"{key}.pickle"
+
+    def get(self, stage: str, key: str) -> Any | None:
+        if self.root is None:
+            return None
+        path = self._path(stage, key)
+        try:
+            with path.open("rb") as f:
+                value = pickle.load(f)
+        except FileNotFoundError:
+            self.stats[f"{stage} miss"] += 1
+            return None
+        except Exception as exc:  # a damaged entry is a miss, and goes
+            self.warnings.append(f"cache entry {path} could not be read ({type(exc).__name__}); rebuilt")
+            path.unlink(missing_ok=True)
+            self.stats[f"{stage} miss"] += 1
+            return None
+        self._used.add(path)
+        self.stats[f"{stage} hit"] += 1
+        return value
+
+    def put(self, stage: str, key: str, value: Any) -> None:
+        if self.root is None:
+            return
+        path = self._path(stage, key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)  # readers see the old entry or the new one, never half of one
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        self._used.add(path)
+
+    def prune(self) -> None:
+        """Drop the entries this build did not use: the cache holds one build's worth, not history."""
+        if self.root is None or not self.root.is_dir():
+            return
+        for path in self.root.glob("*/*.pickle"):
+            if path not in self._used:
+                path.unlink(missing_ok=True)

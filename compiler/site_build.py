@@ -1,0 +1,283 @@
+"""Builds the reference site with MkDocs Material, in this process: every page, or only the pages whose
+Markdown changed since the last build.
+
+A full build writes the pages beside a copy of ``site/`` and runs MkDocs into an empty directory. An
+incremental build (only with a cache, see compiler/cache.py) starts from a copy of the previous
+site and lets MkDocs' ``dirty`` mode render just the changed pages, and it keeps the result identical,
+byte for byte, to a full build (a test checks it):
+
+- the other pages' HTML is unchanged only if the navigation is: a page added or removed, a changed
+  ``mkdocs.yml`` or theme override, or a changed page title makes the build a full one;
+- a page MkDocs does not render still gives the navigation its title (the rendered one, kept from
+  the last build) and its anchors to the link check; a rendered page that lost an anchor another
+  page may link to makes the build start over as a full one;
+- the search index is reassembled in page order from the entries each page gave (kept from the
+  last build for the pages not rendered), as a full build writes it.
+
+MkDocs' warnings are errors either way (the site is built ``--strict``), except the notice that a
+dirty build is being made.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jinja2 import FileSystemBytecodeCache
+from mkdocs.plugins import event_priority
+
+from .cache import BuildCache, digest, tree_digest
+
+SITE = Path(__file__).resolve().parent.parent / "site"
+_DIRTY_NOTICE = "A 'dirty' build is being performed"
+
+
+@dataclass
+class SiteReport:
+    mode: str  # "full" or "incremental"
+    pages: int  # Markdown pages in the site
+    rendered: int  # pages MkDocs rendered this time
+    reason: str = ""  # why the build was a full one
+
+    def summary(self) -> str:
+        if self.mode == "full":
+            return f"site: all {self.pages} pages rendered" + (f" ({self.reason})" if self.reason else "")
+        return f"site: {self.rendered} of {self.pages} pages rendered, the rest kept from the last build"
+
+
+@dataclass
+class _State:
+    """What the last site build was made from and what it gave; kept in the cache."""
+
+    shape: str  # config, theme overrides and the list of files
+    files: dict[str, str]  # docs file -> digest of its text
+    output: str  # tree_digest of the site it wrote
+    titles: dict[str, str] = field(default_factory=dict)  # page (src uri) -> rendered title
+    anchors: dict[str, frozenset[str]] = field(default_factory=dict)  # page -> anchor ids present
+    entries: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # page -> its search entries
+
+
+class _FullBuildNeeded(Exception):
+    pass
+
+
+def _config_files() -> dict[str, bytes]:
+    return {p.relative_to(SITE).as_posix(): p.read_bytes()
+            for p in sorted(SITE.rglob("*")) if p.is_file() and p.relative_to(SITE).parts[0] != "docs"}
+
+
+def _shape(config: dict[str, bytes], files: dict[str, str]) -> str:
+    return digest(*[x for name, data in config.items() for x in (name, data)], "\0files", *sorted(files))
+
+
+def _dest(name: str) -> str:
+    """The file MkDocs writes for docs file ``name`` (use_directory_urls: true)."""
+    if not name.endswith(".md"):
+        return name
+    stem = name[:-3]
+    if stem == "index" or stem.endswith("/index"):
+        return stem + ".html"
+    return stem + "/index.html"
+
+
+def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
+               cache: BuildCache | None = None) -> SiteReport:
+    """Build the site from ``files`` (docs path -> text) into ``out`` (which must not exist yet).
+    With a cache and the ``previous`` site this build replaces, render only what changed."""
+    config = _config_files()
+    digests = {name: digest(text) for name, text in files.items()}
+    shape = _shape(config, digests)
+    pages = sum(1 for n in files if n.endswith(".md"))
+    if cache is None or not cache.enabled:
+        work = out.parent / f".{out.name}.src"
+        try:
+            _sync(work, config, files, set(files), full=True)
+            _mkdocs(work, out, dirty=False, state=None, rendered=set())
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return SiteReport("full", pages, pages)
+
+    assert cache.root is not None
+    work = cache.root / "site-src"
+    key = cache.key("site", "state")
+    old: _State | None = cache.get("site", key)
+    reason = _why_full(old, shape, previous, work)
+    changed = {n for n in files if old is None or old.files.get(n) != digests[n]}
+    state = _State(shape, digests, "")
+    report = SiteReport("full", pages, pages, reason)
+    if not reason and old is not None and previous is not None:
+        assert previous is not None
+        shutil.copytree(previous, out, copy_function=shutil.copy2)
+        for name in changed:
+            (out / _dest(name)).unlink(missing_ok=True)
+        _sync(work, config, files, changed, full=False)
+        rendered: set[str] = set()
+        try:
+            _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered, bytecode=cache.root / "jinja")
+            report = SiteReport("incremental", pages, len(rendered))
+        except _FullBuildNeeded as exc:
+            shutil.rmtree(out)
+            report.reason = str(exc)
+    if report.mode == "full":
+        state = _State(shape, digests, "")
+        _sync(work, config, files, set(files), full=True)
+        _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), bytecode=cache.root / "jinja")
+    state.output = tree_digest(out)
+    cache.put("site", key, state)
+    return report
+
+
+def _why_full(old: _State | None, shape: str, previous: Path | None, work: Path) -> str:
+    if old is None:
+        return "no earlier build in the cache"
+    if previous is None or not previous.is_dir():
+        return "no earlier site to start from"
+    if old.shape != shape:
+        return "pages added or removed, or the site's configuration changed"
+    if tree_digest(previous) != old.output:
+        return "the earlier site is not the one the cache remembers"
+    docs = work / "docs"
+    if not docs.is_dir() or {p.relative_to(docs).as_posix(): digest(p.read_text(encoding="utf-8"))
+                             for p in docs.rglob("*") if p.is_file()} != old.files:
+        return "the cached page sources are not the ones the cache remembers"
+    return ""
+
+
+def _sync(work: Path, config: dict[str, bytes], files: dict[str, str], changed: set[str], full: bool) -> None:
+    """Make ``work`` hold the site configuration and ``files``. In an incremental build the files not
+    ``changed`` keep their text and get the oldest possible time, so MkDocs' dirty mode (which
+    compares times with the output) renders exactly the changed ones."""
+    if full and work.exists():
+        shutil.rmtree(work)
+    for name, data in config.items():
+        p = work / name
+        if not p.is_file() or p.read_bytes() != data:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_bytes(data)
+    docs = work / "docs"
+    now = time.time()
+    for name, text in sorted(files.items()):
+        p = docs / name
+        if name in changed:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text, encoding="utf-8")
+            os.utime(p, (now, now))
+        else:
+            os.utime(p, (0, 0))
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if not message.startswith(_DIRTY_NOTICE):
+            self.messages.append(message)
+
+
+class _Keeper:
+    """A MkDocs plugin (added in code, not in mkdocs.yml) that records what each rendered page gave
+    and, in a dirty build, stands in for the pages MkDocs skips."""
+
+    def __init__(self, search: Any, old: _State | None, new: _State, rendered: set[str], bytecode: Path):
+        self.search, self.old, self.new, self.rendered, self.bytecode = search, old, new, rendered, bytecode
+        self.order: list[str] = []
+        self.pages: list[Any] = []
+        self._before = 0
+
+    def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
+        # The theme's templates compiled once, not at every build (Jinja checks each one's source).
+        self.bytecode.mkdir(parents=True, exist_ok=True)
+        env.bytecode_cache = FileSystemBytecodeCache(str(self.bytecode))
+        self.order = [f.src_uri for f in files.documentation_pages()]
+        self.pages = [f.page for f in files.documentation_pages() if f.page is not None]
+        for f in files.documentation_pages():
+            page = f.page
+            if page is not None and page.markdown is None and self.old is not None:  # skipped: as last time
+                page.read_source(config)
+                page._title_from_render = self.old.titles.get(f.src_uri)
+                page.present_anchor_ids = set(self.old.anchors.get(f.src_uri, ()))
+        return env
+
+    @event_priority(100)  # before the search plugin reads the page
+    def on_page_context(self, context: Any, *, page: Any, config: Any, nav: Any) -> Any:
+        self._before = len(self.search.search_index.entries)
+        return context
+
+    def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
+        uri = page.file.src_uri
+        self.rendered.add(uri)
+        self.new.entries[uri] = self.search.search_index.entries[self._before:]
+        return output
+
+    @event_priority(100)  # before the search plugin writes the index
+    def on_post_build(self, *, config: Any) -> None:
+        old = self.old
+        for f in self.order:
+            if f not in self.rendered and old is not None:
+                self.new.entries[f] = old.entries.get(f, [])
+                self.new.titles[f] = old.titles.get(f, "")
+                self.new.anchors[f] = old.anchors.get(f, frozenset())
+        self.search.search_index.entries = [e for f in self.order for e in self.new.entries.get(f, [])]
+
+
+def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _State] | None,
+            rendered: set[str], bytecode: Path | None = None) -> None:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort
+
+    collect = _Collect()
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(collect)
+    saved = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = "0"  # no build timestamps: byte-identical rebuilds
+    try:
+        cfg = load_config(str(work / "mkdocs.yml"), site_dir=str(out.resolve()), strict=False)
+        keeper = None
+        if state is not None:
+            assert bytecode is not None
+            old, new = state
+            keeper = _Keeper(cfg.plugins["material/search"], old, new, rendered, bytecode)
+            if dirty:  # the 404 page and the sitemap show only the navigation, which has not changed
+                cfg.theme.static_templates.difference_update({"404.html", "sitemap.xml"})
+            cfg.plugins["navlaw-keeper"] = keeper  # type: ignore[assignment]
+        try:
+            build(cfg, dirty=dirty)
+        except Abort as exc:
+            collect.messages.append(str(exc))
+        if collect.messages:
+            raise RuntimeError("mkdocs build --strict failed:\n" + "\n".join(collect.messages)[-4000:])
+        if keeper is not None:
+            _record_pages(keeper, dirty)
+    finally:
+        logger.removeHandler(collect)
+        if saved is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = saved
+
+
+def _record_pages(keeper: _Keeper, dirty: bool) -> None:
+    """Titles and anchors of the rendered pages, for the next build; in a dirty build, a rendered page
+    that lost an anchor (another page, not rendered, may link to it) calls for a full build."""
+    old, new = keeper.old, keeper.new
+    for page in keeper.pages:
+        uri = page.file.src_uri
+        if uri not in keeper.rendered:
+            continue
+        anchors = frozenset(page.present_anchor_ids or ())
+        if dirty and old is not None and not old.anchors.get(uri, frozenset()) <= anchors:
+            gone = sorted(old.anchors[uri] - anchors)
+            raise _FullBuildNeeded(f"{uri} lost anchor #{gone[0]}" + (f" and {len(gone) - 1} more" if len(gone) > 1 else ""))
+        if dirty and old is not None and old.titles.get(uri) != page.title:
+            raise _FullBuildNeeded(f"the title of {uri} changed")
+        new.titles[uri] = page.title or ""
+        new.anchors[uri] = anchors

@@ -1,0 +1,131 @@
+"""Incremental builds: after an amendment, `navlaw build` redoes only what the changed document
+affects, and what it writes is byte for byte what a clean build of the amended corpus writes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from compiler.cli import main
+
+from .conftest import CORPUS, LIS_2022
+
+# § 89-b(4)(b)(1), file 001: the last rate of the schedule ("on and after January first, two thousand
+# twenty-seven all vessels shall pay eleven dollars and twenty-two cents per pilotage unit").
+RATE_2027 = "shall pay eleven dollars\\nand twenty-two cents"
+AMENDED_2027 = "shall pay eleven dollars\\nand thirty cents"
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def build(tmp: Path, corpus: Path, name: str = "build", *extra: str) -> int:
+    return main(["build", "--corpus", str(corpus), "--out", str(tmp / name), "--module", str(tmp / f"{name}-fees"),
+                 *extra])
+
+
+def amend(corpus: Path, old: str, new: str) -> None:
+    path = corpus / LIS_2022
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "corpus"
+    shutil.copytree(CORPUS, root)
+    return root
+
+
+def same_as_clean_build(tmp: Path, corpus: Path) -> None:
+    assert build(tmp, corpus, "clean", "--no-cache") == 0
+    assert tree_bytes(tmp / "build") == tree_bytes(tmp / "clean")
+    assert tree_bytes(tmp / "build-fees") == tree_bytes(tmp / "clean-fees")
+
+
+def test_a_one_section_amendment_rebuilds_what_it_affects_and_nothing_else(tmp_path, corpus, capsys):
+    assert build(tmp_path, corpus) == 0
+    assert "site: all 24 pages rendered (no earlier build in the cache)" in capsys.readouterr().out
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0
+    out = capsys.readouterr().out
+    assert "1 of 5 documents parsed, 4 reused" in out
+    # the article holding § 89-b, the tariffs, the change report and § 89-b's history
+    assert "site: 4 of 24 pages rendered, the rest kept from the last build" in out
+    tariffs = (tmp_path / "build" / "tariffs.json").read_text(encoding="utf-8")
+    assert '"formula": "11.30 × PU"' in tariffs and '11.22 × PU' not in tariffs
+    assert "eleven dollars and thirty cents" in (tmp_path / "build" / "site" / "law" / "article-06" / "index.html").read_text()
+    same_as_clean_build(tmp_path, corpus)
+
+
+def test_an_unchanged_corpus_is_up_to_date_and_nothing_is_rewritten(tmp_path, corpus, capsys):
+    assert build(tmp_path, corpus) == 0
+    stamps = {p: p.stat().st_mtime_ns for p in (tmp_path / "build").rglob("*")}
+    assert build(tmp_path, corpus) == 0
+    assert "are up to date" in capsys.readouterr().out
+    assert {p: p.stat().st_mtime_ns for p in (tmp_path / "build").rglob("*")} == stamps
+
+
+def test_a_damaged_cache_is_a_miss_with_a_warning(tmp_path, corpus, capsys):
+    assert build(tmp_path, corpus) == 0
+    for entry in (tmp_path / ".build-cache").glob("*/*.pickle"):
+        entry.write_bytes(b"not a pickle")
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0
+    captured = capsys.readouterr()
+    assert "could not be read (UnpicklingError); rebuilt" in captured.err
+    assert "site: all 24 pages rendered (no earlier build in the cache)" in captured.out
+    same_as_clean_build(tmp_path, corpus)
+
+
+def test_a_site_changed_by_hand_is_rebuilt_whole(tmp_path, corpus, capsys):
+    assert build(tmp_path, corpus) == 0
+    (tmp_path / "build" / "site" / "index.html").write_text("edited by hand", encoding="utf-8")
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0
+    assert "(the earlier site is not the one the cache remembers)" in capsys.readouterr().out
+    same_as_clean_build(tmp_path, corpus)
+
+
+def test_a_page_that_loses_an_anchor_makes_a_full_build(tmp_path, corpus, capsys):
+    # Repeal § 89-b(5): article 6's page and § 89-b's history lose the anchors of that subdivision,
+    # which a page the incremental build would not render might link to: it starts over as a full one.
+    assert build(tmp_path, corpus) == 0
+    text = (corpus / LIS_2022).read_text(encoding="utf-8")
+    start = text.index("\\n 5. The board of commissioners of pilots is hereby authorized")
+    amend(corpus, text[start:text.index("Long Island Sound.\\n", start) + len("Long Island Sound.\\n")], "\\n")
+    assert build(tmp_path, corpus) == 0
+    out = capsys.readouterr().out
+    assert "site: all 24 pages rendered (" in out and "lost anchor #" in out and "p-89-b-5" in out
+    same_as_clean_build(tmp_path, corpus)
+
+
+def test_an_incremental_build_that_fails_leaves_the_previous_output_and_a_sound_cache(tmp_path, corpus, capsys,
+                                                                                      monkeypatch):
+    from compiler import site_build
+
+    assert build(tmp_path, corpus) == 0
+    before = tree_bytes(tmp_path / "build"), tree_bytes(tmp_path / "build-fees")
+    amend(corpus, RATE_2027, AMENDED_2027)
+    real = site_build._mkdocs
+
+    def fails_after_writing(work, out, *args, **kwargs):  # type: ignore[no-untyped-def]
+        real(work, out, *args, **kwargs)
+        raise OSError("disk full (simulated)")
+
+    monkeypatch.setattr(site_build, "_mkdocs", fails_after_writing)
+    with pytest.raises(OSError):
+        build(tmp_path, corpus)
+    assert (tree_bytes(tmp_path / "build"), tree_bytes(tmp_path / "build-fees")) == before
+    monkeypatch.setattr(site_build, "_mkdocs", real)
+    assert build(tmp_path, corpus) == 0
+    same_as_clean_build(tmp_path, corpus)
+
+
+def test_no_cache_writes_no_cache(tmp_path, corpus, capsys):
+    assert build(tmp_path, corpus, "build", "--no-cache") == 0
+    assert not (tmp_path / ".build-cache").exists()
