@@ -31,7 +31,7 @@ print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrs
 
 
 def run(corpus: Path, work: Path) -> tuple[float, int]:
-    out = subprocess.run([sys.executable, "-c", CHILD, "build", "--no-site", "--corpus", str(corpus),
+    out = subprocess.run([sys.executable, "-c", CHILD, "build", "--no-site", "--no-cache", "--corpus", str(corpus),
                           "--out", str(work / "build"), "--module", str(work / "module")],
                          capture_output=True, text=True, cwd=ROOT, check=True)
     secs, rss_kb, code = out.stdout.split()[-3:]

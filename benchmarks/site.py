@@ -21,7 +21,7 @@ def timed(args: list[str]) -> float:
 
 def main(runs: int = 5) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        common = ["build", "--out", f"{tmp}/build", "--module", f"{tmp}/module"]
+        common = ["build", "--no-cache", "--out", f"{tmp}/build", "--module", f"{tmp}/module"]
         full = statistics.median(timed(common) for _ in range(runs))
         bare = statistics.median(timed(common + ["--no-site"]) for _ in range(runs))
     print(f"navlaw build (with site)   {full:6.2f} s  (median of {runs}, fresh processes)")

@@ -318,7 +318,8 @@ def changes_md(corpus: Corpus, tariffs: list[AnyTariff]) -> str:
         report = change_report(timeline, tariffs, d - dt.timedelta(days=1), d)
         if report[-1].startswith("No provision"):
             continue
-        out += ["#" + report[0].replace(f"Changes from {d - dt.timedelta(days=1)} to {d}", f" {d}")] + report[1:]
+        # the date heads its changes: its sections and fees one level below it
+        out += [f"## {d}"] + ["#" + line if line.startswith("#") else line for line in report[1:]]
     return "\n".join(out) + "\n"
 
 
