@@ -9,7 +9,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import datetime as dt
 
@@ -19,6 +19,9 @@ from .extract_tariffs import tariffs_and_lint
 from .frontend import Corpus, compile_corpus, compile_file
 from .tariffs import AnyTariff, BracketSchedule, amounts, to_json
 from .outline import document_json, node_json, outline
+
+if TYPE_CHECKING:
+    from .site_build import SiteReport
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
