@@ -9,7 +9,7 @@ from decimal import Decimal
 from .redline import compare, render_text
 from .tariffs import (AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
                       PerUnitFee, TimeFee)
-from .versions import Timeline
+from .versions import Timeline, _name
 
 
 def _money(x: Decimal) -> str:
@@ -101,10 +101,25 @@ def tariff_deltas(tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> lis
     return out
 
 
+def _section_name(section: str) -> str:
+    """"89-b" -> "§ 89-b"; "21nycrr/55.2" -> "21 NYCRR § 55.2"."""
+    code, _, number = section.rpartition("/")
+    return f"21 NYCRR § {number}" if code == "21nycrr" else f"§ {section}"
+
+
+def _natural(section: str) -> tuple[int, str]:
+    """"9" before "10", "89-a" after "89"."""
+    digits = section[: len(section) - len(section.lstrip("0123456789"))]
+    return (int(digits) if digits else 0, section)
+
+
 def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> list[str]:
     """Markdown: every section whose text changes in (start, end], its redline, and the tariff deltas."""
     lines = [f"# Changes from {start} to {end}", ""]
     changed_any = False
+    # Sections whose text the corpus starts (or stops) knowing: not amendments, and a redline of the
+    # whole text against nothing says no more than the section's own page. Listed together by file.
+    known: dict[tuple[str, str], list[str]] = {}
     for section in timeline.sections():
         bounds = [b for b in timeline.boundaries(section) if start < b <= end]
         if not bounds:
@@ -114,7 +129,13 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
         if not changes and a.message == b.message:
             continue
         changed_any = True
-        lines.append(f"## § {section}")
+        if a.section is None and not a.sources and b.sources:
+            known.setdefault(("first known from", _name(b.sources[0][1].file)), []).append(section)
+            continue
+        if b.section is None and not b.sources and a.sources:
+            known.setdefault(("not known after", _name(a.sources[0][1].file)), []).append(section)
+            continue
+        lines.append(f"## {_section_name(section)}")
         if a.message:
             lines.append(f"- on {start}: {a.message}")
         if b.message:
@@ -123,6 +144,19 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
             lines.append(f"- {c.id} {c.status}")
         if changes:
             lines += ["", "```", render_text(compare(a.section, b.section)), "```"]
+        lines.append("")
+    if known:
+        lines += ["## Texts the corpus starts or stops knowing", ""]
+        for (how, file), sections in sorted(known.items()):
+            sections.sort(key=_natural)
+            listed = ", ".join(_section_name(x) for x in sections)
+            them = "them" if len(sections) > 1 else "it"
+            if how == "first known from":
+                lines.append(f"- {listed} ({file}): known to be in force from {end}; the corpus knows no text "
+                             f"of {them} in force on {start}, so this begins the record and is not an amendment")
+            else:
+                lines.append(f"- {listed} ({file}): known to be in force until {start}; the corpus knows no text "
+                             f"of {them} in force on {end}, so this ends the record and is not a repeal")
         lines.append("")
     deltas = tariff_deltas(tariffs, start, end)
     if deltas:
