@@ -4,9 +4,10 @@
 
 - **document** — one document's tree and findings, keyed by the compiler, the document's manifest
   entry and its bytes: after an amendment to one document the others are not parsed again;
-- **compile** — the whole corpus compiled (timeline, tariffs, references, findings), keyed by every
-  file of the corpus: a rebuild of an unchanged corpus compiles nothing;
-- **outputs** — the files a build writes (trees, tariffs.json, the module, the site's pages), same key;
+- **tariffs**, **tree-json** — a document's tariffs (with their findings) and its tree as JSON, under
+  the document's key;
+- **last** — what the last build was made from (a digest of every file of the corpus) and what it
+  wrote (digests of the output directories): a rebuild with nothing changed does nothing;
 - **site** — what the last MkDocs build was made from (each page's text, the search entries each page
   gave), so the next build renders only the pages that changed (see compiler/site_build.py).
 

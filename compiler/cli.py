@@ -137,22 +137,8 @@ def cmd_changes(args: argparse.Namespace) -> int:
 
 
 def _compile_all(corpus_dir: str, cache: BuildCache | None = None) -> tuple[Corpus, list[AnyTariff], Diagnostics]:
-    """The corpus compiled: trees, timeline, tariffs, references and every finding. With a cache, an
-    unchanged corpus is not compiled again, and a changed one parses only its changed documents."""
-    key = ""
-    if cache is not None and cache.enabled:
-        key = cache.key("compile", tree_digest(Path(corpus_dir)))
-        hit = cache.get("compile", key)
-        if hit is not None:
-            return hit  # type: ignore[no-any-return]
-    result = _compile_fresh(corpus_dir, cache)
-    if key:
-        assert cache is not None
-        cache.put("compile", key, result)
-    return result
-
-
-def _compile_fresh(corpus_dir: str, cache: BuildCache | None) -> tuple[Corpus, list[AnyTariff], Diagnostics]:
+    """The corpus compiled: trees, timeline, tariffs, references and every finding. With a cache, the
+    trees and tariffs of unchanged documents are reused; the corpus-wide stages always run."""
     from .versions import build_timeline, check_conflicts
 
     corpus = compile_corpus(corpus_dir, cache)
@@ -164,7 +150,7 @@ def _compile_fresh(corpus_dir: str, cache: BuildCache | None) -> tuple[Corpus, l
     tariffs: list[AnyTariff] = []
     if not corpus.diagnostics.has_errors():
         from . import references
-        tariffs, found = tariffs_and_lint(corpus, timeline)
+        tariffs, found = tariffs_and_lint(corpus, timeline, cache)
         diags.extend(found)
         corpus.references = references.find(corpus)  # type: ignore[attr-defined]
         diags.extend(references.lint(corpus, corpus.references, set(timeline.sections())))  # type: ignore[attr-defined]
@@ -328,52 +314,53 @@ def changes_md(corpus: Corpus, tariffs: list[AnyTariff]) -> str:
 
 def cmd_build(args: argparse.Namespace) -> int:
     cache = BuildCache(None if args.no_cache else cache_dir(args.out))
+    out, module_dir = Path(args.out), Path(args.module)
+    last_key = cache.key("last", str(out.resolve()), str(module_dir.resolve()), str(args.no_site))
+    if cache.enabled:
+        # Nothing to do when the corpus is the one the outputs on disk were built from, and they are
+        # still what that build wrote.
+        corpus_digest = tree_digest(Path(args.corpus))
+        last = cache.get("last", last_key)
+        if (last is not None and corpus_digest and last["corpus"] == corpus_digest
+                and last["out"] == tree_digest(out) and last["module"] == tree_digest(module_dir)):
+            print(f"{last['head']}{args.out}/ and {args.module}/ are up to date {last['tail']}")
+            return EXIT_OK
     corpus, tariffs, diags = _compile_all(args.corpus, cache)
     _print_diagnostics(diags, sys.stderr, Severity.ERROR)
     if diags.has_errors():
         print(f"navlaw build: not built: {_summary(diags)}; the previous output is unchanged", file=sys.stderr)
         return EXIT_ERRORS
-    out, module_dir = Path(args.out), Path(args.module)
-    outputs_key = cache.key("outputs", tree_digest(Path(args.corpus)), str(args.no_site)) if cache.enabled else ""
-    rendered = cache.get("outputs", outputs_key) if outputs_key else None
-    if rendered is None:
-        rendered = _render_outputs(corpus, tariffs, diags, args.no_site)
-        if outputs_key:
-            cache.put("outputs", outputs_key, rendered)
-    module, files, site = rendered
-    last_key = cache.key("last", str(out.resolve()), str(module_dir.resolve()))
-    last = cache.get("last", last_key) if cache.enabled else None
+    module, files, site = _render_outputs(corpus, tariffs, diags, args.no_site, cache)
+    report = _swap_in([(out, files), (module_dir, module)], site, cache)
     sections = sum(len(c.document.sections()) for c in corpus.documents)
     head = f"navlaw build: {len(corpus.documents)} documents, {sections} sections, {len(tariffs)} tariffs -> "
     tail = f"({_summary(diags)}" + ("; see them with `navlaw lint`)" if len(diags) else ")")
-    if last is not None and last == (outputs_key, tree_digest(out), tree_digest(module_dir)):
-        cache.put("last", last_key, last)
-        cache.prune()
-        print(head + f"{args.out}/ and {args.module}/ are up to date {tail}")
-        return EXIT_OK
-    report = _swap_in([(out, files), (module_dir, module)], site, cache)
-    if cache.enabled:
-        cache.put("last", last_key, (outputs_key, tree_digest(out), tree_digest(module_dir)))
-        cache.prune()
     for w in cache.warnings:
         print(f"navlaw build: warning: {w}", file=sys.stderr)
     print(head + f"{args.out}/; fee module -> {args.module}/ {tail}")
     if cache.enabled:
-        reused = cache.stats["document hit"]
-        parsed = cache.stats["document miss"]
-        print("  cache: " + ("corpus unchanged, nothing compiled" if cache.stats["compile hit"]
-                             else f"{parsed} of {reused + parsed} documents parsed, {reused} reused")
+        cache.put("last", last_key, {"corpus": corpus_digest, "out": tree_digest(out),
+                                     "module": tree_digest(module_dir), "head": head, "tail": tail})
+        cache.prune()
+        reused, parsed = cache.stats["document hit"], cache.stats["document miss"]
+        print(f"  cache: {parsed} of {reused + parsed} documents parsed, {reused} reused"
               + (f"; {report.summary()}" if report else ""))
     return EXIT_OK
 
 
-def _render_outputs(corpus: Corpus, tariffs: list[AnyTariff], diags: Diagnostics,
-                    no_site: bool) -> tuple[dict[str, str], dict[str, str], dict[str, str] | None]:
+def _render_outputs(corpus: Corpus, tariffs: list[AnyTariff], diags: Diagnostics, no_site: bool,
+                    cache: BuildCache | None = None) -> tuple[dict[str, str], dict[str, str], dict[str, str] | None]:
     """The fee module's files, the build directory's files and the site's pages."""
     module = generate_module(corpus, tariffs)
     files: dict[str, str] = {}
     for c in corpus.documents:
-        files[f"tree/{Path(c.source.path).name}.json"] = _dump(document_json(c.document)) + "\n"
+        key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
+        tree = cache.get("tree-json", key) if key and cache is not None else None
+        if tree is None:
+            tree = _dump(document_json(c.document)) + "\n"
+            if key and cache is not None:
+                cache.put("tree-json", key, tree)
+        files[f"tree/{Path(c.source.path).name}.json"] = tree
     files["tariffs.json"] = _dump({"tariffs": tariffs_json(tariffs)}) + "\n"
     files["diagnostics.json"] = _dump([d.to_json() for d in diags]) + "\n"
     files["changes.md"] = changes_md(corpus, tariffs)

@@ -21,6 +21,7 @@ from decimal import Decimal
 from typing import Iterator
 
 from . import numbers as W
+from .cache import BuildCache
 from .diagnostics import Diagnostic, Diagnostics, Severity
 from .formula import Bin, Expr, FormulaError, Num, Units, numbers, parse_formula
 from .fees import OPTION_TITLES
@@ -997,7 +998,7 @@ def _chain(tariffs: list[AnyTariff]) -> list[AnyTariff]:
     return out
 
 
-def extract(corpus: Corpus, diags: Diagnostics | None = None) -> list[AnyTariff]:
+def extract(corpus: Corpus, diags: Diagnostics | None = None, cache: BuildCache | None = None) -> list[AnyTariff]:
     """All tariffs of the corpus. A consolidated text that the manifest marks superseded is superseded
     only where a later text covers the same section; elsewhere it is the latest text the corpus has."""
     d = diags if diags is not None else corpus.diagnostics
@@ -1009,7 +1010,7 @@ def extract(corpus: Corpus, diags: Diagnostics | None = None) -> list[AnyTariff]
             if c.entry.section:
                 covered.add(c.entry.section)
     for c in corpus.documents:
-        got = extract_document(c, d)
+        got = _extract_cached(c, d, cache)
         if c.entry and c.entry.kind == "consolidated" and c.entry.status == "superseded":
             got = [t if t.status != "superseded" or section_of(t.provision) in covered else
                    replace(t, status="in-force", notes=t.notes + (  # type: ignore[arg-type]
@@ -1017,6 +1018,23 @@ def extract(corpus: Corpus, diags: Diagnostics | None = None) -> list[AnyTariff]
                    for t in got]
         out.extend(got)
     return _unique_ids(out)
+
+
+def _extract_cached(c: Compiled, diags: Diagnostics, cache: BuildCache | None) -> list[AnyTariff]:
+    """extract_document, through the cache: a document's tariffs depend on its text and entry only."""
+    if cache is None or not c.key:
+        return extract_document(c, diags)
+    key = cache.key("tariffs", c.key)
+    hit = cache.get("tariffs", key)
+    if hit is not None:
+        got, found = hit
+        diags.extend(found)
+        return got  # type: ignore[no-any-return]
+    own = Diagnostics()
+    got = extract_document(c, own)
+    diags.extend(own)
+    cache.put("tariffs", key, (got, own.items))
+    return got
 
 
 def _unique_ids(tariffs: list[AnyTariff]) -> list[AnyTariff]:
@@ -1040,16 +1058,18 @@ def raw_line_lookup(corpus: Corpus):  # type: ignore[no-untyped-def]
     return raw_line
 
 
-def tariffs_and_lint(corpus: Corpus, timeline=None) -> tuple[list[AnyTariff], Diagnostics]:  # type: ignore[no-untyped-def]
+def tariffs_and_lint(corpus: Corpus, timeline=None,  # type: ignore[no-untyped-def]
+                     cache: BuildCache | None = None) -> tuple[list[AnyTariff], Diagnostics]:
     """Extract every tariff (from the corpus texts and from what amending acts put in force), date it by
-    the timeline, and lint; the findings go to the returned collector."""
+    the timeline, and lint; the findings go to the returned collector. With a cache, the tariffs of an
+    unchanged document are not extracted again."""
     from .tariff_lint import lint
     from .versions import act_tariffs, build_timeline, follow_timeline, inherit_clamps
 
     diags = Diagnostics()
     if timeline is None:
         timeline = build_timeline(corpus, diags)
-    tariffs = extract(corpus, diags) + act_tariffs(timeline, diags)
+    tariffs = extract(corpus, diags, cache) + act_tariffs(timeline, diags)
     tariffs = _unique_ids(inherit_clamps(follow_timeline(tariffs, timeline)))
     diags.extend(lint(tariffs, raw_line_lookup(corpus)))
     return tariffs, diags

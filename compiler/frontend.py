@@ -18,6 +18,7 @@ class Compiled:
     source: SourceDocument
     document: Document
     entry: Entry | None = None
+    key: str = ""  # its cache key (compiler, file, bytes, manifest entry), when compiled with a cache
 
 
 @dataclass
@@ -85,7 +86,8 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None)
             from .acts import parse_act
             acts.append(parse_act(src, entry, diags))
             continue
-        docs.append(Compiled(src, _compile_cached(src, entry, diags, cache), entry))
+        key = cache.key("document", src.path, src.sha256, repr(entry)) if cache is not None and cache.enabled else ""
+        docs.append(Compiled(src, _compile_cached(src, entry, diags, cache, key), entry, key))
     if failures:
         raise NavlawError(failures)
     corpus = Corpus(root, manifest, docs, diags, acts)
@@ -93,11 +95,11 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None)
     return corpus
 
 
-def _compile_cached(src: SourceDocument, entry: Entry, diags: Diagnostics, cache: BuildCache | None) -> Document:
+def _compile_cached(src: SourceDocument, entry: Entry, diags: Diagnostics, cache: BuildCache | None,
+                    key: str) -> Document:
     """compile_source, through the cache: the tree and the findings it gave, keyed by the bytes."""
-    if cache is None or not cache.enabled:
+    if cache is None or not key:
         return compile_source(src, entry, diags)
-    key = cache.key("document", src.path, src.sha256, repr(entry))
     hit = cache.get("document", key)
     if hit is not None:
         doc, found = hit
