@@ -111,7 +111,6 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     state = _State(shape, digests, "")
     report = SiteReport("full", pages, pages, reason)
     if not reason and old is not None and previous is not None:
-        assert previous is not None
         shutil.copytree(previous, out, copy_function=shutil.copy2)
         for name in changed:
             (out / _dest(name)).unlink(missing_ok=True)
