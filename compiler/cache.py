@@ -28,7 +28,7 @@ from collections import Counter
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 # What the compiler is made of: a change to any of these changes every key.
@@ -36,6 +36,7 @@ _FINGERPRINT_GLOBS = ("compiler/**/*.py", "compiler/templates/**/*", "grammar/*.
                       "site/overrides/**/*")
 _LIBRARIES = ("lark", "jinja2", "mkdocs", "mkdocs-material", "pymdown-extensions", "markdown")
 FORMAT = 1  # bump when the layout of cached values changes
+T = TypeVar("T")
 
 
 @lru_cache(maxsize=1)
@@ -136,6 +137,17 @@ class BuildCache:
             Path(tmp).unlink(missing_ok=True)
             raise
         self._used.add(path)
+
+    def through(self, stage: str, key: str, make: Callable[[], T]) -> T:
+        """The value stored under ``key``, or else ``make()``'s, stored. No key: just ``make()``."""
+        if self.root is None or not key:
+            return make()
+        hit = self.get(stage, key)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        value = make()
+        self.put(stage, key, value)
+        return value
 
     def prune(self) -> None:
         """Drop the entries this build did not use: the cache holds one build's worth, not history."""

@@ -4,12 +4,14 @@ words a lawyer reads ("§ 89-b(4)(b)(1): from 2028-01-01 the rate is $11.56 per 
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from decimal import Decimal
 
 from .redline import compare, render_text
 from .tariffs import (AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
                       PerUnitFee, TimeFee)
-from .versions import Timeline, _name
+from .tree import section_name, section_order
+from .versions import Timeline
 
 
 def _money(x: Decimal) -> str:
@@ -101,18 +103,6 @@ def tariff_deltas(tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> lis
     return out
 
 
-def _section_name(section: str) -> str:
-    """"89-b" -> "§ 89-b"; "21nycrr/55.2" -> "21 NYCRR § 55.2"."""
-    code, _, number = section.rpartition("/")
-    return f"21 NYCRR § {number}" if code == "21nycrr" else f"§ {section}"
-
-
-def _natural(section: str) -> tuple[int, str]:
-    """"9" before "10", "89-a" after "89"."""
-    digits = section[: len(section) - len(section.lstrip("0123456789"))]
-    return (int(digits) if digits else 0, section)
-
-
 def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> list[str]:
     """Markdown: every section whose text changes in (start, end], its redline, and the tariff deltas."""
     lines = [f"# Changes from {start} to {end}", ""]
@@ -130,12 +120,12 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
             continue
         changed_any = True
         if a.section is None and not a.sources and b.sources:
-            known.setdefault(("first known from", _name(b.sources[0][1].file)), []).append(section)
+            known.setdefault(("first known from", Path(b.sources[0][1].file).name), []).append(section)
             continue
         if b.section is None and not b.sources and a.sources:
-            known.setdefault(("not known after", _name(a.sources[0][1].file)), []).append(section)
+            known.setdefault(("not known after", Path(a.sources[0][1].file).name), []).append(section)
             continue
-        lines.append(f"## {_section_name(section)}")
+        lines.append(f"## {section_name(section)}")
         if a.message:
             lines.append(f"- on {start}: {a.message}")
         if b.message:
@@ -148,8 +138,8 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
     if known:
         lines += ["## Texts the corpus starts or stops knowing", ""]
         for (how, file), sections in sorted(known.items()):
-            sections.sort(key=_natural)
-            listed = ", ".join(_section_name(x) for x in sections)
+            sections.sort(key=section_order)
+            listed = ", ".join(section_name(x) for x in sections)
             them = "them" if len(sections) > 1 else "it"
             if how == "first known from":
                 lines.append(f"- {listed} ({file}): known to be in force from {end}; the corpus knows no text "

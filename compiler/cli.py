@@ -17,6 +17,7 @@ from .cache import BuildCache, tree_digest
 from .diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
 from .extract_tariffs import tariffs_and_lint
 from .frontend import Corpus, compile_corpus, compile_file
+from .tree import Document
 from .tariffs import AnyTariff, BracketSchedule, amounts, to_json
 from .outline import document_json, node_json, outline
 
@@ -354,13 +355,12 @@ def _render_outputs(corpus: Corpus, tariffs: list[AnyTariff], diags: Diagnostics
     module = generate_module(corpus, tariffs)
     files: dict[str, str] = {}
     for c in corpus.documents:
+        def tree_json(doc: Document = c.document) -> str:
+            return _dump(document_json(doc)) + "\n"
+
         key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
-        tree = cache.get("tree-json", key) if key and cache is not None else None
-        if tree is None:
-            tree = _dump(document_json(c.document)) + "\n"
-            if key and cache is not None:
-                cache.put("tree-json", key, tree)
-        files[f"tree/{Path(c.source.path).name}.json"] = tree
+        files[f"tree/{Path(c.source.path).name}.json"] = (cache.through("tree-json", key, tree_json)
+                                                          if cache is not None else tree_json())
     files["tariffs.json"] = _dump({"tariffs": tariffs_json(tariffs)}) + "\n"
     files["diagnostics.json"] = _dump([d.to_json() for d in diags]) + "\n"
     files["changes.md"] = changes_md(corpus, tariffs)

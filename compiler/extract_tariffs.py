@@ -1022,18 +1022,13 @@ def extract(corpus: Corpus, diags: Diagnostics | None = None, cache: BuildCache 
 
 def _extract_cached(c: Compiled, diags: Diagnostics, cache: BuildCache | None) -> list[AnyTariff]:
     """extract_document, through the cache: a document's tariffs depend on its text and entry only."""
-    if cache is None or not c.key:
-        return extract_document(c, diags)
-    key = cache.key("tariffs", c.key)
-    hit = cache.get("tariffs", key)
-    if hit is not None:
-        got, found = hit
-        diags.extend(found)
-        return got  # type: ignore[no-any-return]
-    own = Diagnostics()
-    got = extract_document(c, own)
-    diags.extend(own)
-    cache.put("tariffs", key, (got, own.items))
+    def extract_own() -> tuple[list[AnyTariff], list[Diagnostic]]:
+        own = Diagnostics()
+        return extract_document(c, own), own.items
+
+    key = cache.key("tariffs", c.key) if cache is not None and c.key else ""
+    got, found = cache.through("tariffs", key, extract_own) if cache is not None else extract_own()
+    diags.extend(found)
     return got
 
 

@@ -98,17 +98,12 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None)
 def _compile_cached(src: SourceDocument, entry: Entry, diags: Diagnostics, cache: BuildCache | None,
                     key: str) -> Document:
     """compile_source, through the cache: the tree and the findings it gave, keyed by the bytes."""
-    if cache is None or not key:
-        return compile_source(src, entry, diags)
-    hit = cache.get("document", key)
-    if hit is not None:
-        doc, found = hit
-        diags.extend(found)
-        return doc  # type: ignore[no-any-return]
-    own = Diagnostics()
-    doc = compile_source(src, entry, own)
-    diags.extend(own)
-    cache.put("document", key, (doc, own.items))
+    def compile_own() -> tuple[Document, list[Diagnostic]]:
+        own = Diagnostics()
+        return compile_source(src, entry, own), own.items
+
+    doc, found = cache.through("document", key, compile_own) if cache is not None else compile_own()
+    diags.extend(found)
     return doc
 
 

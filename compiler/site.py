@@ -23,7 +23,7 @@ from .frontend import Corpus
 from .fee_runtime import cents
 from .tariffs import AnyTariff, BracketSchedule
 from .definitions import find as find_definitions, mark
-from .tree import Article, Formula, Node, Provision, Section, Table, Text, lineage, section_of
+from .tree import Article, Formula, Node, Provision, Section, Table, Text, lineage, section_of, section_order
 from .versions import Timeline
 
 SITE = Path(__file__).resolve().parent.parent / "site"
@@ -324,7 +324,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out["tariffs.md"] = env.get_template("tariffs.md.j2").render(routes=routes)
     from .changes import brief
     penalties = sorted((t for t in tariffs if t.kind == "penalty"),
-                       key=lambda t: (_section_sort(t.provision), t.provision, t.id))
+                       key=lambda t: (section_order(t.provision), t.provision, t.id))
     out["penalties.md"] = env.get_template("penalties.md.j2").render(rows=[
         {"link": _link(t, P, "penalties.md"), "bound": {"max": "at most", "min": "at least"}.get(t.bound, "exactly"),  # type: ignore[attr-defined]
          "amount": html.escape(brief(t)), "phrase": html.escape(t.phrase),  # type: ignore[attr-defined]
@@ -360,11 +360,6 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes)
     out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
     return out
-
-
-def _section_sort(node_id: str) -> tuple[int, str]:
-    m = re.match(r"(\d+)", node_id)
-    return (int(m[1]) if m else 10**6, node_id)
 
 
 def _link(t: AnyTariff, P: Pages, page: str = "tariffs.md") -> str:

@@ -157,6 +157,19 @@ def section_of(node_id: str) -> str:
     return "/".join(parts[:2]) if parts[0] == "21nycrr" else parts[0]
 
 
+def section_name(section: str) -> str:
+    """How a section is named to a reader: "89-b" -> "§ 89-b", "21nycrr/55.2" -> "21 NYCRR § 55.2"."""
+    code, _, number = section.rpartition("/")
+    return f"21 NYCRR § {number}" if code == "21nycrr" else f"§ {section}"
+
+
+def section_order(node_id: str) -> tuple[int, str]:
+    """A sort key in the statute's order: "9" before "10", "89-a" after "89"; other codes' sections
+    ("21nycrr/55.2") and ids that do not start with a number last."""
+    m = re.match(r"\d+", node_id)
+    return (int(m[0]) if m and "/" not in section_of(node_id) else 10**6, node_id)
+
+
 def lineage(node_id: str) -> list[str]:
     """The id and its enclosing provisions up to its section, innermost first:
     "89-a/4/b" -> ["89-a/4/b", "89-a/4", "89-a"]."""
