@@ -99,7 +99,6 @@ class _Lines(Transformer[Token, list[Line]]):
         return self._make("text", items)
 
 
-
 @lru_cache(maxsize=1)
 def _label_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """LABEL and OLD_LABEL as the grammar defines them (they live inside the PROVISION token, so
