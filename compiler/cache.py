@@ -72,16 +72,35 @@ def tree_digest(root: Path) -> str:
     return digest(*parts)
 
 
-def lark_cache(name: str) -> str | bool:
-    """Where Lark keeps its analysis of grammar ``name`` (the LALR tables: a parser is ready 5-10x
-    sooner). A file of the user's own cache directory, not the shared temporary directory, since it
-    is a pickle; Lark checks the grammar's hash in it and redoes the analysis when it differs."""
+def user_cache() -> Path | None:
+    """navlaw's directory in the user's cache (``$XDG_CACHE_HOME/navlaw``, else ``~/.cache/navlaw``) for
+    what depends only on navlaw's own files: Lark's parse tables and Jinja's compiled templates. Not
+    the shared temporary directory, since both are loaded as code or pickles. None if it cannot be made."""
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "navlaw"
     try:
         base.mkdir(parents=True, exist_ok=True)
     except OSError:
-        return False
-    return str(base / f"lark-{name}.pickle")
+        return None
+    return base
+
+
+def lark_cache(name: str) -> str | bool:
+    """Where Lark keeps its analysis of grammar ``name`` (the LALR tables: a parser is ready 5-10x
+    sooner). Lark checks the grammar's hash in the file and redoes the analysis when it differs."""
+    base = user_cache()
+    return str(base / f"lark-{name}.pickle") if base is not None else False
+
+
+def jinja_bytecode() -> Any:
+    """A Jinja bytecode cache for navlaw's templates (each template compiled once, not at every build;
+    Jinja checks the template's source against the checksum in each entry). None: compile each time."""
+    from jinja2 import FileSystemBytecodeCache
+
+    base = user_cache()
+    if base is None:
+        return None
+    (base / "jinja").mkdir(exist_ok=True)
+    return FileSystemBytecodeCache(str(base / "jinja"))
 
 
 class BuildCache:

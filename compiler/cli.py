@@ -372,23 +372,26 @@ def _render_outputs(corpus: Corpus, tariffs: list[AnyTariff], diags: Diagnostics
     return module, files, site
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    """Write the site's pages into site/docs/ (not committed) and run MkDocs' live server on them."""
-    from .site import SITE, pages
+def cmd_serve(args: argparse.Namespace, stop: Any = None, ready: Any = None) -> int:
+    """`navlaw build`, then serve OUT/site and rebuild whenever the corpus changes (compiler/serve.py)."""
+    from .serve import parse_addr, serve
 
-    compiled = _compile_checked(args.corpus)
-    if compiled is None:
-        return EXIT_ERRORS
-    corpus, tariffs, diags = compiled
-    docs = SITE / "docs"
-    if docs.exists():
-        shutil.rmtree(docs)
-    _write_files(docs, pages(corpus, corpus.timeline, tariffs, diags, changes_md(corpus, tariffs)))  # type: ignore[attr-defined]
-    print(f"navlaw serve: pages written to {docs}/; http://{args.addr}/ (Ctrl-C stops)", file=sys.stderr)
-    if args.pages_only:
-        return EXIT_OK
-    import subprocess
-    return subprocess.call([sys.executable, "-m", "mkdocs", "serve", "-f", str(SITE / "mkdocs.yml"), "-a", args.addr])
+    try:
+        addr = parse_addr(args.addr)
+    except ValueError as exc:
+        print(f"navlaw serve: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    args.no_site, args.no_cache = False, False
+
+    def build() -> int:
+        try:
+            return cmd_build(args)
+        except NavlawError as exc:
+            _print_diagnostics(exc.diagnostics)
+            return EXIT_ERRORS
+
+    return serve(build, Path(args.corpus), Path(args.out) / "site", addr, args.interval,
+                 say=lambda m: print(m, file=sys.stderr), stop=stop, ready=ready)
 
 
 def _option_args(extra: list[str]) -> dict[str, object]:
@@ -502,11 +505,17 @@ def make_parser() -> argparse.ArgumentParser:
                          "read nor written)")
     sp.set_defaults(func=cmd_build)
 
-    sp = sub.add_parser("serve", help="preview the site live (MkDocs)",
-                        description="Write the site's pages into site/docs/ and run `mkdocs serve` on them.")
+    sp = sub.add_parser("serve", help="build, serve the site, rebuild it when the corpus changes",
+                        description="Run `navlaw build` (with its cache), serve OUT/site over HTTP, and rebuild "
+                                    "whenever a file of the corpus changes; a failed rebuild leaves the last "
+                                    "good site served.")
     corpus_arg(sp)
+    sp.add_argument("--out", default="build", metavar="DIR", help="output directory (default: build/)")
+    sp.add_argument("--module", default="navlaw_fees", metavar="DIR",
+                    help="where the fee module is regenerated (default: navlaw_fees/)")
     sp.add_argument("--addr", default="127.0.0.1:8000", metavar="HOST:PORT")
-    sp.add_argument("--pages-only", action="store_true", help="write the pages and stop (no server)")
+    sp.add_argument("--interval", type=float, default=1.0, metavar="S",
+                    help="how often to look for changes in the corpus, in seconds (default: 1)")
     sp.set_defaults(func=cmd_serve)
 
     sp = sub.add_parser("fee", help="quote a pilotage fee, itemized with citations",

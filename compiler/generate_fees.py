@@ -18,6 +18,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from .cache import jinja_bytecode
 from .fees import OPTION_HELP, OPTION_ORDER, OPTION_TITLES, Option, Plan, established, no_schedule_message
 from .formula import Bin, Expr, Num, Units, describe, numbers, to_python
 from .tariffs import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
@@ -337,7 +338,8 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
 def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple[str, str]]) -> dict[str, str]:
     """The files of the package: name -> text."""
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined, keep_trailing_newline=True,
-                      trim_blocks=True, lstrip_blocks=True)
+                      trim_blocks=True, lstrip_blocks=True,
+                      bytecode_cache=jinja_bytecode())
     env.filters["pyrepr"] = repr
     mod = Module()
     fns: dict[str, ScheduleFn] = {}

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from .cache import jinja_bytecode
 from .diagnostics import Diagnostics
 from .frontend import Corpus
 from .fee_runtime import cents
@@ -242,7 +243,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
           changes: str) -> dict[str, str]:
     """Every page of the site: path under docs/ -> Markdown."""
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined, autoescape=False,
-                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+                      bytecode_cache=jinja_bytecode())
     P = Pages()
     articles = _articles(corpus)
     P.definitions = find_definitions(corpus)

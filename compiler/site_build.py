@@ -28,10 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jinja2 import FileSystemBytecodeCache
 from mkdocs.plugins import event_priority
 
-from .cache import BuildCache, digest, tree_digest
+from .cache import BuildCache, digest, jinja_bytecode, tree_digest
 
 SITE = Path(__file__).resolve().parent.parent / "site"
 _DIRTY_NOTICE = "A 'dirty' build is being performed"
@@ -117,7 +116,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
         _sync(work, config, files, changed, full=False)
         rendered: set[str] = set()
         try:
-            _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered, bytecode=cache.root / "jinja")
+            _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered)
             report = SiteReport("incremental", pages, len(rendered))
         except _FullBuildNeeded as exc:
             shutil.rmtree(out)
@@ -125,7 +124,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     if report.mode == "full":
         state = _State(shape, digests, "")
         _sync(work, config, files, set(files), full=True)
-        _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), bytecode=cache.root / "jinja")
+        _mkdocs(work, out, dirty=False, state=(None, state), rendered=set())
     state.output = tree_digest(out)
     cache.put("site", key, state)
     return report
@@ -181,20 +180,25 @@ class _Collect(logging.Handler):
             self.messages.append(message)
 
 
+class _CompiledTemplates:
+    """A MkDocs plugin (added in code): the theme's templates compiled once, not at every build."""
+
+    def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
+        env.bytecode_cache = jinja_bytecode()
+        return env
+
+
 class _Keeper:
     """A MkDocs plugin (added in code, not in mkdocs.yml) that records what each rendered page gave
     and, in a dirty build, stands in for the pages MkDocs skips."""
 
-    def __init__(self, search: Any, old: _State | None, new: _State, rendered: set[str], bytecode: Path):
-        self.search, self.old, self.new, self.rendered, self.bytecode = search, old, new, rendered, bytecode
+    def __init__(self, search: Any, old: _State | None, new: _State, rendered: set[str]):
+        self.search, self.old, self.new, self.rendered = search, old, new, rendered
         self.order: list[str] = []
         self.pages: list[Any] = []
         self._before = 0
 
     def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
-        # The theme's templates compiled once, not at every build (Jinja checks each one's source).
-        self.bytecode.mkdir(parents=True, exist_ok=True)
-        env.bytecode_cache = FileSystemBytecodeCache(str(self.bytecode))
         self.order = [f.src_uri for f in files.documentation_pages()]
         self.pages = [f.page for f in files.documentation_pages() if f.page is not None]
         for f in files.documentation_pages():
@@ -228,7 +232,7 @@ class _Keeper:
 
 
 def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _State] | None,
-            rendered: set[str], bytecode: Path | None = None) -> None:
+            rendered: set[str]) -> None:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
@@ -240,11 +244,11 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
     os.environ["SOURCE_DATE_EPOCH"] = "0"  # no build timestamps: byte-identical rebuilds
     try:
         cfg = load_config(str(work / "mkdocs.yml"), site_dir=str(out.resolve()), strict=False)
+        cfg.plugins["navlaw-templates"] = _CompiledTemplates()  # type: ignore[assignment]
         keeper = None
         if state is not None:
-            assert bytecode is not None
             old, new = state
-            keeper = _Keeper(cfg.plugins["material/search"], old, new, rendered, bytecode)
+            keeper = _Keeper(cfg.plugins["material/search"], old, new, rendered)
             if dirty:  # the 404 page and the sitemap show only the navigation, which has not changed
                 cfg.theme.static_templates.difference_update({"404.html", "sitemap.xml"})
             cfg.plugins["navlaw-keeper"] = keeper  # type: ignore[assignment]

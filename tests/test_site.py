@@ -122,10 +122,44 @@ def test_cited_by_and_external_citations(site):
            'conservation law</span>' in a3
 
 
-def test_serve_writes_the_pages_for_mkdocs(capsys):
-    from compiler.site import SITE
-    assert main(["serve", "--pages-only", "--corpus", str(CORPUS)]) == 0
-    assert (SITE / "docs" / "law" / "article-06.md").is_file() and (SITE / "docs" / "calculator.md").is_file()
+def test_serve_rebuilds_the_site_when_the_corpus_changes(tmp_path, capsys):
+    import threading
+    import time
+    import urllib.request
+
+    from compiler.cli import cmd_serve, make_parser
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    args = make_parser().parse_args(["serve", "--corpus", str(corpus), "--out", str(tmp_path / "build"),
+                                     "--module", str(tmp_path / "fees"), "--addr", "127.0.0.1:0",
+                                     "--interval", "0.2"])
+    stop, ready, urls = threading.Event(), threading.Event(), []
+    server = threading.Thread(target=cmd_serve, args=(args, stop, lambda u: (urls.append(u), ready.set())))
+    server.start()
+    try:
+        assert ready.wait(60)
+        page = urls[0] + "law/article-06/"
+        assert "eleven dollars and twenty-two cents" in urllib.request.urlopen(page).read().decode()
+        law = corpus / LIS_2022
+        law.write_text(law.read_text(encoding="utf-8").replace(
+            "shall pay eleven dollars\\nand twenty-two cents", "shall pay eleven dollars\\nand thirty cents"),
+            encoding="utf-8")
+        deadline = time.monotonic() + 60
+        while "eleven dollars and thirty cents" not in urllib.request.urlopen(page).read().decode():
+            assert time.monotonic() < deadline, "the site was not rebuilt"
+            time.sleep(0.2)
+    finally:
+        stop.set()
+        server.join(30)
+    captured = capsys.readouterr()
+    assert "navlaw serve: rebuilt in" in captured.err
+    assert "1 of 5 documents parsed, 4 reused; site: 4 of 24 pages rendered" in captured.out
+
+
+def test_serve_refuses_a_bad_address(capsys):
+    assert main(["serve", "--addr", "localhost"]) == 2
+    assert "expected HOST:PORT" in capsys.readouterr().err
 
 
 def test_diagnostics_page_links_findings_to_provisions(site):
