@@ -99,8 +99,12 @@ def jinja_bytecode() -> Any:
     base = user_cache()
     if base is None:
         return None
-    (base / "jinja").mkdir(exist_ok=True)
-    return FileSystemBytecodeCache(str(base / "jinja"))
+    jinja = base / "jinja"
+    jinja.mkdir(exist_ok=True)
+    cache = FileSystemBytecodeCache(str(jinja))
+    if sum(1 for _ in jinja.iterdir()) > 2000:  # entries are per template path; temporary sites add some
+        cache.clear()
+    return cache
 
 
 class BuildCache:
