@@ -9,7 +9,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import datetime as dt
 
@@ -22,6 +22,8 @@ from .tariffs import AnyTariff, BracketSchedule, amounts, to_json
 from .outline import document_json, node_json, outline
 
 if TYPE_CHECKING:
+    import threading
+
     from .site_build import SiteReport
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -372,7 +374,8 @@ def _render_outputs(corpus: Corpus, tariffs: list[AnyTariff], diags: Diagnostics
     return module, files, site
 
 
-def cmd_serve(args: argparse.Namespace, stop: Any = None, ready: Any = None) -> int:
+def cmd_serve(args: argparse.Namespace, stop: threading.Event | None = None,
+              ready: Callable[[str], None] | None = None) -> int:
     """`navlaw build`, then serve OUT/site and rebuild whenever the corpus changes (compiler/serve.py)."""
     from .serve import parse_addr, serve
 
@@ -488,6 +491,17 @@ def make_parser() -> argparse.ArgumentParser:
     def corpus_arg(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--corpus", default="corpus", metavar="DIR", help="corpus directory (default: corpus/)")
 
+    def outputs_arg(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--out", default="build", metavar="DIR", help="output directory (default: build/)")
+        sp.add_argument("--module", default="navlaw_fees", metavar="DIR",
+                        help="where to write the generated fee module (default: navlaw_fees/, the committed copy)")
+
+    def seconds(text: str) -> float:
+        value = float(text)
+        if not 0 < value < 3600:
+            raise argparse.ArgumentTypeError(f"{text}: expected a number of seconds between 0 and 3600")
+        return value
+
     def format_arg(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
 
@@ -496,9 +510,7 @@ def make_parser() -> argparse.ArgumentParser:
                                     "(default build/): the section trees as JSON and the diagnostics. "
                                     "Outputs are written to a temporary directory and swapped in only on success.")
     corpus_arg(sp)
-    sp.add_argument("--out", default="build", metavar="DIR", help="output directory (default: build/)")
-    sp.add_argument("--module", default="navlaw_fees", metavar="DIR",
-                    help="where to write the generated fee module (default: navlaw_fees/, the committed copy)")
+    outputs_arg(sp)
     sp.add_argument("--no-site", action="store_true", help="skip the MkDocs site (trees, tariffs and module only)")
     sp.add_argument("--no-cache", action="store_true",
                     help="compile and render everything afresh (the cache, .OUT-cache/ beside --out, is neither "
@@ -510,11 +522,9 @@ def make_parser() -> argparse.ArgumentParser:
                                     "whenever a file of the corpus changes; a failed rebuild leaves the last "
                                     "good site served.")
     corpus_arg(sp)
-    sp.add_argument("--out", default="build", metavar="DIR", help="output directory (default: build/)")
-    sp.add_argument("--module", default="navlaw_fees", metavar="DIR",
-                    help="where the fee module is regenerated (default: navlaw_fees/)")
+    outputs_arg(sp)
     sp.add_argument("--addr", default="127.0.0.1:8000", metavar="HOST:PORT")
-    sp.add_argument("--interval", type=float, default=1.0, metavar="S",
+    sp.add_argument("--interval", type=seconds, default=1.0, metavar="S",
                     help="how often to look for changes in the corpus, in seconds (default: 1)")
     sp.set_defaults(func=cmd_serve)
 
