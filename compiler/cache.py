@@ -115,6 +115,16 @@ class BuildCache:
         self.stats: Counter[str] = Counter()  # "document hit", "document miss", ...
         self.warnings: list[str] = []
         self._used: set[Path] = set()
+        if root is not None:  # a cache that cannot be written is no cache, not a failed build
+            try:
+                root.mkdir(parents=True, exist_ok=True)
+                probe = root / ".writable"
+                probe.write_bytes(b"")
+                probe.unlink()
+            except OSError as exc:
+                self.warnings.append(f"no build cache: {root} cannot be written ({exc.strerror or exc}); "
+                                     "building everything afresh")
+                self.root = None
 
     @property
     def enabled(self) -> bool:

@@ -126,6 +126,13 @@ def test_an_incremental_build_that_fails_leaves_the_previous_output_and_a_sound_
     same_as_clean_build(tmp_path, corpus)
 
 
+def test_a_cache_that_cannot_be_written_is_a_warning_not_a_failure(tmp_path, corpus, capsys):
+    (tmp_path / ".build-cache").write_text("a file where the cache directory should be")
+    assert build(tmp_path, corpus) == 0
+    assert "no build cache:" in capsys.readouterr().err
+    same_as_clean_build(tmp_path, corpus)
+
+
 def test_no_cache_writes_no_cache(tmp_path, corpus, capsys):
     assert build(tmp_path, corpus, "build", "--no-cache") == 0
     assert not (tmp_path / ".build-cache").exists()
