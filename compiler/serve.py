@@ -51,7 +51,11 @@ def serve(build: Callable[[], int], corpus: Path, site: Path, addr: tuple[str, i
     """Run ``build`` now and after every change of ``corpus``; serve ``site`` until ``stop`` is set (or
     Ctrl-C). ``ready`` gets the server's URL once it listens."""
     build()
-    server = ThreadingHTTPServer(addr, functools.partial(_Quiet, directory=str(site.resolve())))
+    try:
+        server = ThreadingHTTPServer(addr, functools.partial(_Quiet, directory=str(site.resolve())))
+    except OSError as exc:
+        say(f"navlaw serve: cannot listen on {addr[0]}:{addr[1]}: {exc.strerror or exc}")
+        return 1
     url = f"http://{addr[0]}:{server.server_port}/"
     threading.Thread(target=server.serve_forever, name="navlaw-serve", daemon=True).start()
     say(f"navlaw serve: {url} — rebuilding when {corpus}/ changes (Ctrl-C stops)")

@@ -162,6 +162,18 @@ def test_serve_refuses_a_bad_address(capsys):
     assert "expected HOST:PORT" in capsys.readouterr().err
 
 
+def test_serve_says_when_the_port_is_taken(tmp_path, capsys):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--corpus", str(CORPUS), "--out", str(tmp_path / "build"), "--module",
+                     str(tmp_path / "fees"), "--addr", f"127.0.0.1:{port}"]) == 1
+    assert f"navlaw serve: cannot listen on 127.0.0.1:{port}: Address already in use" in capsys.readouterr().err
+
+
 def test_diagnostics_page_links_findings_to_provisions(site):
     page = (site / "diagnostics" / "index.html").read_text(encoding="utf-8")
     assert re.search(r'<a href="[^"]*#p-88-4-b-1-ii-A-i">88/4/b/1/ii/A/i</a>', page)  # the 1650 jump in table (i)
