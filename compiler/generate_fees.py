@@ -158,7 +158,7 @@ def schedule_function(mod: Module, route: str, s: BracketSchedule, prefix: str) 
         if b.high is not None:
             hi = mod.const(f"{prefix}_B{i}_TO", b.high)
             conds.append(f"pu {'<=' if b.high_inclusive else '<'} {hi}")
-        branches.append((" and ".join(conds) or "True", expr, b.written, describe(b.fee, "PU")))
+        branches.append((" and ".join(conds), expr, b.written, describe(b.fee, "PU")))  # "": every pu
     e = s.effective
     when = f"in force {e.start} to {e.end}" if e.end else f"in force from {e.start}"
     doc = (f"{s.citation}: {s.title.split(',')[0].lower()}, {when} ({e.start_basis}, {e.confidence}).\n\n"

@@ -342,9 +342,7 @@ def long_island_sound_nav_89_b_4_b_1_from_2002_07_01(pu: Decimal) -> tuple[Decim
 
     Read from nav-law.consolidated.txt, line 561. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
-    if True:
-        return NAV_89_B_4_B_1_FROM_2002_07_01_B1_RATE * pu, "all vessels", "5.30 \u00d7 PU"
-    raise FeeError('Nav. Law § 89-b(4)(b)(1): no bracket for ' + str(pu) + ' pilotage units')
+    return NAV_89_B_4_B_1_FROM_2002_07_01_B1_RATE * pu, "all vessels", "5.30 \u00d7 PU"
 
 
 def long_island_sound_nav_89_b_4_b_1_from_2022_07_21(pu: Decimal) -> tuple[Decimal, str, str]:
@@ -352,9 +350,7 @@ def long_island_sound_nav_89_b_4_b_1_from_2022_07_21(pu: Decimal) -> tuple[Decim
 
     Read from 089-b.2022.txt, line 3. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
-    if True:
-        return NAV_89_B_4_B_1_FROM_2022_07_21_B1_RATE * pu, "all vessels", "8.86 \u00d7 PU"
-    raise FeeError('Nav. Law § 89-b(4)(b)(1): no bracket for ' + str(pu) + ' pilotage units')
+    return NAV_89_B_4_B_1_FROM_2022_07_21_B1_RATE * pu, "all vessels", "8.86 \u00d7 PU"
 
 
 def long_island_sound_nav_89_b_4_b_1_from_2023_01_01(pu: Decimal) -> tuple[Decimal, str, str]:
@@ -362,9 +358,7 @@ def long_island_sound_nav_89_b_4_b_1_from_2023_01_01(pu: Decimal) -> tuple[Decim
 
     Read from 089-b.2022.txt, line 3. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
-    if True:
-        return NAV_89_B_4_B_1_FROM_2023_01_01_B1_RATE * pu, "all vessels", "9.97 \u00d7 PU"
-    raise FeeError('Nav. Law § 89-b(4)(b)(1): no bracket for ' + str(pu) + ' pilotage units')
+    return NAV_89_B_4_B_1_FROM_2023_01_01_B1_RATE * pu, "all vessels", "9.97 \u00d7 PU"
 
 
 def long_island_sound_nav_89_b_4_b_1_from_2024_01_01(pu: Decimal) -> tuple[Decimal, str, str]:
@@ -372,9 +366,7 @@ def long_island_sound_nav_89_b_4_b_1_from_2024_01_01(pu: Decimal) -> tuple[Decim
 
     Read from 089-b.2022.txt, line 3. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
-    if True:
-        return NAV_89_B_4_B_1_FROM_2024_01_01_B1_RATE * pu, "all vessels", "10.27 \u00d7 PU"
-    raise FeeError('Nav. Law § 89-b(4)(b)(1): no bracket for ' + str(pu) + ' pilotage units')
+    return NAV_89_B_4_B_1_FROM_2024_01_01_B1_RATE * pu, "all vessels", "10.27 \u00d7 PU"
 
 
 def long_island_sound_nav_89_b_4_b_1_from_2025_01_01(pu: Decimal) -> tuple[Decimal, str, str]:
@@ -382,9 +374,7 @@ def long_island_sound_nav_89_b_4_b_1_from_2025_01_01(pu: Decimal) -> tuple[Decim
 
     Read from 089-b.2022.txt, line 3. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
-    if True:
-        return NAV_89_B_4_B_1_FROM_2025_01_01_B1_RATE * pu, "all vessels", "10.58 \u00d7 PU"
-    raise FeeError('Nav. Law § 89-b(4)(b)(1): no bracket for ' + str(pu) + ' pilotage units')
+    return NAV_89_B_4_B_1_FROM_2025_01_01_B1_RATE * pu, "all vessels", "10.58 \u00d7 PU"
 
 
 def long_island_sound_nav_89_b_4_b_1_from_2026_01_01(pu: Decimal) -> tuple[Decimal, str, str]:
@@ -392,9 +382,7 @@ def long_island_sound_nav_89_b_4_b_1_from_2026_01_01(pu: Decimal) -> tuple[Decim
 
     Read from 089-b.2022.txt, line 3. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
-    if True:
-        return NAV_89_B_4_B_1_FROM_2026_01_01_B1_RATE * pu, "all vessels", "10.89 \u00d7 PU"
-    raise FeeError('Nav. Law § 89-b(4)(b)(1): no bracket for ' + str(pu) + ' pilotage units')
+    return NAV_89_B_4_B_1_FROM_2026_01_01_B1_RATE * pu, "all vessels", "10.89 \u00d7 PU"
 
 
 def long_island_sound_nav_89_b_4_b_1_from_2027_01_01(pu: Decimal) -> tuple[Decimal, str, str]:
@@ -402,9 +390,7 @@ def long_island_sound_nav_89_b_4_b_1_from_2027_01_01(pu: Decimal) -> tuple[Decim
 
     Read from 089-b.2022.txt, line 3. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
-    if True:
-        return NAV_89_B_4_B_1_FROM_2027_01_01_B1_RATE * pu, "all vessels", "11.22 \u00d7 PU"
-    raise FeeError('Nav. Law § 89-b(4)(b)(1): no bracket for ' + str(pu) + ' pilotage units')
+    return NAV_89_B_4_B_1_FROM_2027_01_01_B1_RATE * pu, "all vessels", "11.22 \u00d7 PU"
 
 
 def sandy_hook_nav_88_4_b_1_ii_a_ii(pu: Decimal) -> tuple[Decimal, str, str]:
