@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import NamedTuple, cast
 from functools import lru_cache
 from pathlib import Path
 
@@ -53,7 +53,7 @@ class _Lines(Transformer[Token, list[Line]]):
 
     def blank(self, items: list[Token]) -> Line:
         t = items[0]
-        return Line("blank", t.start_pos, t.end_pos, 0, (), t.end_pos - 1, "")  # type: ignore[operator]
+        return Line("blank", t.start_pos, t.end_pos, 0, (), t.end_pos - 1, "")  # type: ignore[arg-type,operator]
 
     def _make(self, kind: str, items: list[Token]) -> Line:
         first, last = items[0], items[-1]
@@ -112,6 +112,11 @@ def _label_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 def parser() -> Lark:
     return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual", cache=lark_cache("statute"),
                 transformer=_Lines(), maybe_placeholders=False)
+
+
+def _lines(text: str) -> list[Line]:
+    """The parser's result: the transformer above makes it a list of Lines, not a tree."""
+    return cast(list[Line], parser().parse(text))
 
 
 def _shift(line: Line, by: int) -> Line:
@@ -173,12 +178,11 @@ def _parse_span(text: str, pos: int, end: int, out: list[Line], errors: list[tup
     parsing restarts after it."""
     while pos < end:
         try:
-            lines = parser().parse(text[pos:end])
-            out.extend(_shift(l, pos) for l in lines)  # type: ignore[union-attr]
+            out.extend(_shift(l, pos) for l in _lines(text[pos:end]))
             return
         except UnexpectedInput as exc:
             bad = pos + (exc.pos_in_stream or 0)
             line_start = text.rfind("\n", 0, bad) + 1
             if line_start > pos:
-                out.extend(_shift(l, pos) for l in parser().parse(text[pos:line_start]))  # type: ignore[union-attr]
+                out.extend(_shift(l, pos) for l in _lines(text[pos:line_start]))
             pos = _unparsed(text, bad, f"unexpected {text[bad]!r}", out, errors)
