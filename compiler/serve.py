@@ -10,6 +10,7 @@ diagnostics and leaves the last good site served.
 from __future__ import annotations
 
 import functools
+import stat
 import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -27,7 +28,7 @@ def signature(root: Path) -> Signature:
             st = p.stat()
         except OSError:  # removed while we looked
             continue
-        if p.is_file():
+        if stat.S_ISREG(st.st_mode):  # from the one stat: this runs every second
             out.append((p.relative_to(root).as_posix(), st.st_size, st.st_mtime_ns))
     return tuple(sorted(out))
 

@@ -199,14 +199,15 @@ class _Keeper:
         self._before = 0
 
     def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
-        self.order = [f.src_uri for f in files.documentation_pages()]
-        self.pages = [f.page for f in files.documentation_pages() if f.page is not None]
-        for f in files.documentation_pages():
-            page = f.page
-            if page is not None and page.markdown is None and self.old is not None:  # skipped: as last time
+        docs = files.documentation_pages()
+        self.order = [f.src_uri for f in docs]
+        self.pages = [f.page for f in docs if f.page is not None]
+        for page in self.pages:
+            if page.markdown is None and self.old is not None:  # skipped by the dirty build: as last time
+                uri = page.file.src_uri
                 page.read_source(config)
-                page._title_from_render = self.old.titles.get(f.src_uri)
-                page.present_anchor_ids = set(self.old.anchors.get(f.src_uri, ()))
+                page._title_from_render = self.old.titles.get(uri)
+                page.present_anchor_ids = set(self.old.anchors.get(uri, ()))
         return env
 
     @event_priority(100)  # before the search plugin reads the page
