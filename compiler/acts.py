@@ -31,7 +31,7 @@ from pathlib import Path
 from lark import Lark, Transformer
 from lark.exceptions import LarkError
 
-from .cache import lark_cache
+from .cache import lark_parser
 from . import numbers as W
 from .diagnostics import Diagnostic, Diagnostics, Severity
 from .frontend import Compiled
@@ -78,7 +78,7 @@ class _Cite(Transformer):  # type: ignore[type-arg]
 
 @lru_cache(maxsize=1)
 def _cite_parser() -> Lark:
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", cache=lark_cache("acts"), start="citation")
+    return lark_parser("acts", GRAMMAR.read_text(encoding="utf-8"), start="citation")
 
 
 def citation_id(words: str) -> str:

@@ -14,21 +14,33 @@
 Every key includes the compiler's own fingerprint (its source, grammars, templates, site config and
 the versions of the libraries that shape the output), so a changed navlaw never reuses an old result.
 An entry that cannot be read (truncated, garbled, written by another version) is a miss with a
-warning, never an error: the cache can always be deleted. Entries are pickles the build wrote itself;
-the cache directory is as trusted as the corpus directory beside it.
+warning, never an error: the cache can always be deleted.
+
+Nothing is unpickled that this user's navlaw did not write: every entry (and Lark's parse tables) is
+sealed with an HMAC-SHA256 under a per-user key kept in a private directory (``~/.cache/navlaw/key``,
+0700/0600, owned by the user), over the entry's own stage and key and its bytes. An entry planted by
+another account, edited, truncated or swapped for another valid entry fails the check and is never
+loaded. A cache directory owned by someone else, or writable by others, is not used at all.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import io
 import os
 import pickle
+import secrets
+import stat
 import tempfile
 from collections import Counter
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 ROOT = Path(__file__).resolve().parent.parent
 # What the compiler is made of: a change to any of these changes every key.
@@ -72,23 +84,124 @@ def tree_digest(root: Path) -> str:
     return digest(*parts)
 
 
+def private_dir(path: Path) -> str:
+    """Make ``path`` (mode 0700 when new) and say why it is unfit to hold what navlaw loads back —
+    a link, not a directory, owned by another user, or writable by group or others — or "" if fit."""
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = path.lstat()
+    except OSError as exc:
+        return f"{path} cannot be made ({exc.strerror or exc})"
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
+        return f"{path} is not a directory"
+    if st.st_uid != os.geteuid():
+        return f"{path} belongs to another user (uid {st.st_uid})"
+    if st.st_mode & 0o022:
+        return f"{path} is writable by other users (mode {stat.S_IMODE(st.st_mode):o})"
+    return ""
+
+
 def user_cache() -> Path | None:
     """navlaw's directory in the user's cache (``$XDG_CACHE_HOME/navlaw``, else ``~/.cache/navlaw``) for
-    what depends only on navlaw's own files: Lark's parse tables and Jinja's compiled templates. Not
-    the shared temporary directory, since both are loaded as code or pickles. None if it cannot be made."""
+    what depends only on navlaw's own files: the sealing key, Lark's parse tables and Jinja's compiled
+    templates. Not the shared temporary directory, since the latter two are loaded as code. None if it
+    cannot be made private to this user."""
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "navlaw"
+    return None if private_dir(base) else base
+
+
+_MAGIC = b"navlaw-sealed-1\n"
+
+
+@lru_cache(maxsize=1)
+def _user_key() -> bytes | None:
+    """This user's sealing key (32 random bytes, made once, 0600 in the private user cache)."""
+    base = user_cache()
+    if base is None:
+        return None
+    path = base / "key"
     try:
-        base.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except FileExistsError:
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(fd, "rb") as f:
+                st = os.fstat(f.fileno())
+                key = f.read()
+        except OSError:
+            return None
+        if st.st_uid != os.geteuid() or st.st_mode & 0o077 or len(key) != 32:
+            return None
+        return key
     except OSError:
         return None
-    return base
+    key = secrets.token_bytes(32)
+    with os.fdopen(fd, "wb") as f:
+        f.write(key)
+    return key
 
 
-def lark_cache(name: str) -> str | bool:
-    """Where Lark keeps its analysis of grammar ``name`` (the LALR tables: a parser is ready 5-10x
-    sooner). Lark checks the grammar's hash in the file and redoes the analysis when it differs."""
+class Unsealed(Exception):
+    """A sealed blob that fails its check: not written by this user's navlaw for this context."""
+
+
+def seal(context: str, data: bytes) -> bytes:
+    key = _user_key()
+    if key is None:
+        raise Unsealed("no private key directory")
+    mac = hmac.new(key, context.encode() + b"\0" + data, hashlib.sha256).digest()
+    return _MAGIC + mac + data
+
+
+def unseal(context: str, blob: bytes) -> bytes:
+    """The data sealed for ``context``, or Unsealed: checked before anything is unpickled."""
+    key = _user_key()
+    if key is None:
+        raise Unsealed("no private key directory")
+    head, mac, data = blob[:len(_MAGIC)], blob[len(_MAGIC):len(_MAGIC) + 32], blob[len(_MAGIC) + 32:]
+    if head != _MAGIC or not hmac.compare_digest(
+            mac, hmac.new(key, context.encode() + b"\0" + data, hashlib.sha256).digest()):
+        raise Unsealed("its seal does not match: written by someone else, edited, or another entry")
+    return data
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)  # readers see the old file or the new one, never half of one
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def lark_parser(name: str, grammar: str, **options: Any) -> Lark:
+    """A Lark LALR parser for ``grammar``, its analysis (the parse tables: ready 5-10x sooner) kept
+    sealed in the user cache under the grammar's and Lark's digest. Lark's own ``cache=`` is not used:
+    it unpickles its file before it compares the grammar's hash."""
+    from lark import Lark, __version__ as lark_version
+
+    transformer = options.pop("transformer", None)
+    context = "lark/" + digest(name, grammar, repr(sorted(options.items())), lark_version)
     base = user_cache()
-    return str(base / f"lark-{name}.pickle") if base is not None else False
+    path = base / f"lark-{name}.sealed" if base is not None else None
+    if path is not None and path.is_file():
+        try:
+            saved = pickle.loads(unseal(context, path.read_bytes()))
+            loaded: Lark = Lark.__new__(Lark)
+            return loaded._load(saved, **({"transformer": transformer} if transformer else {}))
+        except Exception:  # stale (another grammar), damaged or not ours: made afresh below
+            pass
+    parser = Lark(grammar, parser="lalr", **options, **({"transformer": transformer} if transformer else {}))
+    if path is not None:
+        buf = io.BytesIO()
+        parser.save(buf, exclude_options=("transformer",))
+        try:
+            _write_atomic(path, seal(context, buf.getvalue()))
+        except (OSError, Unsealed):
+            pass  # no cache: the next process analyses the grammar again
+    return parser
 
 
 def jinja_bytecode() -> Any:
@@ -100,7 +213,8 @@ def jinja_bytecode() -> Any:
     if base is None:
         return None
     jinja = base / "jinja"
-    jinja.mkdir(exist_ok=True)
+    if private_dir(jinja):
+        return None
     cache = FileSystemBytecodeCache(str(jinja))
     if sum(1 for _ in jinja.iterdir()) > 2000:  # entries are per template path; temporary sites add some
         cache.clear()
@@ -108,22 +222,26 @@ def jinja_bytecode() -> Any:
 
 
 class BuildCache:
-    """Stage results on disk, one pickle per key. ``BuildCache(None)`` is a cache that never hits."""
+    """Stage results on disk, one sealed pickle per key. ``BuildCache(None)`` is a cache that never hits."""
 
     def __init__(self, root: Path | None):
         self.root = root
         self.stats: Counter[str] = Counter()  # "document hit", "document miss", ...
         self.warnings: list[str] = []
         self._used: set[Path] = set()
-        if root is not None:  # a cache that cannot be written is no cache, not a failed build
-            try:
-                root.mkdir(parents=True, exist_ok=True)
-                probe = root / ".writable"
-                probe.write_bytes(b"")
-                probe.unlink()
-            except OSError as exc:
-                self.warnings.append(f"no build cache: {root} cannot be written ({exc.strerror or exc}); "
-                                     "building everything afresh")
+        if root is not None:  # a cache that cannot be written, or is not ours alone, is no cache
+            why = private_dir(root)
+            if not why:
+                try:
+                    probe = root / ".writable"
+                    probe.write_bytes(b"")
+                    probe.unlink()
+                except OSError as exc:
+                    why = f"{root} cannot be written ({exc.strerror or exc})"
+            if not why and _user_key() is None:
+                why = "the user cache (~/.cache/navlaw) cannot hold a private key"
+            if why:
+                self.warnings.append(f"no build cache: {why}; building everything afresh")
                 self.root = None
 
     @property
@@ -135,7 +253,7 @@ class BuildCache:
 
     def _path(self, stage: str, key: str) -> Path:
         assert self.root is not None
-        return self.root / stage / f"{key}.pickle"
+        return self.root / stage / f"{key}.sealed"
 
     def get(self, stage: str, key: str) -> Any | None:
         if self.root is None:
@@ -143,32 +261,39 @@ class BuildCache:
         path = self._path(stage, key)
         try:
             with path.open("rb") as f:
-                value = pickle.load(f)
+                blob = f.read()
         except FileNotFoundError:
             self.stats[f"{stage} miss"] += 1
             return None
-        except Exception as exc:  # a damaged entry is a miss, and goes
-            self.warnings.append(f"cache entry {path} could not be read ({type(exc).__name__}); rebuilt")
-            path.unlink(missing_ok=True)
-            self.stats[f"{stage} miss"] += 1
+        except OSError as exc:
+            self._refuse(stage, path, exc.strerror or type(exc).__name__)
+            return None
+        try:
+            data = unseal(f"{stage}/{key}", blob)  # checked before anything is unpickled
+        except Unsealed as exc:
+            self._refuse(stage, path, str(exc))
+            return None
+        try:
+            value = pickle.loads(data)
+        except Exception as exc:  # sealed by us but unreadable (another navlaw's classes)
+            self._refuse(stage, path, type(exc).__name__)
             return None
         self._used.add(path)
         self.stats[f"{stage} hit"] += 1
         return value
+
+    def _refuse(self, stage: str, path: Path, why: str) -> None:
+        """A damaged or foreign entry is a miss, and goes."""
+        self.warnings.append(f"cache entry {path} could not be read ({why}); rebuilt")
+        path.unlink(missing_ok=True)
+        self.stats[f"{stage} miss"] += 1
 
     def put(self, stage: str, key: str, value: Any) -> None:
         if self.root is None:
             return
         path = self._path(stage, key)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)  # readers see the old entry or the new one, never half of one
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        _write_atomic(path, seal(f"{stage}/{key}", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)))
         self._used.add(path)
 
     def through(self, stage: str, key: str, make: Callable[[], T]) -> T:
@@ -186,6 +311,6 @@ class BuildCache:
         """Drop the entries this build did not use: the cache holds one build's worth, not history."""
         if self.root is None or not self.root.is_dir():
             return
-        for path in self.root.glob("*/*.pickle"):
+        for path in self.root.glob("*/*.sealed"):
             if path not in self._used:
                 path.unlink(missing_ok=True)

@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -252,35 +250,15 @@ def _write_files(target: Path, files: dict[str, str]) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-def _swap_in(outputs: list[tuple[Path, dict[str, str]]], site: dict[str, str] | None = None,
-             cache: BuildCache | None = None) -> SiteReport | None:
-    """Write every output into a fresh directory beside its target (the site, built by MkDocs, into the
-    first one's site/) and swap them in only when all are written, so a failed build leaves every
-    previous output intact."""
-    temps: list[tuple[Path, Path]] = []
+def _write_outputs(staged: dict[Path, Path], outputs: list[tuple[Path, dict[str, str]]],
+                   site: dict[str, str] | None, cache: BuildCache | None) -> SiteReport | None:
+    """Fill each output's staging directory (the site, built by MkDocs, into the first one's site/)."""
     report = None
-    try:
-        for k, (out, files) in enumerate(outputs):
-            out.parent.mkdir(parents=True, exist_ok=True)
-            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-            temps.append((out, tmp))
-            _write_files(tmp, files)
-            if k == 0 and site is not None:
-                from .site_build import build_site
-                report = build_site(site, tmp / "site", out / "site", cache)
-    except BaseException:
-        for _, tmp in temps:
-            shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    for out, tmp in temps:
-        old = out.with_name(f".{out.name}.old")
-        if old.exists():
-            shutil.rmtree(old)
-        if out.exists():
-            os.replace(out, old)
-        os.replace(tmp, out)
-        if old.exists():
-            shutil.rmtree(old)
+    for k, (out, files) in enumerate(outputs):
+        _write_files(staged[out], files)
+        if k == 0 and site is not None:
+            from .site_build import build_site
+            report = build_site(site, staged[out] / "site", out / "site", cache)
     return report
 
 
@@ -316,9 +294,17 @@ def changes_md(corpus: Corpus, tariffs: list[AnyTariff]) -> str:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from .publish import Output, OutputError, check_paths, publish
+
+    out, module_dir = Path(args.out).resolve(), Path(args.module).resolve()
+    outputs = [Output("--out", out), Output("--module", module_dir)]
+    try:
+        check_paths(Path(args.corpus), outputs)
+    except OutputError as exc:
+        print(f"navlaw build: {exc}", file=sys.stderr)
+        return exc.code
     cache = BuildCache(None if args.no_cache else cache_dir(args.out))
-    out, module_dir = Path(args.out), Path(args.module)
-    last_key = cache.key("last", str(out.resolve()), str(module_dir.resolve()), str(args.no_site))
+    last_key = cache.key("last", str(Path(args.corpus).resolve()), str(out), str(module_dir), str(args.no_site))
     if cache.enabled:
         # Nothing to do when the corpus is the one the outputs on disk were built from, and they are
         # still what that build wrote.
@@ -333,8 +319,19 @@ def cmd_build(args: argparse.Namespace) -> int:
     if diags.has_errors():
         print(f"navlaw build: not built: {_summary(diags)}; the previous output is unchanged", file=sys.stderr)
         return EXIT_ERRORS
-    module, files, site = _render_outputs(corpus, tariffs, diags, args.no_site, cache)
-    report = _swap_in([(out, files), (module_dir, module)], site, cache)
+    reports: list[SiteReport | None] = []
+    try:
+        module, files, site = _render_outputs(corpus, tariffs, diags, args.no_site, cache)
+        publish(Path(args.corpus), outputs,
+                lambda staged: reports.append(_write_outputs(staged, [(out, files), (module_dir, module)], site, cache)))
+    except OutputError as exc:
+        print(f"navlaw build: {exc}", file=sys.stderr)
+        return exc.code
+    except OSError as exc:
+        print(f"navlaw build: cannot write the outputs: {exc.strerror or exc}"
+              f"{f' ({exc.filename})' if exc.filename else ''}; the previous output is unchanged", file=sys.stderr)
+        return EXIT_ERRORS
+    report = reports[0] if reports else None
     sections = sum(len(c.document.sections()) for c in corpus.documents)
     head = f"navlaw build: {len(corpus.documents)} documents, {sections} sections, {len(tariffs)} tariffs -> "
     tail = f"({_summary(diags)}" + ("; see them with `navlaw lint`)" if len(diags) else ")")
@@ -342,9 +339,12 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(f"navlaw build: warning: {w}", file=sys.stderr)
     print(head + f"{args.out}/; fee module -> {args.module}/ {tail}")
     if cache.enabled:
-        cache.put("last", last_key, {"corpus": corpus_digest, "out": tree_digest(out),
-                                     "module": tree_digest(module_dir), "head": head, "tail": tail})
-        cache.prune()
+        try:
+            cache.put("last", last_key, {"corpus": corpus_digest, "out": tree_digest(out),
+                                         "module": tree_digest(module_dir), "head": head, "tail": tail})
+            cache.prune()
+        except OSError as exc:
+            print(f"navlaw build: warning: the build cache could not be written ({exc.strerror or exc})", file=sys.stderr)
         reused, parsed = cache.stats["document hit"], cache.stats["document miss"]
         print(f"  cache: {parsed} of {reused + parsed} documents parsed, {reused} reused"
               + (f"; {report.summary()}" if report else ""))

@@ -16,7 +16,7 @@ from typing import Callable, Union
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import LarkError
 
-from .cache import lark_cache
+from .cache import lark_parser
 
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "formula.lark"
 
@@ -90,7 +90,7 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", cache=lark_cache("formula"), propagate_positions=False)
+    return lark_parser("formula", GRAMMAR.read_text(encoding="utf-8"), propagate_positions=False)
 
 
 def _parse(text: str) -> Expr:

@@ -21,7 +21,7 @@ from typing import Union
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput
 
-from .cache import lark_cache
+from .cache import lark_parser
 
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "numbers.lark"
 
@@ -119,7 +119,7 @@ class _Values(Transformer):  # type: ignore[type-arg]
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", cache=lark_cache("numbers"), lexer="contextual", maybe_placeholders=False)
+    return lark_parser("numbers", GRAMMAR.read_text(encoding="utf-8"), lexer="contextual", maybe_placeholders=False)
 
 
 class NotANumber(ValueError):

@@ -10,7 +10,7 @@ from pathlib import Path
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput
 
-from .cache import lark_cache
+from .cache import lark_parser
 
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "statute.lark"
 
@@ -110,7 +110,7 @@ def _label_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual", cache=lark_cache("statute"),
+    return lark_parser("statute", GRAMMAR.read_text(encoding="utf-8"), lexer="contextual",
                 transformer=_Lines(), maybe_placeholders=False)
 
 

@@ -72,12 +72,12 @@ def test_an_unchanged_corpus_is_up_to_date_and_nothing_is_rewritten(tmp_path, co
 
 def test_a_damaged_cache_is_a_miss_with_a_warning(tmp_path, corpus, capsys):
     assert build(tmp_path, corpus) == 0
-    for entry in (tmp_path / ".build-cache").glob("*/*.pickle"):
+    for entry in (tmp_path / ".build-cache").glob("*/*.sealed"):
         entry.write_bytes(b"not a pickle")
     amend(corpus, RATE_2027, AMENDED_2027)
     assert build(tmp_path, corpus) == 0
     captured = capsys.readouterr()
-    assert "could not be read (UnpicklingError); rebuilt" in captured.err
+    assert "could not be read (its seal does not match: written by someone else, edited, or another entry); rebuilt" in captured.err
     assert "site: all 24 pages rendered (no earlier build in the cache)" in captured.out
     same_as_clean_build(tmp_path, corpus)
 
@@ -118,8 +118,8 @@ def test_an_incremental_build_that_fails_leaves_the_previous_output_and_a_sound_
         raise OSError("disk full (simulated)")
 
     monkeypatch.setattr(site_build, "_mkdocs", fails_after_writing)
-    with pytest.raises(OSError):
-        build(tmp_path, corpus)
+    assert build(tmp_path, corpus) == 1  # one line, exit 1 (issue 12: a full disk is not a traceback)
+    assert "cannot write the outputs: disk full (simulated); the previous output is unchanged" in capsys.readouterr().err
     assert (tree_bytes(tmp_path / "build"), tree_bytes(tmp_path / "build-fees")) == before
     monkeypatch.setattr(site_build, "_mkdocs", real)
     assert build(tmp_path, corpus) == 0

@@ -1,0 +1,206 @@
+"""Writing a build's outputs: paths checked before anything is written, one build per output at a
+time, and a swap that a crash cannot leave half done.
+
+``publish(corpus, outputs, write)`` is the whole protocol:
+
+1. **Paths**: an output equal to, inside or containing the corpus, two outputs that are one directory
+   or one inside the other the wrong way round (``--out`` inside ``--module``), or a file where an
+   output directory should be, is refused before anything is written (``OutputError``). An output
+   inside another (``--module build/navlaw_fees``) is written as part of the outer one.
+2. **Lock**: each output's parent holds ``.NAME.lock``; a second build on the same output exits with
+   "another build is writing NAME" instead of racing the first.
+3. **Leftovers** of a killed build (``.NAME.new-*``, ``.NAME.old-*``) are removed, and a swap a crash
+   interrupted is completed first (see 5).
+4. **Staging**: every output is written whole into ``.NAME.new-XXXX`` beside it; a failure (an error,
+   a full or read-only disk) removes the staged directories and leaves every output as it was.
+5. **Swap**: a journal (``.NAME.swap.json`` beside the first output, written atomically) lists the
+   renames; then each output is renamed aside and its staged directory renamed in; then the journal
+   goes. A build killed before the journal exists left the old outputs untouched; one killed after
+   left a journal, and the next build (or ``recover``) finishes the renames before doing anything
+   else, so the outputs are all of the old build or all of the new one — never the site of one build
+   beside the module of another.
+
+Modes of what is written follow the umask (0755/0644 under 022), not the 0700 of a temporary directory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+FAULT_ENV = "NAVLAW_SWAP_FAULT"  # tests: "N" kills the build right before the swap's step N
+
+
+class OutputError(Exception):
+    """An output that cannot be written; ``code`` is the exit status (2 usage, 1 the machine)."""
+
+    def __init__(self, message: str, code: int = 1):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Output:
+    flag: str  # "--out", "--module": how the user named it, for messages
+    path: Path  # resolved
+
+
+def _inside(a: Path, b: Path) -> bool:
+    """``a`` is ``b`` or below it."""
+    return a == b or b in a.parents
+
+
+def check_paths(corpus: Path, outputs: list[Output]) -> None:
+    """Refuse, before anything is written, outputs that would overwrite the corpus or each other."""
+    corpus = corpus.resolve()
+    for o in outputs:
+        if _inside(o.path, corpus) or _inside(corpus, o.path):
+            where = "is" if o.path == corpus else "is inside" if _inside(o.path, corpus) else "contains"
+            raise OutputError(f"{o.flag} {o.path} {where} the corpus {corpus}: a build replaces its outputs "
+                              "whole, so it would delete the law texts; choose another directory", 2)
+        if o.path.exists() and not o.path.is_dir():
+            raise OutputError(f"{o.flag} {o.path} is a file, not a directory; move it or choose another {o.flag}")
+        if o.path.parent == o.path:
+            raise OutputError(f"{o.flag} {o.path} is the root directory", 2)
+    for i, a in enumerate(outputs):
+        for b in outputs[i + 1:]:
+            if a.path == b.path:
+                raise OutputError(f"{a.flag} and {b.flag} are both {a.path}: each output needs its own directory", 2)
+            if _inside(a.path, b.path) and a.flag == "--out":
+                raise OutputError(f"{a.flag} {a.path} is inside {b.flag} {b.path}; put the module elsewhere "
+                                  f"(inside {a.flag} is fine)", 2)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _chmod_tree(root: Path, mask: int) -> None:
+    """Modes as ``mkdir``/``open`` would have given them under the umask."""
+    for dirpath, dirs, files in os.walk(root):
+        os.chmod(dirpath, 0o777 & ~mask)
+        for f in files:
+            os.chmod(os.path.join(dirpath, f), 0o666 & ~mask)
+
+
+@contextlib.contextmanager
+def locked(outputs: list[Output]) -> Iterator[None]:
+    """Hold ``.NAME.lock`` beside every output (sorted, without waiting) for the whole build."""
+    held: list[int] = []
+    try:
+        for o in sorted(outputs, key=lambda o: str(o.path)):
+            lock = o.path.parent / f".{o.path.name}.lock"
+            try:
+                o.path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            except OSError as exc:
+                raise OutputError(f"{o.flag} {o.path}: cannot take the lock {lock} ({exc.strerror or exc})") from None
+            held.append(fd)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise OutputError(f"another build is writing {o.path} (it holds {lock}); "
+                                  "wait for it to finish, then build again") from None
+        yield
+    finally:
+        for fd in held:
+            os.close(fd)  # closing releases the lock; the lock file stays (removing it would race)
+
+
+def _journal(outputs: list[Output]) -> Path:
+    first = outputs[0].path
+    return first.parent / f".{first.name}.swap.json"
+
+
+def _fault(step: int) -> None:
+    if os.environ.get(FAULT_ENV) == str(step):
+        os._exit(137)  # as a SIGKILL would: no clean-up, no finally
+
+
+def recover(outputs: list[Output]) -> bool:
+    """Finish a swap a killed build left (its journal exists), then remove every leftover of killed
+    builds. True if there was a swap to finish. Call with the lock held."""
+    journal = _journal(outputs)
+    finished = False
+    if journal.is_file():
+        try:
+            steps = json.loads(journal.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            steps = []
+        for target, staged, aside in steps:
+            t, s, a = Path(target), Path(staged), Path(aside)
+            if s.is_dir():  # not swapped in yet
+                if t.exists() and not a.exists():
+                    os.replace(t, a)
+                os.replace(s, t)
+        journal.unlink()
+        finished = True
+    for o in outputs:
+        for left in o.path.parent.glob(f".{o.path.name}.new-*"):
+            shutil.rmtree(left, ignore_errors=True)
+        for left in o.path.parent.glob(f".{o.path.name}.old-*"):
+            shutil.rmtree(left, ignore_errors=True)
+    return finished
+
+
+def publish(corpus: Path, outputs: list[Output], write: Callable[[dict[Path, Path]], None]) -> None:
+    """Check, lock, stage and swap: ``write`` gets each output's staging directory (an output inside
+    another is a subdirectory of the outer one's) and fills it."""
+    check_paths(corpus, outputs)
+    outer = [o for o in outputs if not any(p is not o and _inside(o.path, p.path) for p in outputs)]
+    with locked(outer):
+        recover(outer)
+        mask = _umask()
+        staged: dict[Path, Path] = {}
+        try:
+            for o in outer:
+                staged[o.path] = Path(tempfile.mkdtemp(prefix=f".{o.path.name}.new-", dir=o.path.parent))
+            for o in outputs:
+                if o.path not in staged:
+                    host = next(p for p in outer if _inside(o.path, p.path))
+                    staged[o.path] = staged[host.path] / o.path.relative_to(host.path)
+                    staged[o.path].mkdir(parents=True, exist_ok=True)
+            write(staged)
+            for o in outer:
+                _chmod_tree(staged[o.path], mask)
+        except BaseException:
+            for o in outer:
+                if o.path in staged:
+                    shutil.rmtree(staged[o.path], ignore_errors=True)
+            raise
+        _swap(outer, staged)
+
+
+def _swap(outer: list[Output], staged: dict[Path, Path]) -> None:
+    steps = [(str(o.path), str(staged[o.path]), str(o.path.parent / f".{o.path.name}.old-{staged[o.path].name[-8:]}"))
+             for o in outer]
+    journal = _journal(outer)
+    tmp = journal.with_name(journal.name + ".tmp")
+    _fault(0)
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(steps, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, journal)  # from here on the new outputs are committed: recover() finishes them
+    step = 1
+    for target, new, aside in steps:
+        if Path(target).exists():
+            _fault(step)
+            os.replace(target, aside)
+        step += 1
+        _fault(step)
+        os.replace(new, target)
+        step += 1
+    _fault(step)
+    journal.unlink()
+    for _, _, aside in steps:
+        shutil.rmtree(aside, ignore_errors=True)
