@@ -1,0 +1,228 @@
+"""Safe by construction (issue 12): nothing planted in a cache runs, no path given to `navlaw build`
+loses a file, a build killed at any instant leaves the whole old or the whole new output, and two builds
+never write one output at once. Each test is named after the finding it guards against."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler import publish
+from compiler.cli import main
+
+from .conftest import CORPUS, LIS_2022, ROOT
+from .test_incremental import AMENDED_2027, RATE_2027, tree_bytes
+
+
+class _Planted:
+    """A pickle that, if ever loaded, leaves a marker file: the proof that code ran."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (Path.write_text, (self.marker, "code ran"))
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "corpus"
+    shutil.copytree(CORPUS, root)
+    return root
+
+
+def build(tmp: Path, corpus: Path, *extra: str, out: str = "build", module: str = "build-fees") -> int:
+    return main(["build", "--corpus", str(corpus), "--out", str(tmp / out), "--module", str(tmp / module),
+                 "--no-site", *extra])
+
+
+def amend(corpus: Path) -> None:
+    p = corpus / LIS_2022
+    p.write_text(p.read_text(encoding="utf-8").replace(RATE_2027, AMENDED_2027), encoding="utf-8")
+
+
+# ---- 1. no unpickling of anything a user can plant ------------------------------------------------
+
+def test_a_pickle_planted_in_the_build_cache_never_runs(tmp_path, corpus, capsys):
+    assert build(tmp_path, corpus) == 0
+    marker = tmp_path / "pwned"
+    entries = list((tmp_path / ".build-cache").glob("*/*.sealed"))
+    assert len(entries) >= 10
+    for e in entries:  # both a bare pickle and one behind a forged header
+        e.write_bytes(pickle.dumps(_Planted(marker)) if e.parent.name != "document"
+                      else b"navlaw-sealed-1\n" + b"\0" * 32 + pickle.dumps(_Planted(marker)))
+    amend(corpus)
+    assert build(tmp_path, corpus) == 0
+    assert not marker.exists()
+    assert "its seal does not match" in capsys.readouterr().err
+
+
+def test_a_pickle_planted_in_the_lark_table_cache_never_runs(tmp_path):
+    cache = tmp_path / "xdg"
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    probe = [sys.executable, "-m", "compiler", "parse", str(CORPUS / LIS_2022)]
+    first = subprocess.run(probe, env=env, capture_output=True, text=True, cwd=ROOT)
+    assert first.returncode == 0, first.stderr
+    tables = sorted((cache / "navlaw").glob("lark-*.sealed"))
+    assert [t.name for t in tables][:1] and not list((cache / "navlaw").glob("*.pickle"))
+    marker = tmp_path / "pwned"
+    for t in tables:
+        t.write_bytes(pickle.dumps(_Planted(marker)))
+    again = subprocess.run(probe, env=env, capture_output=True, text=True, cwd=ROOT)
+    assert again.returncode == 0 and again.stdout == first.stdout
+    assert not marker.exists()
+
+
+def test_a_cache_entry_swapped_for_another_valid_one_is_refused(tmp_path, corpus, capsys):
+    assert build(tmp_path, corpus) == 0
+    a, b = sorted((tmp_path / ".build-cache" / "document").glob("*.sealed"))[:2]
+    data_a, data_b = a.read_bytes(), b.read_bytes()
+    a.write_bytes(data_b)
+    b.write_bytes(data_a)
+    for last in (tmp_path / ".build-cache" / "last").glob("*"):
+        last.unlink()  # not "up to date": the documents are looked up
+    assert build(tmp_path, corpus) == 0
+    assert capsys.readouterr().err.count("its seal does not match") == 2
+    expected = tmp_path / "clean"
+    assert main(["build", "--corpus", str(corpus), "--out", str(expected), "--module", str(tmp_path / "clean-fees"),
+                 "--no-site", "--no-cache"]) == 0
+    assert tree_bytes(tmp_path / "build-fees") == tree_bytes(tmp_path / "clean-fees")
+
+
+@pytest.mark.parametrize("how", ["writable by others", "owned by another user"])
+def test_a_cache_directory_that_is_not_the_users_alone_is_not_used(tmp_path, corpus, capsys, how):
+    cache = tmp_path / ".build-cache"
+    cache.mkdir()
+    if how == "writable by others":
+        cache.chmod(0o777)
+    elif os.geteuid() == 0:
+        os.chown(cache, 54321, 54321)
+    else:
+        pytest.skip("only root can give a directory to another user")
+    assert build(tmp_path, corpus) == 0
+    err = capsys.readouterr().err
+    assert "no build cache:" in err and ("writable by other users" in err or "belongs to another user" in err)
+    assert not list(cache.rglob("*.sealed"))
+
+
+def test_up_to_date_depends_on_the_corpus_path(tmp_path, corpus, capsys):
+    assert build(tmp_path, corpus) == 0
+    other = tmp_path / "other-corpus"
+    shutil.copytree(corpus, other)
+    capsys.readouterr()
+    assert build(tmp_path, other) == 0
+    assert "up to date" not in capsys.readouterr().out
+
+
+# ---- 3. paths checked before anything is written; one build at a time; crash-consistent swap ------
+
+@pytest.mark.parametrize("flag,where", [("--out", "."), ("--module", "."), ("--out", "sub"), ("--module", "..")])
+def test_an_output_equal_to_inside_or_containing_the_corpus_is_refused(tmp_path, corpus, capsys, flag, where):
+    (corpus / "sub").mkdir()
+    before = tree_bytes(corpus)
+    target = (corpus / where).resolve()
+    args = {"--out": str(tmp_path / "o"), "--module": str(tmp_path / "m"), flag: str(target)}
+    code = main(["build", "--corpus", str(corpus), "--out", args["--out"], "--module", args["--module"], "--no-site"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "the corpus" in err and "would delete the law texts" in err and "Traceback" not in err
+    assert tree_bytes(corpus) == before
+
+
+def test_module_inside_out_works(tmp_path, corpus):
+    assert build(tmp_path, corpus, out="build", module="build/navlaw_fees") == 0
+    assert (tmp_path / "build" / "navlaw_fees" / "__init__.py").is_file()
+    assert (tmp_path / "build" / "tariffs.json").is_file()
+    assert build(tmp_path, corpus, "--no-cache", out="build", module="build/navlaw_fees") == 0
+    assert (tmp_path / "build" / "navlaw_fees" / "__init__.py").is_file()
+
+
+def test_out_inside_module_or_both_one_directory_is_refused(tmp_path, corpus, capsys):
+    assert build(tmp_path, corpus, out="same", module="same") == 2
+    assert "each output needs its own directory" in capsys.readouterr().err
+    assert build(tmp_path, corpus, out="mod/build", module="mod") == 2
+    assert not (tmp_path / "mod").exists() and not (tmp_path / "same").exists()
+
+
+def test_an_out_that_is_a_file_is_one_line_and_the_file_is_kept(tmp_path, corpus, capsys):
+    (tmp_path / "build").write_text("the user's notes", encoding="utf-8")
+    assert build(tmp_path, corpus) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a file, not a directory" in err
+    assert (tmp_path / "build").read_text(encoding="utf-8") == "the user's notes"
+
+
+def test_a_second_build_on_the_same_output_is_refused_while_the_first_runs(tmp_path, corpus, capsys):
+    assert build(tmp_path, corpus) == 0
+    before = tree_bytes(tmp_path / "build")
+    with publish.locked([publish.Output("--out", (tmp_path / "build").resolve())]):  # a build in progress
+        amend(corpus)
+        assert build(tmp_path, corpus) == 1
+    assert "another build is writing" in capsys.readouterr().err
+    assert tree_bytes(tmp_path / "build") == before
+    assert build(tmp_path, corpus) == 0  # once the first is done
+
+
+def _run_build(cwd: Path, fault: int | None = None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != publish.FAULT_ENV}
+    if fault is not None:
+        env[publish.FAULT_ENV] = str(fault)
+    return subprocess.run([sys.executable, "-m", "compiler", "build", "--corpus", "corpus", "--out", "out",
+                           "--module", "mod", "--no-site", "--no-cache"], cwd=cwd, env=env,
+                          capture_output=True, text=True)
+
+
+def test_a_build_killed_at_each_step_of_the_swap_leaves_the_whole_old_or_the_whole_new_output(tmp_path):
+    ref = tmp_path / "ref"
+    shutil.copytree(CORPUS, ref / "corpus")
+    assert _run_build(ref).returncode == 0
+    old = tree_bytes(ref / "out"), tree_bytes(ref / "mod")
+    amend(ref / "corpus")
+    assert _run_build(ref).returncode == 0
+    new = tree_bytes(ref / "out"), tree_bytes(ref / "mod")
+    assert old != new
+    outputs = lambda root: [publish.Output("--out", (root / "out").resolve()),  # noqa: E731
+                            publish.Output("--module", (root / "mod").resolve())]
+    for step in range(6):  # journal, then (aside, in) for each of the two outputs, then the journal's removal
+        work = tmp_path / f"kill-{step}"
+        shutil.copytree(CORPUS, work / "corpus")
+        assert _run_build(work).returncode == 0
+        amend(work / "corpus")
+        killed = _run_build(work, fault=step)
+        assert killed.returncode == 137, (step, killed.stderr)
+        journal = (work / ".out.swap.json").exists()
+        with publish.locked(outputs(work)):
+            finished = publish.recover(outputs(work))  # what the next build does first
+        assert finished == journal
+        got = tree_bytes(work / "out"), tree_bytes(work / "mod")
+        assert got == (new if journal else old), step
+        assert sorted(p.name for p in work.iterdir() if p.name.startswith(".")) == [".mod.lock", ".out.lock"], step
+        assert _run_build(work).returncode == 0
+        assert (tree_bytes(work / "out"), tree_bytes(work / "mod")) == new
+
+
+def test_leftovers_of_killed_builds_are_removed_by_the_next_build(tmp_path, corpus):
+    for name in (".build.new-abcd1234", ".build.old-abcd1234", ".build-fees.new-x"):
+        (tmp_path / name / "site").mkdir(parents=True)
+    (tmp_path / ".unrelated").mkdir()
+    assert build(tmp_path, corpus) == 0
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == [
+        ".build-cache", ".build-fees.lock", ".build.lock", ".unrelated"]
+
+
+def test_outputs_follow_the_umask_not_0700(tmp_path, corpus):
+    old = os.umask(0o022)
+    try:
+        assert build(tmp_path, corpus) == 0
+    finally:
+        os.umask(old)
+    for root in (tmp_path / "build", tmp_path / "build-fees"):
+        assert oct(root.stat().st_mode & 0o777) == oct(0o755)
+        for p in root.rglob("*"):
+            assert oct(p.stat().st_mode & 0o777) == oct(0o755 if p.is_dir() else 0o644), p
