@@ -7,7 +7,9 @@ import datetime as dt
 from pathlib import Path
 from decimal import Decimal
 
-from .redline import compare, render_text
+from typing import Callable
+
+from .redline import compare, render_html, render_text
 from .tariffs import (AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
                       PerUnitFee, TimeFee)
 from .tree import section_name, section_order
@@ -103,13 +105,23 @@ def tariff_deltas(tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> lis
     return out
 
 
-def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> list[str]:
-    """Markdown: every section whose text changes in (start, end], its redline, and the tariff deltas."""
+def _plain(text: str) -> str:
+    return text
+
+
+def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, end: dt.date,
+                  quote: Callable[[str], str] = _plain, html: bool = False) -> list[str]:
+    """Markdown: every section whose text changes in (start, end], its redline, and the tariff deltas.
+
+    Every string from the corpus (file names, messages, provision ids, amounts in words) goes through
+    ``quote`` (the site passes ``escape.text``); with ``html`` the redlines are ``<del>``/``<ins>`` HTML
+    instead of ``[-…-]{+…+}`` in a code block. A text the corpus starts or stops knowing is dated by
+    its own dates (where they are known), never by ``start``/``end``."""
     lines = [f"# Changes from {start} to {end}", ""]
     changed_any = False
     # Sections whose text the corpus starts (or stops) knowing: not amendments, and a redline of the
     # whole text against nothing says no more than the section's own page. Listed together by file.
-    known: dict[tuple[str, str], list[str]] = {}
+    known: dict[tuple[str, str, str], list[str]] = {}
     for section in timeline.sections():
         bounds = [b for b in timeline.boundaries(section) if start < b <= end]
         if not bounds:
@@ -120,38 +132,46 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
             continue
         changed_any = True
         if a.section is None and not a.sources and b.sources:
-            known.setdefault(("first known from", Path(b.sources[0][1].file).name), []).append(section)
+            v = b.sources[0][1]
+            since = min((x.start for _, x in b.sources if x.start is not None), default=None)
+            known.setdefault(("first known from", Path(v.file).name, str(since or "a date the corpus does not give")),
+                             []).append(section)
             continue
         if b.section is None and not b.sources and a.sources:
-            known.setdefault(("not known after", Path(a.sources[0][1].file).name), []).append(section)
+            v = a.sources[0][1]
+            until = max((x.known_until for _, x in a.sources if x.known_until is not None), default=None)
+            known.setdefault(("not known after", Path(v.file).name, str(until or "a date the corpus does not give")),
+                             []).append(section)
             continue
-        lines.append(f"## {section_name(section)}")
+        lines.append(f"## {quote(section_name(section))}")
         if a.message:
-            lines.append(f"- on {start}: {a.message}")
+            lines.append(f"- on {start}: {quote(a.message)}")
         if b.message:
-            lines.append(f"- on {end}: {b.message}")
+            lines.append(f"- on {end}: {quote(b.message)}")
         for c in changes:
-            lines.append(f"- {c.id} {c.status}")
-        if changes:
-            lines += ["", "```", render_text(compare(a.section, b.section)), "```"]
+            lines.append(f"- {quote(c.id)} {c.status}")
+        if changes and a.section is not None and b.section is not None:
+            # a redline only between two texts: a gap in the corpus is said above, not redlined as law
+            red = compare(a.section, b.section)
+            lines += ["", render_html(red)] if html else ["", "```", render_text(red), "```"]
         lines.append("")
     if known:
         lines += ["## Texts the corpus starts or stops knowing", ""]
-        for (how, file), sections in sorted(known.items()):
+        for (how, file, when), sections in sorted(known.items()):
             sections.sort(key=section_order)
-            listed = ", ".join(section_name(x) for x in sections)
+            listed = ", ".join(quote(section_name(x)) for x in sections)
             them = "them" if len(sections) > 1 else "it"
             if how == "first known from":
-                lines.append(f"- {listed} ({file}): known to be in force from {end}; the corpus knows no text "
-                             f"of {them} in force on {start}, so this begins the record and is not an amendment")
+                lines.append(f"- {listed} ({quote(file)}): known to be in force from {when}; the corpus knows no "
+                             f"earlier text of {them}, so this begins the record and is not an amendment")
             else:
-                lines.append(f"- {listed} ({file}): known to be in force until {start}; the corpus knows no text "
-                             f"of {them} in force on {end}, so this ends the record and is not a repeal")
+                lines.append(f"- {listed} ({quote(file)}): known to be in force until {when}; the corpus knows no "
+                             f"later text of {them}, so this ends the record and is not a repeal")
         lines.append("")
     deltas = tariff_deltas(tariffs, start, end)
     if deltas:
         changed_any = True
-        lines += ["## Fees", ""] + [f"- {d}" for d in deltas] + [""]
+        lines += ["## Fees", ""] + [f"- {quote(d)}" for d in deltas] + [""]
     if not changed_any:
         lines.append("No provision or fee of the corpus changes in this period.")
     return lines

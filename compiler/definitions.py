@@ -9,10 +9,10 @@ found inside a longer defined phrase.
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
 
+from . import escape as esc
 from .frontend import Corpus
 from .tree import Article, Text, lineage, section_of
 
@@ -117,7 +117,7 @@ def mark(escaped: str, defs: list[Definition]) -> str:
             if before.endswith(("&quot;", "“")):
                 return m.group(0)  # the defining occurrence itself
             d = by_term[m.group(0).lower()]
-            title = html.escape(d.text, quote=True)
+            title = esc.text(d.text)
             return f'<dfn class="term" title="{title}">{m.group(0)}</dfn>'
 
         out.append(pattern.sub(wrap, p))

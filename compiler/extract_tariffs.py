@@ -550,7 +550,7 @@ def _lis_rates(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff]:
     ninety-seven cents per pilotage unit; …" — one schedule per clause, dates and money in words."""
     for start, end in _prose(node):
         text = ctx.text[start:end]
-        if not re.search(r"(?i)shall\s+pay\s+[a-z\- \n]+?\s+per\s+pilotage\s+unit", text):
+        if not re.search(r"(?i)shall\s+pay\s+(?:[a-z-]+\s+){1,16}?per\s+pilotage\s+unit", text):
             continue
         pos = 0
         lead = start_date(ctx, node, text, start)

@@ -38,7 +38,7 @@ def decode(data: bytes, path: str) -> str:
         raise _fail(path, "the file is binary, not text (it contains NUL or control bytes)",
                     "give navlaw the plain-text export of the law, encoded as UTF-8")
     try:
-        return data.decode("utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8")
+        text = data.decode("utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8")
     except UnicodeDecodeError as exc:
         before = data[: exc.start]
         line = before.count(b"\n") + 1
@@ -54,6 +54,10 @@ def decode(data: bytes, path: str) -> str:
             "convert the file to UTF-8 first",
             line, column, raw_line.decode("utf-8", "replace"),
         ) from None
+    if not text.strip() or not text.replace("\u200b", "").replace("\ufeff", "").strip():
+        # Unicode white space only (no-break, ideographic, zero-width spaces): no law text either
+        raise _fail(path, "the file holds only white space: there is no law text to parse")
+    return text
 
 
 def _guess_legacy_encoding(data: bytes) -> str:

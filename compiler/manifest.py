@@ -124,6 +124,12 @@ def load_manifest(corpus: Path) -> Manifest:
     except FileNotFoundError:
         raise NavlawError([Diagnostic(Severity.ERROR, "the corpus has no manifest.toml", str(path), code="manifest",
                                       hint="every corpus directory needs a manifest.toml describing its documents")]) from None
+    except IsADirectoryError:
+        raise NavlawError([Diagnostic(Severity.ERROR, "manifest.toml is a directory, not a file", str(path),
+                                      code="manifest")]) from None
+    except OSError as exc:
+        raise NavlawError([Diagnostic(Severity.ERROR, f"manifest.toml cannot be read: {exc.strerror or exc}",
+                                      str(path), code="manifest")]) from None
     except UnicodeDecodeError:
         raise NavlawError([Diagnostic(Severity.ERROR, "manifest.toml is not UTF-8", str(path), code="manifest")]) from None
     r = _Reader(path, text)
@@ -139,7 +145,12 @@ def load_manifest(corpus: Path) -> Manifest:
     for k in sorted(unknown_top):
         r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith(k)), 0), f"unknown top-level key {k!r}")
     entries: list[Entry] = []
-    for i, d in enumerate(data.get("document", [])):
+    documents = data.get("document", [])
+    if not isinstance(documents, list) or not all(isinstance(d, dict) for d in documents):
+        r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith(("[document]", "document"))), 0),
+                "`document` must be an array of tables: write each entry under [[document]] (two brackets)")
+        raise NavlawError(r.errors)
+    for i, d in enumerate(documents):
         for k in sorted(set(d) - DOCUMENT_KEYS):
             r.error(r.line_of(i, k), f"unknown key {k!r} in a [[document]]",
                     f"known keys: {', '.join(sorted(DOCUMENT_KEYS))}")
@@ -152,6 +163,7 @@ def load_manifest(corpus: Path) -> Manifest:
             r.error(r.line_of(i, "file"), f"the file {file!r} must be inside the corpus directory",
                     "name documents by their path relative to manifest.toml, without '..'")
             continue
+        file = Path(file).as_posix()  # "./a.txt" and "a.txt" are one file
         if not (corpus / file).is_file():
             r.error(r.line_of(i, "file"), f"the file {file!r} named here does not exist in {corpus}")
         kind = r.choice(i, "kind", d.get("kind"), KINDS)
@@ -161,8 +173,16 @@ def load_manifest(corpus: Path) -> Manifest:
         if not isinstance(covers, list) or not all(isinstance(c, str) for c in covers):
             r.error(r.line_of(i, "covers"), "covers must be a list of provision ids, e.g. [\"89-b\"]")
             covers = []
+        for key in ("source", "note", "section", "code", "received_as"):
+            if key in d and not isinstance(d[key], str):
+                r.error(r.line_of(i, key), f"{key} must be a string in quotes, not {d[key]!r}")
         anchors = []
-        for phrase, a in (d.get("anchors") or {}).items():
+        given_anchors = d.get("anchors") or {}
+        if not isinstance(given_anchors, dict):
+            r.error(r.line_of(i, "anchors"), "anchors must be a table: [document.anchors] with "
+                    "\"phrase\" = { date = YYYY-MM-DD, source = \"...\" }")
+            given_anchors = {}
+        for phrase, a in given_anchors.items():
             if not isinstance(a, dict) or "date" not in a:
                 r.error(r.line_of(i, phrase), f"anchor {phrase!r} needs a date: {{ date = YYYY-MM-DD, source = \"...\" }}")
                 continue
@@ -173,8 +193,16 @@ def load_manifest(corpus: Path) -> Manifest:
                 anchors.append(Anchor(phrase, date, str(a.get("source", "")),
                                       r.choice(i, phrase, a.get("confidence"), CONFIDENCES, "inferred")))
         fragments = []
-        for f in d.get("fragments", []):
+        given_fragments = d.get("fragments", [])
+        if not isinstance(given_fragments, list) or not all(isinstance(f, dict) for f in given_fragments):
+            r.error(r.line_of(i, "fragments"), "fragments must be an array of tables: write each under "
+                    "[[document.fragments]] with covers = \"id\" and lines = [first, last]")
+            given_fragments = []
+        for f in given_fragments:
             cov = f.get("covers", "")
+            if not isinstance(cov, str):
+                r.error(r.line_of(i, "fragments"), f"a fragment's covers must be one provision id in quotes, not {cov!r}")
+                continue
             line = r.line_of(i, "covers", f'"{cov}"')
             for k in sorted(set(f) - FRAGMENT_KEYS):
                 r.error(line, f"unknown key {k!r} in a fragment")

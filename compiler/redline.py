@@ -7,9 +7,9 @@ Provisions are aligned by id; unchanged ones are collapsed, changed ones show ``
 from __future__ import annotations
 
 import difflib
-import html
 from dataclasses import dataclass
 
+from . import escape as esc
 from .tree import Node, Provision, Text
 
 
@@ -109,9 +109,9 @@ def render_html(changes: list[Change]) -> str:
     for c in changes:
         if c.status == "same":
             continue
-        body = "".join(f"<del>{html.escape(w)}</del> " if t == "-" else f"<ins>{html.escape(w)}</ins> " if t == "+"
-                       else f"{html.escape(_clip(w))} " for t, w in c.ops)
-        parts.append(f'<p class="{c.status}" data-id="{html.escape(c.id)}"><b>{html.escape(c.id)}</b> {body.strip()}</p>')
+        body = "".join(f"<del>{esc.text(w)}</del> " if t == "-" else f"<ins>{esc.text(w)}</ins> " if t == "+"
+                       else f"{esc.text(_clip(w))} " for t, w in c.ops)
+        parts.append(f'<p class="{c.status}" data-id="{esc.text(c.id)}"><b>{esc.text(c.id)}</b> {body.strip()}</p>')
     parts.append("</div>")
     return "\n".join(parts)
 

@@ -2,7 +2,7 @@
 with MkDocs Material (``mkdocs build --strict``, see compiler/site_build.py).
 
 Law text is emitted as HTML blocks that Markdown leaves alone, with every character of the corpus
-escaped (``html.escape``): nothing in the corpus can inject markup or script. Each provision has an
+escaped (``compiler/escape.py``, one rule for HTML and Markdown): nothing in the corpus can inject markup or script. Each provision has an
 anchor built from its id (``#p-88-4-b-1-ii-A``) and its citation as a tooltip; cross-references
 ("§ 89-a", "section eighty-eight of this article") become links when the section exists.
 """
@@ -10,7 +10,6 @@ anchor built from its id (``#p-88-4-b-1-ii-A``) and its citation as a tooltip; c
 from __future__ import annotations
 
 import datetime as dt
-import html
 import os
 import re
 from decimal import Decimal
@@ -18,6 +17,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from . import escape as esc
 from .cache import jinja_bytecode
 from .diagnostics import Diagnostics
 from .frontend import Corpus
@@ -154,27 +154,27 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
             out += render_node(c, pages, page, 0, prefix, n.id)
         return out
     if isinstance(n, Provision):
-        text = mark(link_refs(link_relative(html.escape(n.text), n.id, pages, page), pages, page), pages.terms(n.id))
+        text = mark(link_refs(link_relative(esc.text(n.text), n.id, pages, page), pages, page), pages.terms(n.id))
         aid = prefix + anchor(n.id)
-        out.append(f'<p class="prov lvl-{min(depth, 7)}" id="{aid}" title="{html.escape(n.citation)}">'
-                   f'<a class="label" href="#{aid}">{html.escape(n.label)}</a> {text}</p>')
+        out.append(f'<p class="prov lvl-{min(depth, 7)}" id="{aid}" title="{esc.text(n.citation)}">'
+                   f'<a class="label" href="#{aid}">{esc.text(n.label)}</a> {text}</p>')
         for c in n.children:
             out += render_node(c, pages, page, depth + 1, prefix, n.id)
         return out
     if isinstance(n, Table):
         rows = []
         if n.header is not None:
-            rows.append("<tr>" + "".join(f"<th>{html.escape(c.text)}</th>" for c in n.header.cells) + "</tr>")
+            rows.append("<tr>" + "".join(f"<th>{esc.text(c.text)}</th>" for c in n.header.cells) + "</tr>")
         for r in n.rows:
-            rows.append("<tr>" + "".join(f"<td>{html.escape(c.text)}</td>" for c in r.cells) + "</tr>")
+            rows.append("<tr>" + "".join(f"<td>{esc.text(c.text)}</td>" for c in r.cells) + "</tr>")
         out.append(f'<table class="rate lvl-{min(depth, 7)}">' + "".join(rows) + "</table>")
         return out
     if isinstance(n, Formula):
-        out.append(f'<pre class="formula">{html.escape(n.full_text())}</pre>')
+        out.append(f'<pre class="formula">{esc.block(n.full_text())}</pre>')
         return out
     if isinstance(n, Text):
         cls = "gap" if "gap" in n.flags else "text"
-        body = mark(link_refs(link_relative(html.escape(n.text), within, pages, page), pages, page),
+        body = mark(link_refs(link_relative(esc.text(n.text), within, pages, page), pages, page),
                     pages.terms(within) if within else [])
         out.append(f'<p class="{cls} lvl-{min(depth, 7)}">{body}</p>')
         return out
@@ -225,18 +225,18 @@ def _chart(route: str, schedules: list[BracketSchedule]) -> str:
         when = s.effective.start.isoformat() if s.effective.start else "?"
         lines.append(f'<polyline fill="none" stroke="{color}" stroke-width="1.5" points="{coords}"/>')
         legend.append(f'<text x="{pad + 6}" y="{pad + 14 * i}" font-size="11" fill="{color}">'
-                      f'{html.escape(s.citation)} from {when}</text>')
+                      f'{esc.text(s.citation)} from {when}</text>')
     desc = (f"Fee against pilotage units (1 to 2,000) for {len(series)} schedule(s) of {ROUTE_NAMES.get(route, route)}; "
             f"highest fee shown ${top:,}.")
     return (f'<svg class="chart" role="img" viewBox="0 0 {w} {h}" width="100%" aria-labelledby="t-{route} d-{route}">'
-            f'<title id="t-{route}">{html.escape(ROUTE_NAMES.get(route, route))}: fee by pilotage units</title>'
-            f'<desc id="d-{route}">{html.escape(desc)}</desc>'
+            f'<title id="t-{route}">{esc.text(ROUTE_NAMES.get(route, route))}: fee by pilotage units</title>'
+            f'<desc id="d-{route}">{esc.text(desc)}</desc>'
             f'<line x1="{pad}" y1="{h - pad}" x2="{w - pad}" y2="{h - pad}" stroke="currentColor"/>'
             f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{h - pad}" stroke="currentColor"/>'
             f'<text x="{w - pad}" y="{h - 8}" font-size="11" text-anchor="end" fill="currentColor">2,000 PU</text>'
             f'<text x="4" y="{pad - 6}" font-size="11" fill="currentColor">${top:,}</text>'
             + "".join(lines) + "".join(legend) + "</svg>"
-            f'<p class="chart-alt">{html.escape(desc)}</p>')
+            f'<p class="chart-alt">{esc.text(desc)}</p>')
 
 
 def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: Diagnostics,
@@ -245,6 +245,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined, autoescape=False,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                       bytecode_cache=jinja_bytecode())
+    env.filters["esc"] = esc.text  # the one escaping rule (compiler/escape.py) for corpus text in templates
     P = Pages()
     articles = _articles(corpus)
     P.definitions = find_definitions(corpus)
@@ -329,8 +330,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                        key=lambda t: (section_order(t.provision), t.provision, t.id))
     out["penalties.md"] = env.get_template("penalties.md.j2").render(rows=[
         {"link": _link(t, P, "penalties.md"), "bound": {"max": "at most", "min": "at least"}.get(t.bound, "exactly"),  # type: ignore[attr-defined]
-         "amount": html.escape(brief(t)), "phrase": html.escape(t.phrase),  # type: ignore[attr-defined]
-         "status": t.status, "file": html.escape(Path(t.file).name)} for t in penalties])
+         "amount": esc.text(brief(t)), "phrase": esc.text(t.phrase),  # type: ignore[attr-defined]
+         "status": t.status, "file": esc.text(Path(t.file).name)} for t in penalties])
     out["history.md"] = "# History and changes\n\n" + re.sub(r"(?m)^#", "##", changes.split("\n", 1)[1])
     history = section_histories(timeline, P, env)
     out.update(history)
@@ -339,13 +340,13 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         if hist in history and page in out:
             out[page] = out[page].replace(f'<h2><a class="label" href="#{anchor(sec)}">',
                                           f'<p class="history-link"><a href="../../history/{_slug(sec)}/">'
-                                          f'History of § {html.escape(sec)}</a></p>\n'
+                                          f'History of § {esc.text(sec)}</a></p>\n'
                                           f'<h2><a class="label" href="#{anchor(sec)}">', 1)
     located = _provision_at(corpus)
     out["diagnostics.md"] = env.get_template("diagnostics.md.j2").render(
-        rows=[{"where": html.escape(f"{Path(d.file).name}:{d.line}:{d.column}" if d.line else Path(d.file).name),
+        rows=[{"where": esc.text(f"{Path(d.file).name}:{d.line}:{d.column}" if d.line else Path(d.file).name),
                "provision": _diag_link(located, d, P),
-               "severity": str(d.severity), "code": html.escape(d.code), "message": html.escape(d.message)}
+               "severity": str(d.severity), "code": esc.text(d.code), "message": esc.text(d.message)}
               for d in diags],
         summary={s: sum(1 for d in diags if str(d.severity) == s) for s in ("error", "warning", "info")})
     import json as _json
@@ -358,7 +359,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out["assets/calculator-ui.js"] = (TEMPLATES / "calculator-ui.js").read_text(encoding="utf-8")
     out["calculator.md"] = env.get_template("calculator.md.j2").render(
         routes=[(r, ROUTE_NAMES[r]) for r in ROUTE_NAMES],
-        pages=_json.dumps({sec: page.replace(".md", "/") for sec, page in sorted(P.section_page.items())}))
+        pages=esc.script_json({sec: page.replace(".md", "/") for sec, page in sorted(P.section_page.items())}))
     out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes)
     out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
     return out
@@ -367,7 +368,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
 def _link(t: AnyTariff, P: Pages, page: str = "tariffs.md") -> str:
     sec = section_of(t.provision)
     href = P.href(page, sec, t.provision)
-    cite = html.escape(t.citation)
+    cite = esc.text(t.citation)
     return f'<a href="{href}">{cite}</a>' if href else cite
 
 
@@ -375,24 +376,24 @@ def _when(t: AnyTariff) -> str:
     e = t.effective
     start = e.start.isoformat() if e.start else "not established"
     end = e.end.isoformat() if e.end else ("not established" if e.end_basis == "unresolved" else "")
-    return html.escape(f"{start} – {end}" if end else f"from {start}")
+    return esc.text(f"{start} – {end}" if end else f"from {start}")
 
 
 def _schedule_view(t: BracketSchedule, P: Pages) -> dict[str, object]:
-    return {"title": html.escape(t.title), "link": _link(t, P), "when": _when(t), "status": t.status,
-            "file": html.escape(Path(t.file).name.split("#")[0]),
-            "why": html.escape(t.effective.start_phrase) if t.effective.start is None else "",
-            "rows": [(html.escape(b.written), html.escape(b.formula_written)) for b in t.brackets],
+    return {"title": esc.text(t.title), "link": _link(t, P), "when": _when(t), "status": t.status,
+            "file": esc.text(Path(t.file).name.split("#")[0]),
+            "why": esc.text(t.effective.start_phrase) if t.effective.start is None else "",
+            "rows": [(esc.text(b.written), esc.text(b.formula_written)) for b in t.brackets],
             "clamp": (f"charged on at least {t.min_units.value} and at most {t.max_units.value} units"
                       if t.min_units and t.max_units else f"charged on at most {t.max_units.value} units"
                       if t.max_units else ""),
-            "notes": [html.escape(n) for n in t.notes]}
+            "notes": [esc.text(n) for n in t.notes]}
 
 
 def _other_view(t: AnyTariff, P: Pages) -> dict[str, object]:
     from .changes import brief
-    return {"title": html.escape(t.title), "link": _link(t, P), "when": _when(t), "status": t.status,
-            "what": html.escape(brief(t))}
+    return {"title": esc.text(t.title), "link": _link(t, P), "when": _when(t), "status": t.status,
+            "what": esc.text(brief(t))}
 
 
 # ---- the calculator ----------------------------------------------------------------------------------------
@@ -510,7 +511,7 @@ def _diag_link(located: dict[str, list[tuple[int, str]]], d, P: Pages) -> str:  
     for nid in lineage(node_id):
         href = P.href("diagnostics.md", section_of(nid), nid)
         if href:
-            return f'<a href="{href}">{html.escape(nid)}</a>'
+            return f'<a href="{href}">{esc.text(nid)}</a>'
     return ""
 
 
@@ -543,9 +544,9 @@ def _rate_chart(route: str, schedules: list[BracketSchedule]) -> str:
     desc = "; ".join(f"from {a}: ${v:,}" for a, b, v in pts)
     name = ROUTE_NAMES.get(route, route)
     return (f'<svg class="chart" role="img" viewBox="0 0 {w} {h}" width="100%" aria-labelledby="tt-{route} dd-{route}">'
-            f'<title id="tt-{route}">{html.escape(name)}: the fee for 300 pilotage units over time</title>'
-            f'<desc id="dd-{route}">{html.escape(desc)}</desc>'
+            f'<title id="tt-{route}">{esc.text(name)}: the fee for 300 pilotage units over time</title>'
+            f'<desc id="dd-{route}">{esc.text(desc)}</desc>'
             f'<line x1="{pad}" y1="{h - pad}" x2="{w - pad}" y2="{h - pad}" stroke="currentColor"/>'
             f'<text x="{pad}" y="{h - 8}" font-size="11" fill="currentColor">{first.year}</text>'
             f'<text x="{w - pad}" y="{h - 8}" font-size="11" text-anchor="end" fill="currentColor">{last.year}</text>'
-            + bars + f'</svg><p class="chart-alt">The fee for 300 pilotage units, {html.escape(desc)}.</p>')
+            + bars + f'</svg><p class="chart-alt">The fee for 300 pilotage units, {esc.text(desc)}.</p>')

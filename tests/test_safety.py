@@ -226,3 +226,120 @@ def test_outputs_follow_the_umask_not_0700(tmp_path, corpus):
         assert oct(root.stat().st_mode & 0o777) == oct(0o755)
         for p in root.rglob("*"):
             assert oct(p.stat().st_mode & 0o777) == oct(0o755 if p.is_dir() else 0o644), p
+
+
+# ---- 2. everything from the corpus is data on the way out ------------------------------------------
+
+HOSTILE = ('<script>alert("pwn1")</script><img src=x onerror="pwn2()"> </title><script>pwn3()</script> '
+           '{: onclick="pwn4()" } *em* [l](javascript:pwn5()) `code` <!-- --8<-- "/etc/passwd"')
+HOSTILE_FILE = "089-b <b onmouseover=pwn6()>\nimport os; os.system('touch pwned-module') #.txt"
+
+
+def _hostile_corpus(root: Path) -> Path:
+    """The corpus with hostile HTML, Markdown and Python in every field that reaches a page or the
+    module: an article heading, a section heading, law text, a rule's first line, a file name, manifest texts."""
+    c = root / "corpus"
+    shutil.copytree(CORPUS, c)
+    law = (c / "nav-law.consolidated.txt").read_text(encoding="utf-8")
+    law = law.replace("Article 2 - ADMINISTRATION", f"Article 2 - ADMINISTRATION {HOSTILE}", 1)
+    law = law.replace("ｧ 10. Duties of the commissioner", f"ｧ 10. Duties {HOSTILE} of the commissioner", 1)
+    law = law.replace("This chapter shall be known", f"This chapter {HOSTILE} shall be known", 1)
+    (c / "nav-law.consolidated.txt").write_text(law, encoding="utf-8")
+    rule = (c / "21nycrr-55.2.proposed-2016.txt").read_text(encoding="utf-8")
+    (c / "21nycrr-55.2.proposed-2016.txt").write_text(rule.replace("\n", f" {HOSTILE}\n", 1), encoding="utf-8")
+    (c / LIS_2022).rename(c / HOSTILE_FILE)
+    m = (c / "manifest.toml").read_text(encoding="utf-8")
+    toml_name = HOSTILE_FILE.replace("\n", "\\n")
+    m = m.replace(f'file = "{LIS_2022}"', f'file = "{toml_name}"')
+    m = m.replace('source = "L.2022, ch. 427 (signed 2022-07-21)"', 'source = "L.2022 <script>pwn7()</script> {: onclick=pwn8() }"')
+    (c / "manifest.toml").write_text(m, encoding="utf-8")
+    return c
+
+
+def _html_vocabulary(site: Path) -> tuple[set[tuple[str, str]], list[str]]:
+    """Every (element, attribute) pair on the site, and every place the corpus's code got live: an
+    attribute value holding it, or script/style content holding it."""
+    from html.parser import HTMLParser
+
+    pairs: set[tuple[str, str]] = set()
+    live: list[str] = []
+
+    class Reader(HTMLParser):
+        stack: list[str] = []
+
+        def handle_starttag(self, tag, attrs):  # type: ignore[no-untyped-def]
+            pairs.add((tag, ""))
+            for k, v in attrs:
+                pairs.add((tag, k))
+                if k.startswith("on") or (v and ("javascript:" in v or "pwn" in v and k not in ("id", "href"))):
+                    live.append(f"{page}: <{tag} {k}={v!r}>")
+                if k == "href" and v and "pwn" in v and not v.startswith("#"):
+                    live.append(f"{page}: <{tag} href={v!r}>")
+            self.stack.append(tag)
+
+        def handle_endtag(self, tag):  # type: ignore[no-untyped-def]
+            if self.stack:
+                self.stack.pop()
+
+        def handle_data(self, data):  # type: ignore[no-untyped-def]
+            if self.stack and self.stack[-1] in ("script", "style") and "pwn" in data:
+                live.append(f"{page}: <{self.stack[-1]}> {data[:60]!r}")
+
+    for path in sorted(site.rglob("*.html")):
+        page = path.relative_to(site)
+        Reader(convert_charrefs=True).feed(path.read_text(encoding="utf-8"))
+    return pairs, live
+
+
+@pytest.fixture(scope="module")
+def hostile_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("hostile")
+    corpus = _hostile_corpus(root)
+    clean = tmp_path_factory.mktemp("clean")
+    for base, c in ((root, corpus), (clean, CORPUS)):
+        assert main(["build", "--corpus", str(c), "--out", str(base / "out"), "--module", str(base / "mod"),
+                     "--no-cache"]) == 0
+    return root, clean
+
+
+def test_corpus_text_in_every_field_adds_no_element_or_attribute_to_the_site(hostile_build):
+    hostile, clean = hostile_build
+    theirs, live = _html_vocabulary(hostile / "out" / "site")
+    ours, _ = _html_vocabulary(clean / "out" / "site")
+    assert live == []
+    assert theirs <= ours, sorted(theirs - ours)
+    # and the hostile text is shown, as text, where it belongs
+    article = (hostile / "out" / "site" / "law" / "article-02" / "index.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(&quot;pwn1&quot;)&lt;/script&gt;" in article
+    title = article.split("<title>", 1)[1].split("</title>", 1)[0]
+    assert "&lt;/title&gt;&lt;script&gt;pwn3()" in title
+
+
+def test_search_index_holds_corpus_markup_only_as_escaped_text(hostile_build):
+    import json
+
+    hostile, _ = hostile_build
+    index = json.loads((hostile / "out" / "site" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    texts = [d.get("title", "") + d.get("text", "") for d in index["docs"]]
+    assert any("&lt;script&gt;alert" in t for t in texts)
+    assert not any("<script" in t or "<img" in t or 'onmouseover=' in t.replace("&lt;b onmouseover=", "")
+                   for t in texts)
+
+
+def test_a_file_name_with_a_newline_puts_no_statement_into_the_generated_module(hostile_build):
+    import ast
+
+    hostile, clean = hostile_build
+    for name in ("__init__.py", "_schedules.py"):
+        tree = ast.parse((hostile / "mod" / name).read_text(encoding="utf-8"))
+        ref = ast.parse((clean / "mod" / name).read_text(encoding="utf-8"))
+        assert [type(n).__name__ for n in tree.body] == [type(n).__name__ for n in ref.body], name
+        for node in ast.walk(tree):
+            assert not (isinstance(node, ast.Name) and node.id == "os"), name
+            assert not (isinstance(node, ast.Attribute) and node.attr == "system"), name
+    header = (hostile / "mod" / "__init__.py").read_text(encoding="utf-8").split('"""', 1)[0]
+    assert ascii(HOSTILE_FILE) in header
+    run = subprocess.run([sys.executable, "-c", "import mod; print(mod.quote('long-island-sound', units=350,"
+                          " on=__import__('datetime').date(2026, 6, 1)).total)"], cwd=hostile, capture_output=True, text=True)
+    assert run.stdout.strip() == "3811.50", run.stderr
+    assert not (hostile / "pwned-module").exists()
