@@ -13,6 +13,7 @@ import functools
 import stat
 import threading
 import time
+import urllib.parse
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable
@@ -34,8 +35,24 @@ def signature(root: Path) -> Signature:
 
 
 class _Quiet(SimpleHTTPRequestHandler):
+    """Serves the built site's files and nothing else: no directory listings, a malformed path is 400,
+    and a connection idle for 30 s is closed (so idle clients cannot hold the server's threads)."""
+
+    timeout = 30
+
     def log_message(self, format: str, *args: Any) -> None:  # one line per request drowns the build's
         pass
+
+    def send_head(self) -> Any:
+        path = urllib.parse.unquote(self.path.split("?", 1)[0].split("#", 1)[0])
+        if "\x00" in path or not path.startswith("/") or any(ord(c) < 32 for c in path):
+            self.send_error(400, "Bad request: malformed path")
+            return None
+        return super().send_head()
+
+    def list_directory(self, path: Any) -> None:
+        self.send_error(404, "Not found")
+        return None
 
 
 def parse_addr(addr: str) -> tuple[str, int]:
@@ -46,12 +63,22 @@ def parse_addr(addr: str) -> tuple[str, int]:
     return host or "127.0.0.1", int(port)
 
 
+def guarded(build: Callable[[], int], say: Callable[[str], None]) -> int:
+    """``build()``, with any exception it raises reported as one failed build instead of ending serve."""
+    try:
+        return build()
+    except Exception as exc:  # the server must outlive whatever a rebuild meets
+        say(f"navlaw serve: the build failed: {type(exc).__name__}: {exc}")
+        return 1
+
+
 def serve(build: Callable[[], int], corpus: Path, site: Path, addr: tuple[str, int], interval: float = 1.0,
           say: Callable[[str], None] = print, stop: threading.Event | None = None,
           ready: Callable[[str], None] | None = None) -> int:
     """Run ``build`` now and after every change of ``corpus``; serve ``site`` until ``stop`` is set (or
-    Ctrl-C). ``ready`` gets the server's URL once it listens."""
-    build()
+    Ctrl-C). ``ready`` gets the server's URL once it listens. A build that fails in any way — an error
+    in the law text, a broken manifest, an exception — is reported and the last good site stays up."""
+    guarded(build, say)
     try:
         server = ThreadingHTTPServer(addr, functools.partial(_Quiet, directory=str(site.resolve())))
     except OSError as exc:
@@ -71,7 +98,7 @@ def serve(build: Callable[[], int], corpus: Path, site: Path, addr: tuple[str, i
                 continue
             seen = now
             t = time.perf_counter()
-            code = build()
+            code = guarded(build, say)
             say(f"navlaw serve: rebuilt in {time.perf_counter() - t:.2f} s" if code == 0 else
                 "navlaw serve: the rebuild failed (see above); still serving the last good site")
     except KeyboardInterrupt:

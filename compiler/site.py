@@ -297,6 +297,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                           "gaps": comp.gaps,  # type: ignore[attr-defined]
                           "cited_by": [(f"§ {src}", P.href(page, src)) for src in cited_by.get(sec, [])
                                        if P.href(page, src)]})
+        _claim(out, page, f"Article {a.label}")
         out[page] = env.get_template("article.md.j2").render(title=f"Article {a.label}. {a.heading}", sections=items)
         law_pages.append((page, f"Article {a.label}. {a.heading}", len(items)))
     for sec in extra:
@@ -306,6 +307,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         page = P.section_page[sec]
         s = comp.section  # type: ignore[attr-defined]
         sources = [f"{pid}: {Path(v.file).name.split('#')[0]} — {v.note}" for pid, v in comp.sources]  # type: ignore[attr-defined]
+        _claim(out, page, s.citation or sec)
         out[page] = env.get_template("article.md.j2").render(
             title=s.citation or sec, sections=[{"id": sec, "anchor": anchor(sec), "title": f"{s.citation}. {s.heading}",
                                                "html": "\n".join(render_node(s, P, page)), "sources": sources,
@@ -363,6 +365,14 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes)
     out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
     return out
+
+
+def _claim(out: dict[str, str], page: str, what: str) -> None:
+    """Two parts of the law that would be written to one page are an error, never an overwrite."""
+    if page in out:
+        from .diagnostics import Diagnostic, NavlawError, Severity
+        raise NavlawError([Diagnostic(Severity.ERROR, f"{what} and another part of the corpus would both be the site's "
+                                      f"page {page}: give them distinct numbers", page, code="site")])
 
 
 def _link(t: AnyTariff, P: Pages, page: str = "tariffs.md") -> str:

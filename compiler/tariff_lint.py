@@ -36,9 +36,25 @@ def _per_unit(b: Bracket) -> bool:
     return uses_units(b.fee) and evaluate(b.fee, Decimal(1)) != evaluate(b.fee, Decimal(2))
 
 
+def _lowest(b: Bracket, t: BracketSchedule) -> Decimal:
+    """The least fee a bracket's formula gives over its range (formulas are + − × of units and numbers,
+    linear in the units, so the least is at one end; an open end is taken at the 100,000-unit cap)."""
+    low = max(b.low, t.min_units.value if t.min_units else b.low)
+    high = b.high if b.high is not None else Decimal(100000)
+    if t.max_units is not None:
+        high = min(high, t.max_units.value)
+    return min(evaluate(b.fee, low), evaluate(b.fee, max(high, low)), evaluate(b.fee, (low + max(high, low)) / 2))
+
+
 def _bracket_checks(t: BracketSchedule, raw_line: RawLine, out: Diagnostics) -> None:
     bs = t.brackets
     for b in bs:
+        least = _lowest(b, t)
+        if least < 0:
+            out.add(_at(b.amounts[0].source if b.amounts else b.source, Severity.ERROR,
+                        f"a negative fee in {t.citation}: the bracket \"{b.written}\" gives {_fmt(least)} "
+                        f"({b.formula_written})", "tariff-negative", raw_line,
+                        "no fee is quoted from it; check the amount against the enacted text"))
         nums = numbers(b.fee)
         for k in unit_offsets(b.fee):
             if k.value != b.low:
@@ -119,7 +135,12 @@ def _date_checks(tariffs: list[AnyTariff], raw_line: RawLine, out: Diagnostics) 
 def lint(tariffs: list[AnyTariff], raw_line: RawLine) -> Diagnostics:
     out = Diagnostics()
     for t in tariffs:
-        if isinstance(t, BracketSchedule):
+        huge = [a for a in amounts(t) if a.value.is_finite() and a.value.adjusted() >= 9]
+        for a in huge:  # a billion dollars or more is a misprint, and past what a quote can carry exactly
+            out.add(_at(a.source, Severity.ERROR, f"an amount of {len(str(a.value.to_integral_value()))} digits in "
+                        f"{t.citation} is not a fee navlaw can quote", "tariff-amount", raw_line,
+                        "check the amount against the enacted text"))
+        if isinstance(t, BracketSchedule) and not huge:
             _bracket_checks(t, raw_line, out)
     _date_checks(tariffs, raw_line, out)
     return out

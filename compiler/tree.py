@@ -268,6 +268,11 @@ class Builder:
         for offset, reason in errors:
             self.diag(Severity.ERROR, offset, f"the grammar cannot place this line: {reason}", "parse",
                       "remove the stray character; the line is kept as unparsed text")
+        for m in _LABEL_DIGITS.finditer(self.text):
+            if not m.group(1).isascii():
+                self.diag(Severity.ERROR, m.start(1), f"the label {m.group(1)!r} is written with digits that are not "
+                          "ASCII (0-9): it is not read as a number", "label",
+                          "write the number with the digits 0-9; the line is kept as text")
         self.wrapped = self.nt.wrapped and any(l.indent and l.labels for l in lines)
         if any(l.kind == "section_head" for l in lines):
             self.section_hint = ""  # the text names its sections itself
@@ -663,6 +668,11 @@ class Builder:
         return Document(**{f: getattr(root, f) for f in ("id", "label", "heading", "text", "start", "end",
                                                            "line", "column", "citation", "flags", "children")},
                         file=self.file, normal=self.nt)
+
+
+# A label at a line start (an article, part or section number, "(2)" or "2.") written with digits of
+# another script ("Article ６"): the grammar reads only 0-9, and such a line is an error, not text.
+_LABEL_DIGITS = re.compile(r"(?m)^[ \t]*(?:(?:Article|ARTICLE|Part|PART|Section|§+)[ \t]*|\()?(\d+)")
 
 
 def build(nt: NormalText, file: str, code: Code = NAV_LAW, section: str = "",

@@ -77,9 +77,18 @@ def cents(x: Decimal) -> Decimal:
     return x.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
+# Every number a caller passes is bounded before any arithmetic: a vessel is at most 100,000 pilotage
+# units, and no dimension, hour, day, mile or count reaches a million; more than 12 decimal places is
+# not a measurement. So a quote costs microseconds whatever it is given (no 10**5000, no 1e999999).
+MAX_NUMBER = Decimal(1000000)
+MAX_PLACES = 12
+_PLAIN = __import__("re").compile(r"\+?(?:[0-9]+|[0-9]{1,3}(?:,[0-9]{3})+)(?:\.[0-9]*)?|\+?\.[0-9]+")
+
+
 def number(value: object, name: str, *, allow_zero: bool = False) -> Decimal:
-    """``value`` as an exact Decimal: int, Decimal, numeric str, or a finite float; positive."""
-    if type(value) is Decimal and value.is_finite() and value > 0:
+    """``value`` as an exact Decimal: int, Decimal, a plain numeric str ("350", "1,250.5"), or a finite
+    float; positive (or zero with ``allow_zero``), under a million, at most 12 decimal places."""
+    if type(value) is Decimal and value.is_finite() and 0 < value < MAX_NUMBER and value.as_tuple().exponent >= -MAX_PLACES:  # type: ignore[operator]
         return value  # the common case, first
     if isinstance(value, bool):
         raise FeeError(f"{name} must be a number, not {value!r}")
@@ -87,19 +96,28 @@ def number(value: object, name: str, *, allow_zero: bool = False) -> Decimal:
         if not math.isfinite(value):
             raise FeeError(f"{name} must be a finite number, not {value!r}")
         d = Decimal(repr(value))
-    elif isinstance(value, (int, Decimal)):
+    elif isinstance(value, int):
+        if abs(value) >= MAX_NUMBER:  # before any str() of it: a 5,000-digit int cannot even be printed
+            raise FeeError(f"{name} is too large: a number under {MAX_NUMBER:,} is expected")
         d = Decimal(value)
+    elif isinstance(value, Decimal):
+        d = value
     elif isinstance(value, str):
-        try:
-            d = Decimal(value.strip().replace(",", ""))
-        except InvalidOperation:
-            raise FeeError(f"{name} must be a number, not {value!r}") from None
+        text = value.strip()
+        if len(text) > 40 or not _PLAIN.fullmatch(text):
+            raise FeeError(f"{name} must be a number written with digits, an optional decimal point and "
+                           f"thousands commas in threes (e.g. 1,250.5), not {value[:40]!r}")
+        d = Decimal(text.replace(",", ""))
     else:
         raise FeeError(f"{name} must be a number (int, Decimal or str), not {type(value).__name__}")
     if not d.is_finite():
         raise FeeError(f"{name} must be a finite number, not {value!r}")
     if d < 0 or (d == 0 and not allow_zero):
         raise FeeError(f"{name} must be {'zero or more' if allow_zero else 'more than zero'}, not {value!r}")
+    if d.adjusted() >= 6:
+        raise FeeError(f"{name} is too large: a number under {MAX_NUMBER:,} is expected")
+    if d and d.as_tuple().exponent < -MAX_PLACES:  # type: ignore[operator]
+        raise FeeError(f"{name} has more than {MAX_PLACES} decimal places")
     return d
 
 
@@ -115,7 +133,7 @@ def vessel_units(units: object, length_ft: object, breadth_ft: object, depth_ft:
     if units is not None and length_ft is None and breadth_ft is None and depth_ft is None:
         u = number(units, "units")
         if u > MAX_UNITS:
-            raise FeeError(f"units={units!r} is not a vessel: more than {MAX_UNITS:,} pilotage units")
+            raise FeeError(f"units={u} is not a vessel: more than {MAX_UNITS:,} pilotage units")
         return u
     dims = (length_ft, breadth_ft, depth_ft)
     if units is not None:
@@ -123,7 +141,7 @@ def vessel_units(units: object, length_ft: object, breadth_ft: object, depth_ft:
             raise FeeError("give either units= or length_ft=, breadth_ft= and depth_ft=, not both")
         u = number(units, "units")
         if u > MAX_UNITS:
-            raise FeeError(f"units={units!r} is not a vessel: more than {MAX_UNITS:,} pilotage units")
+            raise FeeError(f"units={u} is not a vessel: more than {MAX_UNITS:,} pilotage units")
         return u
     if any(d is None for d in dims):
         missing = [n for n, d in zip(("length_ft", "breadth_ft", "depth_ft"), dims) if d is None]

@@ -41,24 +41,33 @@ ADVERSARIAL = {
     "brackets": "[(b)] (c) [$50] " * 60000,
     "escaped newlines": "\\n(1) x" * 150000,
 }
+# Key phrases of the tariff forms, repeated inside a priced section so the extractors read them
+# ("shall pay " x 100,000 stalled a build for minutes with a lazy scan between "shall pay" and "per").
+RATES = "§ 89-b. Pilotage on Long Island Sound; rates.\n4. (b) (1) "
+for phrase in ("shall pay ", "per pilotage unit ", "percent of ", "dollars and ", "charge calculated on ",
+               "All vessels of 100 pilotage units and over shall pay $", "on and after January first, two thousand ",
+               "per hour of the zone 2 base rate up to ", "tons burden ", "set by the board ",
+               "a fine of not less than ", "section eighty-eight of this article ", "paragraph (e) of this ",
+               "more than two hours ", "pilotage units "):
+    ADVERSARIAL[f"repeated {phrase.strip()!r}"] = RATES + phrase * (MB // len(phrase))
 
 
-def timed(data: bytes) -> float:
-    t = time.perf_counter()
+def cpu_seconds(data: bytes) -> float:
+    """CPU time of this process (not the wall clock: another process on a busy machine does not count)."""
+    t = time.process_time()
     front_and_tariffs(data)
-    return time.perf_counter() - t
+    return time.process_time() - t
 
 
 @pytest.mark.parametrize("name", list(ADVERSARIAL))
 def test_adversarial_text_stays_linear(name):
-    """A megabyte of each pathological shape, and a quarter of it: time grows linearly (no quadratic
-    path, no regex backtracking). The 5-second target itself is measured by benchmarks/adversarial.py;
-    here the bound is doubled so a busy CI machine does not fail a sound build."""
+    """A megabyte of each pathological shape, and a quarter of it: work grows linearly (no quadratic
+    path, no regex backtracking), as a same-run ratio of CPU time. Seconds themselves (the 5-second
+    target) are measured by benchmarks/adversarial.py, never asserted here."""
     data = ADVERSARIAL[name].encode("utf-8")
     assert len(data) >= 0.8 * MB
-    quarter = timed(data[: len(data) // 4])
-    full = timed(data)
-    assert full < 10.0
+    quarter = cpu_seconds(data[: len(data) // 4])
+    full = cpu_seconds(data)
     # four times the input: linear is 4x the time, quadratic 16x; allow 10x for noise and GC
     assert full < 10 * max(quarter, 0.05), f"{name}: {quarter:.2f} s for 1/4, {full:.2f} s for all: not linear"
 

@@ -5,6 +5,7 @@ never write one output at once. Each test is named after the finding it guards a
 from __future__ import annotations
 
 import os
+from decimal import Decimal
 import pickle
 import shutil
 import subprocess
@@ -343,3 +344,153 @@ def test_a_file_name_with_a_newline_puts_no_statement_into_the_generated_module(
                           " on=__import__('datetime').date(2026, 6, 1)).total)"], cwd=hostile, capture_output=True, text=True)
     assert run.stdout.strip() == "3811.50", run.stderr
     assert not (hostile / "pwned-module").exists()
+
+
+# ---- 5. checked inputs ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda m: f'[document]\nfile = "{LIS_2022}"\nkind = "section-text"\ncovers = ["89-b"]\n', "must be an array of tables"),
+    (lambda m: m.replace('[document.anchors]\n"effective date of this paragraph" = ', 'anchors = 5\n#', 1),
+     "anchors must be a table"),
+    (lambda m: m.replace('received_as = "000_57f715e950e5c823.txt"', 'fragments = ["x"]', 1),
+     "fragments must be an array of tables"),
+    (lambda m: m.replace('source = "L.2022, ch. 427 (signed 2022-07-21)"', "source = 2022", 1),
+     "source must be a string in quotes"),
+])
+def test_manifest_values_of_the_wrong_type_are_diagnostics_with_the_line(tmp_path, corpus, capsys, edit, message):
+    m = corpus / "manifest.toml"
+    m.write_text(edit(m.read_text(encoding="utf-8")), encoding="utf-8")
+    assert main(["lint", "--corpus", str(corpus)]) == 1
+    out = capsys.readouterr()
+    assert message in out.err + out.out and "manifest.toml:" in out.err + out.out
+    assert "Traceback" not in out.err
+
+
+def test_a_manifest_that_is_a_directory_is_one_error(tmp_path, corpus, capsys):
+    (corpus / "manifest.toml").unlink()
+    (corpus / "manifest.toml").mkdir()
+    assert main(["lint", "--corpus", str(corpus)]) == 1
+    assert "manifest.toml is a directory, not a file" in capsys.readouterr().err
+
+
+def test_a_dot_slash_path_is_the_same_file_listed_twice(tmp_path, corpus, capsys):
+    m = corpus / "manifest.toml"
+    text = m.read_text(encoding="utf-8")
+    m.write_text(text + f'\n[[document]]\nfile = "./{LIS_2022}"\nkind = "section-text"\ncovers = ["89-b"]\n', encoding="utf-8")
+    assert main(["lint", "--corpus", str(corpus)]) == 1
+    assert f"the file '{LIS_2022}' is listed twice" in capsys.readouterr().err
+
+
+def test_a_file_of_only_unicode_white_space_is_no_law(tmp_path, capsys):
+    f = tmp_path / "blank.txt"
+    f.write_text("\u00a0\u3000\u2003\n\u200b\u2028\n", encoding="utf-8")
+    assert main(["parse", str(f)]) == 1
+    assert "the file holds only white space" in capsys.readouterr().err
+
+
+def test_full_width_digits_are_a_diagnostic_not_article_six(tmp_path, capsys):
+    f = tmp_path / "law.txt"
+    f.write_text("Article ６ - PILOTS\n\n§ 1. Short title.\n(１) Text.\n", encoding="utf-8")
+    assert main(["parse", str(f)]) == 1
+    err = capsys.readouterr().err
+    assert "law.txt:1:9: error: the label '６' is written with digits that are not ASCII" in err
+    assert "law.txt:4:2: error: the label '１'" in err
+
+
+def test_two_documents_with_one_basename_keep_two_tree_files(tmp_path, corpus):
+    (corpus / "sub").mkdir()
+    shutil.copy(corpus / LIS_2022, corpus / "sub" / LIS_2022)
+    m = corpus / "manifest.toml"
+    m.write_text(m.read_text(encoding="utf-8") + f'\n[[document]]\nfile = "sub/{LIS_2022}"\nkind = "section-text"\n'
+                 'covers = ["89-b"]\neffective = 2030-01-01\n', encoding="utf-8")
+    assert build(tmp_path, corpus) == 0
+    assert (tmp_path / "build" / "tree" / f"{LIS_2022}.json").is_file()
+    assert (tmp_path / "build" / "tree" / "sub" / f"{LIS_2022}.json").is_file()
+
+
+def test_a_negative_table_amount_is_a_lint_error_and_never_quoted(tmp_path, corpus, capsys):
+    frag = corpus / "088.fragments.2022.txt"
+    frag.write_text(frag.read_text(encoding="utf-8").replace("| $874 |", "| $-874 |"), encoding="utf-8")
+    assert build(tmp_path, corpus) == 1
+    err = capsys.readouterr().err
+    assert 'a negative fee in Nav. Law § 88(4)(b)(1)(ii)(A)(iv): the bracket "0 to 24.99" gives -874.00' in err
+    assert not (tmp_path / "build-fees").exists()
+
+
+def test_a_300_digit_rate_is_a_lint_error_not_a_traceback_in_the_chart(tmp_path, corpus, capsys):
+    import re
+
+    law = corpus / "089-a.4-7-8.txt"
+    law.write_text(re.sub(r"shall pay \$[0-9.]+", "shall pay $" + "9" * 300, law.read_text(encoding="utf-8")),
+                   encoding="utf-8")
+    assert main(["build", "--corpus", str(corpus), "--out", str(tmp_path / "o"), "--module", str(tmp_path / "m")]) == 1
+    assert "an amount of 300 digits in Nav. Law § 89-a(4)(b)(1)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(units=10 ** 5000), "units is too large"),
+    (dict(units="3,5,0"), "units must be a number written with digits"),
+    (dict(units="1e999999"), "units must be a number written with digits"),
+    (dict(length_ft=Decimal("1e500000"), breadth_ft=1, depth_ft=1), "length_ft is too large"),
+    (dict(units=350, stop_hours=Decimal("1e999999")), "stop_hours is too large"),
+    (dict(units=350, stop_hours="1e25"), "stop_hours must be a number written with digits"),
+    (dict(units="0.0000000000001"), "units has more than 12 decimal places"),
+])
+def test_fee_inputs_are_bounded_and_parsed_strictly(kwargs, message):
+    import datetime as dt
+
+    import navlaw_fees as nf
+
+    with pytest.raises(nf.FeeError, match=message):
+        nf.quote("hudson-upper", on=dt.date(2026, 6, 1), **kwargs)
+    assert nf.quote("hudson-upper", units="1,250.5", on=dt.date(2026, 6, 1)).units == Decimal("1250.5")
+
+
+def test_navlaw_fee_with_a_corpus_file_name_holding_a_space(tmp_path, corpus, capsys):
+    (corpus / LIS_2022).rename(corpus / "089-b 2022.txt")
+    m = corpus / "manifest.toml"
+    m.write_text(m.read_text(encoding="utf-8").replace(f'file = "{LIS_2022}"', 'file = "089-b 2022.txt"'), encoding="utf-8")
+    assert main(["fee", "long-island-sound", "--units", "350", "--on", "2026-06-01", "--corpus", str(corpus)]) == 0
+    out = capsys.readouterr()
+    assert "3,811.50" in out.out and "generated from a different corpus" in out.err
+
+
+# ---- 6. serve -------------------------------------------------------------------------------------
+
+def test_serve_answers_malformed_requests_with_400_and_lists_no_directory(tmp_path):
+    import http.client
+    import threading
+    from functools import partial
+    from http.server import ThreadingHTTPServer
+
+    from compiler.serve import _Quiet
+
+    site = tmp_path / "site"
+    (site / "law").mkdir(parents=True)
+    (site / "index.html").write_text("home", encoding="utf-8")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        def get(path: str) -> int:
+            c = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=30)
+            c.request("GET", path)
+            return c.getresponse().status
+        assert get("/%00") == 400
+        assert get("/law/") == 404  # no listing of a directory without index.html
+        assert get("/") == 200
+        assert _Quiet.timeout == 30  # idle connections are closed
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_serve_survives_any_error_in_a_rebuild():
+    from compiler.serve import guarded
+
+    said: list[str] = []
+
+    def broken() -> int:
+        raise AttributeError("'list' object has no attribute 'items'")
+
+    assert guarded(broken, said.append) == 1
+    assert said == ["navlaw serve: the build failed: AttributeError: 'list' object has no attribute 'items'"]
