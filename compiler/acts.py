@@ -31,6 +31,7 @@ from pathlib import Path
 from lark import Lark, Transformer
 from lark.exceptions import LarkError
 
+from . import resources
 from .cache import lark_parser
 from . import numbers as W
 from .diagnostics import Diagnostic, Diagnostics, Severity
@@ -40,7 +41,7 @@ from .manifest import Entry
 from .normalize import normalize
 from .tree import NAV_LAW, Node, build
 
-GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "acts.lark"
+GRAMMAR = resources.path("grammar", "acts.lark")
 LEVELS = ("section", "subdivision", "paragraph", "subparagraph", "clause", "subclause", "item", "subitem")
 _MONTHS = ("January February March April May June July August September October November December").split()
 

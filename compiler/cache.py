@@ -42,21 +42,20 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 if TYPE_CHECKING:
     from lark import Lark
 
-ROOT = Path(__file__).resolve().parent.parent
-# What the compiler is made of: a change to any of these changes every key.
-_FINGERPRINT_GLOBS = ("compiler/**/*.py", "compiler/templates/**/*", "grammar/*.lark", "site/mkdocs.yml",
-                      "site/overrides/**/*")
 _LIBRARIES = ("lark", "jinja2", "mkdocs", "mkdocs-material", "pymdown-extensions", "markdown")
-FORMAT = 1  # bump when the layout of cached values changes
+FORMAT = 2  # bump when the layout of cached values changes
 T = TypeVar("T")
 
 
 @lru_cache(maxsize=1)
 def fingerprint() -> str:
+    """What the compiler is made of (compiler/resources.py: code, templates, grammars, site config)
+    and the libraries that shape its output: a change to any of these changes every key."""
+    from . import resources
+
     h = hashlib.sha256(f"navlaw-cache-{FORMAT}".encode())
-    paths = sorted({p for g in _FINGERPRINT_GLOBS for p in ROOT.glob(g) if p.is_file() and "__pycache__" not in p.parts})
-    for p in paths:
-        h.update(p.relative_to(ROOT).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    for name, p in resources.files():
+        h.update(name.encode() + b"\0" + p.read_bytes() + b"\0")
     for lib in _LIBRARIES:
         try:
             h.update(f"{lib}={metadata.version(lib)}\0".encode())

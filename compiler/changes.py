@@ -105,6 +105,25 @@ def tariff_deltas(tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> lis
     return out
 
 
+def _record(timeline: Timeline, section: str, start: dt.date, bounds: list[dt.date],
+            begins: bool) -> tuple[bool, str, tuple[tuple[str, str], ...]]:
+    """What the corpus knows of a section at each of its boundaries in the period — the files whose
+    text is in force from that date, or "" where no text is known (a gap), each on its own dates — and,
+    for a record that begins, the date its last earlier text stops being known ("" if it has none)."""
+    steps = []
+    for d in bounds:
+        comp = timeline.section_on(section, d)
+        files = sorted({Path(v.file).name.split("#")[0] for _, v in comp.sources}) if comp.section is not None else []
+        steps.append((str(d), " and ".join(files)))
+    gap_from = ""
+    if begins:
+        earlier = [d for d in timeline.boundaries(section) if d <= start]
+        texts = [d for d in earlier if timeline.section_on(section, d).section is not None]
+        if texts:
+            gap_from = str(min(d for d in earlier if d > texts[-1]))
+    return begins, gap_from, tuple(steps)
+
+
 def _plain(text: str) -> str:
     return text
 
@@ -121,7 +140,7 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
     changed_any = False
     # Sections whose text the corpus starts (or stops) knowing: not amendments, and a redline of the
     # whole text against nothing says no more than the section's own page. Listed together by file.
-    known: dict[tuple[str, str, str], list[str]] = {}
+    known: dict[tuple[bool, str, tuple[tuple[str, str], ...]], list[str]] = {}
     for section in timeline.sections():
         bounds = [b for b in timeline.boundaries(section) if start < b <= end]
         if not bounds:
@@ -131,17 +150,8 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
         if not changes and a.message == b.message:
             continue
         changed_any = True
-        if a.section is None and not a.sources and b.sources:
-            v = b.sources[0][1]
-            since = min((x.start for _, x in b.sources if x.start is not None), default=None)
-            known.setdefault(("first known from", Path(v.file).name, str(since or "a date the corpus does not give")),
-                             []).append(section)
-            continue
-        if b.section is None and not b.sources and a.sources:
-            v = a.sources[0][1]
-            until = max((x.known_until for _, x in a.sources if x.known_until is not None), default=None)
-            known.setdefault(("not known after", Path(v.file).name, str(until or "a date the corpus does not give")),
-                             []).append(section)
+        if (a.section is None and not a.sources and b.sources) or (b.section is None and not b.sources and a.sources):
+            known.setdefault(_record(timeline, section, start, bounds, begins=a.section is None), []).append(section)
             continue
         lines.append(f"## {quote(section_name(section))}")
         if a.message:
@@ -157,16 +167,21 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
         lines.append("")
     if known:
         lines += ["## Texts the corpus starts or stops knowing", ""]
-        for (how, file, when), sections in sorted(known.items()):
+        for (begins, gap_from, steps), sections in sorted(known.items()):
             sections.sort(key=section_order)
             listed = ", ".join(quote(section_name(x)) for x in sections)
             them = "them" if len(sections) > 1 else "it"
-            if how == "first known from":
-                lines.append(f"- {listed} ({quote(file)}): known to be in force from {when}; the corpus knows no "
-                             f"earlier text of {them}, so this begins the record and is not an amendment")
+            said = "; ".join(f"known to be in force from {d} ({quote(f)})" if f else f"no text known from {d}"
+                             for d, f in steps)
+            if begins and gap_from:
+                lines.append(f"- {listed}: {said}; the corpus has no text of {them} from {gap_from} until then "
+                             "(a gap in the record), so this is not an amendment")
+            elif begins:
+                lines.append(f"- {listed}: {said}; the corpus knows no text of {them} before {steps[0][0]}, "
+                             "so this begins the record and is not an amendment")
             else:
-                lines.append(f"- {listed} ({quote(file)}): known to be in force until {when}; the corpus knows no "
-                             f"later text of {them}, so this ends the record and is not a repeal")
+                lines.append(f"- {listed}: {said}; the corpus knows no later text of {them}, "
+                             "so this ends the record and is not a repeal")
         lines.append("")
     deltas = tariff_deltas(tariffs, start, end)
     if deltas:

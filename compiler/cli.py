@@ -502,9 +502,19 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
 
 # ---- argument parsing ------------------------------------------------------------------------------
 
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("navlaw")
+    except metadata.PackageNotFoundError:
+        return "(not installed: run from a source checkout)"
+
+
 def make_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="navlaw", description="Compile the New York Navigation Law: parse, "
                                 "extract tariffs, track versions, publish a site and a fee module.")
+    p.add_argument("--version", action="version", version=f"navlaw {_version()}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def corpus_arg(sp: argparse.ArgumentParser) -> None:
@@ -525,9 +535,25 @@ def make_parser() -> argparse.ArgumentParser:
         sp.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
 
     sp = sub.add_parser("build", help="compile the corpus and write the outputs",
-                        description="Compile every document of the corpus and write the outputs into OUT "
-                                    "(default build/): the section trees as JSON and the diagnostics. "
-                                    "Outputs are written to a temporary directory and swapped in only on success.")
+                        formatter_class=argparse.RawDescriptionHelpFormatter,
+                        description="""Compile every document of the corpus (--corpus, default corpus/) and write:
+
+  OUT/tree/FILE.json     each document's section tree (FILE: its path in the corpus)
+  OUT/tariffs.json       every rate schedule and fee, typed, dated and cited
+  OUT/diagnostics.json   every finding of `navlaw lint`
+  OUT/changes.md         what changes on each date the law changes
+  OUT/site-docs/         the site's Markdown pages
+  OUT/site/              the reference site (MkDocs Material; not with --no-site):
+                         open OUT/site/index.html, or run `navlaw serve`
+  MODULE/                the fee module navlaw_fees (__init__.py, _schedules.py,
+                         _runtime.py, py.typed, pyproject.toml: `pip install MODULE`
+                         installs it on its own)
+  .OUT-cache/            beside OUT: the build cache (not with --no-cache)
+
+OUT defaults to build/, MODULE to navlaw_fees/ (the committed copy). Nothing is written when the
+corpus has errors; otherwise everything is written beside its target and swapped in together, under
+a lock (.OUT.lock), so a failed or killed build leaves the previous outputs whole. An output that is,
+holds or is inside the corpus is refused (exit 2).""")
     corpus_arg(sp)
     outputs_arg(sp)
     sp.add_argument("--no-site", action="store_true", help="skip the MkDocs site (trees, tariffs and module only)")

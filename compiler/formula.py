@@ -16,9 +16,10 @@ from typing import Callable, Union
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import LarkError
 
+from . import resources
 from .cache import lark_parser
 
-GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "formula.lark"
+GRAMMAR = resources.path("grammar", "formula.lark")
 
 
 @dataclass(frozen=True)

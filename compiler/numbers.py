@@ -21,9 +21,10 @@ from typing import Union
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput
 
+from . import resources
 from .cache import lark_parser
 
-GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "numbers.lark"
+GRAMMAR = resources.path("grammar", "numbers.lark")
 
 Value = Union[int, Decimal, Fraction, dt.date]
 

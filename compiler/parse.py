@@ -10,9 +10,10 @@ from pathlib import Path
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput
 
+from . import resources
 from .cache import lark_parser
 
-GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "statute.lark"
+GRAMMAR = resources.path("grammar", "statute.lark")
 
 
 class Label(NamedTuple):

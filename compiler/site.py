@@ -17,6 +17,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from . import resources
 from . import escape as esc
 from .cache import jinja_bytecode
 from .diagnostics import Diagnostics
@@ -27,7 +28,7 @@ from .definitions import find as find_definitions, mark
 from .tree import Article, Formula, Node, Provision, Section, Table, Text, lineage, section_of, section_order
 from .versions import Timeline
 
-SITE = Path(__file__).resolve().parent.parent / "site"
+SITE = resources.path("site")
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "site"
 ROUTE_NAMES = {"sandy-hook": "Sandy Hook (§ 88)", "hudson-lower": "Hudson River, Section 1 — Lower River (§ 89-a)",
                "hudson-upper": "Hudson River, Section 2 — Upper River (§ 89-a)",

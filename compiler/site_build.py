@@ -30,9 +30,10 @@ from typing import Any
 
 from mkdocs.plugins import event_priority
 
+from . import resources
 from .cache import BuildCache, digest, jinja_bytecode, tree_digest
 
-SITE = Path(__file__).resolve().parent.parent / "site"
+SITE = resources.path("site")
 _DIRTY_NOTICE = "A 'dirty' build is being performed"
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from datetime import date as _date
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, Literal, TypedDict, Union, Unpack, overload
 
 from ._runtime import (CENT, MAX_UNITS, FeeError, Line, Period, Quote, cents, check_options, choice, clamp, day, flag,
                        hourly_percent, in_force, number, percent_of, period, pilotage_units, started,
@@ -324,9 +324,11 @@ from ._schedules import (
     sandy_hook_nav_88_4_b_ii_1_a_iv,
 )
 
-__all__ = ["ROUTES", "FeeError", "Line", "Quote", "pilotage_units", "quote", "schedules", "options"]
+__all__ = ["ROUTES", "Route", "Number", "FeeError", "Line", "Quote", "pilotage_units", "quote", "schedules", "options"]
 
-ROUTES = ("sandy-hook", "hudson-lower", "hudson-upper", "long-island-sound", )
+Route = Literal['sandy-hook', 'hudson-lower', 'hudson-upper', 'long-island-sound']
+Number = Union[Decimal, int, str]  # what quote() takes for units, dimensions, hours and miles (a finite float works too)
+ROUTES: tuple[Route, ...] = ('sandy-hook', 'hudson-lower', 'hudson-upper', 'long-island-sound', )
 HOURS_PER_DAY = Decimal(24)
 
 # ---- sandy-hook: Sandy Hook pilotage -------------------------------------------------------------
@@ -818,8 +820,84 @@ _QUOTERS = {
 }
 
 
-def quote(route: str, *, units: Any = None, length_ft: Any = None, breadth_ft: Any = None, depth_ft: Any = None,
-          on: Any = None, **options: Any) -> Quote:
+class _SandyHookOptions(TypedDict, total=False):
+    """The options of :func:`quote` for 'sandy-hook'."""
+    pass
+
+
+class _HudsonLowerOptions(TypedDict, total=False):
+    """The options of :func:`quote` for 'hudson-lower'."""
+    second_pilot: bool
+    launch: Literal['yonkers-anchorage', 'yonkers-pilot-station']
+    station_closed: Literal['norrie-point', 'yonkers']
+    docking: Literal['no-tug-no-thruster', 'thruster', 'tug']
+    undocking: Literal['no-tug-no-thruster', 'thruster', 'tug']
+    shifting: bool
+    anchoring: bool
+    stop_hours: Number
+    ice_detention_hours: Number
+    ice_second_pilot: bool
+    delay_hours: Number
+    dismissed: bool
+    detained_hours: Number
+    standby_hours: Number
+    departure_delay_hours: Number
+    no_notice: bool
+    cancellation: Literal['under-2-hours', 'under-6-hours']
+    late_arrival_hours: Number
+    late_order: bool
+
+
+class _HudsonUpperOptions(TypedDict, total=False):
+    """The options of :func:`quote` for 'hudson-upper'."""
+    second_pilot: bool
+    launch: Literal['hyde-park-anchorage', 'norrie-point-pilot-station', 'yonkers-pilot-station']
+    station_closed: Literal['norrie-point', 'yonkers']
+    docking: Literal['no-tug-no-thruster', 'thruster', 'tug']
+    undocking: Literal['no-tug-no-thruster', 'thruster', 'tug']
+    shifting: bool
+    anchoring: bool
+    stop_hours: Number
+    ice_detention_hours: Number
+    ice_second_pilot: bool
+    delay_hours: Number
+    dismissed: bool
+    detained_hours: Number
+    standby_hours: Number
+    departure_delay_hours: Number
+    no_notice: bool
+    cancellation: Literal['under-2-hours', 'under-6-hours']
+    late_arrival_hours: Number
+    late_order: bool
+
+
+class _LongIslandSoundOptions(TypedDict, total=False):
+    """The options of :func:`quote` for 'long-island-sound'."""
+    miles: Number
+    detention_hours: Number
+    carried_off_days: Number
+
+
+@overload
+def quote(route: Literal['sandy-hook'], *, units: Number | None = None, length_ft: Number | None = None,
+          breadth_ft: Number | None = None, depth_ft: Number | None = None, on: _date | None = None,
+          **options: Unpack[_SandyHookOptions]) -> Quote: ...
+@overload
+def quote(route: Literal['hudson-lower'], *, units: Number | None = None, length_ft: Number | None = None,
+          breadth_ft: Number | None = None, depth_ft: Number | None = None, on: _date | None = None,
+          **options: Unpack[_HudsonLowerOptions]) -> Quote: ...
+@overload
+def quote(route: Literal['hudson-upper'], *, units: Number | None = None, length_ft: Number | None = None,
+          breadth_ft: Number | None = None, depth_ft: Number | None = None, on: _date | None = None,
+          **options: Unpack[_HudsonUpperOptions]) -> Quote: ...
+@overload
+def quote(route: Literal['long-island-sound'], *, units: Number | None = None, length_ft: Number | None = None,
+          breadth_ft: Number | None = None, depth_ft: Number | None = None, on: _date | None = None,
+          **options: Unpack[_LongIslandSoundOptions]) -> Quote: ...
+
+
+def quote(route: str, *, units: object = None, length_ft: object = None, breadth_ft: object = None,
+          depth_ft: object = None, on: object = None, **options: Any) -> Quote:
     """An itemized pilotage quote for ``route`` on the date ``on`` (default: today).
 
     Give ``units=`` (pilotage units) or ``length_ft=``, ``breadth_ft=`` and ``depth_ft=`` (int, Decimal or

@@ -82,7 +82,7 @@ def cents(x: Decimal) -> Decimal:
 # not a measurement. So a quote costs microseconds whatever it is given (no 10**5000, no 1e999999).
 MAX_NUMBER = Decimal(1000000)
 MAX_PLACES = 12
-_PLAIN = __import__("re").compile(r"\+?(?:[0-9]+|[0-9]{1,3}(?:,[0-9]{3})+)(?:\.[0-9]*)?|\+?\.[0-9]+")
+_PLAIN = __import__("re").compile(r"[+-]?(?:(?:[0-9]+|[0-9]{1,3}(?:,[0-9]{3})+)(?:\.[0-9]*)?|\.[0-9]+)")
 
 
 def number(value: object, name: str, *, allow_zero: bool = False) -> Decimal:
@@ -104,6 +104,8 @@ def number(value: object, name: str, *, allow_zero: bool = False) -> Decimal:
         d = value
     elif isinstance(value, str):
         text = value.strip()
+        if text.lower().lstrip("+-") in ("inf", "infinity", "nan", "snan"):
+            raise FeeError(f"{name} must be a finite number, not {value!r}")
         if len(text) > 40 or not _PLAIN.fullmatch(text):
             raise FeeError(f"{name} must be a number written with digits, an optional decimal point and "
                            f"thousands commas in threes (e.g. 1,250.5), not {value[:40]!r}")

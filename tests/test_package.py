@@ -1,0 +1,158 @@
+"""navlaw as a package (issue 13): the wheel installs and builds a corpus from any directory, the fee
+module installs on its own with no dependencies and is typed precisely enough that mypy --strict
+catches a wrong call, and the change report dates each text by its own dates."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler.cli import main
+
+from .conftest import CORPUS, ROOT
+
+BACKEND_WARNINGS = ("SetuptoolsDeprecationWarning", "would be ignored", "is absent from the `packages`",
+                    "BuildBackendWarning", "_Warning")
+
+
+def _venv(where: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True)
+    return where / "bin" / "python"
+
+
+def _pip(python: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    return subprocess.run([str(python), "-m", "pip", *args], capture_output=True, text=True, env=env)
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    r = _pip(Path(sys.executable), "wheel", "--no-deps", "-v", "-w", str(out), str(ROOT))
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    noisy = [line for line in (r.stdout + r.stderr).splitlines() if any(w in line for w in BACKEND_WARNINGS)]
+    assert noisy == [], "packaging warnings:\n" + "\n".join(noisy[:20])
+    (whl,) = out.glob("navlaw-*.whl")
+    return whl
+
+
+def test_the_wheel_carries_the_grammars_templates_and_site_config(wheel):
+    import zipfile
+
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for needed in ("compiler/_data/grammar/statute.lark", "compiler/_data/grammar/acts.lark",
+                   "compiler/_data/grammar/numbers.lark", "compiler/_data/grammar/formula.lark",
+                   "compiler/_data/site/mkdocs.yml", "compiler/_data/site/overrides/main.html",
+                   "compiler/templates/site/calculator.js", "compiler/templates/site/navlaw.css",
+                   "compiler/templates/navlaw_fees/__init__.py.j2", "navlaw_fees/py.typed"):
+        assert needed in names, needed
+
+
+def test_the_installed_wheel_builds_a_corpus_from_another_directory(wheel, tmp_path):
+    python = _venv(tmp_path / "venv")
+    r = _pip(python, "install", "-q", str(wheel))
+    assert r.returncode == 0, r.stderr[-3000:]
+    work = tmp_path / "elsewhere"
+    shutil.copytree(CORPUS, work / "corpus")
+    navlaw = tmp_path / "venv" / "bin" / "navlaw"
+    version = subprocess.run([str(navlaw), "--version"], capture_output=True, text=True, cwd=work)
+    assert version.stdout.strip() == "navlaw 0.1.0"
+    for extra in (["--no-site"], []):
+        b = subprocess.run([str(navlaw), "build", "--out", "out", "--module", "fees", "--no-cache", *extra],
+                           capture_output=True, text=True, cwd=work, env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg")})
+        assert b.returncode == 0, b.stderr[-3000:]
+        assert "5 documents, 210 sections" in b.stdout
+    assert (work / "out" / "site" / "law" / "article-06" / "index.html").is_file()
+    quote = subprocess.run([str(python), "-c", "import sys; sys.path.insert(0, '.'); import fees, datetime; "
+                            "print(fees.quote('long-island-sound', units=350, on=datetime.date(2026, 6, 1)).total)"],
+                           capture_output=True, text=True, cwd=work)
+    assert quote.stdout.strip() == "3811.50", quote.stderr
+
+
+def test_navlaw_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == "navlaw 0.1.0"
+
+
+GOOD_CALLER = '''
+from datetime import date
+from decimal import Decimal
+
+import navlaw_fees as nf
+
+q = nf.quote("long-island-sound", units=Decimal("350"), on=date(2026, 6, 1), miles=10)
+total: Decimal = q.total
+h = nf.quote("hudson-upper", units="300", second_pilot=True, launch="yonkers-pilot-station", stop_hours=6)
+route: nf.Route = nf.ROUTES[0]
+print(total, h.total, nf.pilotage_units(600, 80, 40), route)
+'''
+
+WRONG_CALLS = {
+    "a date as a string": 'nf.quote("long-island-sound", units=350, on="2026-06-01")',
+    "a flag given a string": 'nf.quote("hudson-upper", units=300, second_pilot="yes")',
+    "an unknown launch station": 'nf.quote("hudson-upper", units=300, launch="hoboken")',
+    "an option of another route": 'nf.quote("sandy-hook", units=300, miles=3)',
+    "an unknown route": 'nf.quote("atlantis", units=300)',
+    "units as a float list": 'nf.quote("sandy-hook", units=[300])',
+}
+
+
+def test_navlaw_fees_installs_alone_and_mypy_strict_catches_a_wrong_call(tmp_path):
+    module = tmp_path / "navlaw_fees"
+    shutil.copytree(ROOT / "navlaw_fees", module, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    python = _venv(tmp_path / "venv")
+    r = _pip(python, "install", "-q", str(module))
+    assert r.returncode == 0, r.stderr[-3000:]
+    listed = _pip(python, "list", "--format=freeze").stdout.split()
+    assert [p for p in listed if not p.startswith(("pip==", "setuptools==", "navlaw-fees=="))] == []  # no dependencies
+    assert any(p.startswith("navlaw-fees==2027.1.1+corpus.") for p in listed)
+    caller = tmp_path / "caller"
+    caller.mkdir()
+    (caller / "good.py").write_text(GOOD_CALLER, encoding="utf-8")
+    run = subprocess.run([str(python), "good.py"], capture_output=True, text=True, cwd=caller)
+    # 350 PU × $10.89 (§ 89-b(4)(b)(1), 2026) = $3,811.50; moved 10 miles: two-thirds of it, $2,541.00
+    assert run.returncode == 0 and run.stdout.split()[0] == "2541.00", run.stderr
+
+    def mypy(name: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--python-executable",
+                               str(python), name], capture_output=True, text=True, cwd=caller)
+
+    good = mypy("good.py")
+    assert good.returncode == 0, good.stdout
+    for what, call in WRONG_CALLS.items():
+        (caller / "bad.py").write_text(f"import navlaw_fees as nf\n\n{call}\n", encoding="utf-8")
+        bad = mypy("bad.py")
+        assert bad.returncode == 1 and "bad.py:3: error:" in bad.stdout, (what, bad.stdout)
+
+
+def test_the_generated_module_has_its_packaging_metadata():
+    import tomllib
+
+    meta = tomllib.loads((ROOT / "navlaw_fees" / "pyproject.toml").read_text(encoding="utf-8"))
+    assert meta["project"]["dependencies"] == []
+    assert meta["project"]["version"].startswith("2027.1.1+corpus.")  # § 89-b's last dated rate: 2027-01-01
+
+
+def test_the_change_report_across_gaps_dates_each_text_by_its_own_dates(capsys):
+    assert main(["changes", "--from", "2000-01-01", "--to", "2030-01-01"]) == 0
+    out = capsys.readouterr().out
+    assert "from 2030-01-01" not in out and "until 2000-01-01" not in out
+    known = [line for line in out.splitlines() if "known to be in force from" in line]
+    # § 89-b's text of L.2022, ch. 427 is known from its own effective date
+    # § 89-b: file 000 (the 2002-2006 consolidation) from its known_from date, its known_until, then the
+    # text of L.2022, ch. 427 from its own effective date
+    assert ("- § 89-b: known to be in force from 2002-07-01 (nav-law.consolidated.txt); no text known from 2006-01-01; "
+            "known to be in force from 2022-07-21 (089-b.2022.txt)") in out
+    # the day L.2022 takes effect ends a gap; it is no beginning of the record
+    assert main(["changes", "--from", "2022-07-20", "--to", "2022-07-21"]) == 0
+    assert ("- § 89-b: known to be in force from 2022-07-21 (089-b.2022.txt); the corpus has no text of it from "
+            "2006-01-01 until then (a gap in the record), so this is not an amendment") in capsys.readouterr().out
+    # no redline of a gap: a redline block only ever stands between two texts
+    assert "no text" not in "".join(b for b in out.split("```")[1::2])
