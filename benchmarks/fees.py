@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import navlaw_fees as nf  # noqa: E402
-from compiler.extract_tariffs import tariffs_and_lint  # noqa: E402
-from compiler.fees import build_plans, reference_quote  # noqa: E402
-from compiler.frontend import compile_corpus  # noqa: E402
+from compiler.tariffs.extract import tariffs_and_lint  # noqa: E402
+from compiler.fees.plans import build_plans, reference_quote  # noqa: E402
+from compiler.frontend.corpus import compile_corpus  # noqa: E402
 
 
 def workload(n: int, seed: int = 7) -> list[tuple[str, Decimal, dt.date, dict[str, object]]]:

@@ -13,9 +13,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from compiler.frontend import compile_corpus  # noqa: E402
-from compiler.normalize import normalize  # noqa: E402
-from compiler.parse import parse_lines, parser  # noqa: E402
+from compiler.frontend.corpus import compile_corpus  # noqa: E402
+from compiler.frontend.normalize import normalize  # noqa: E402
+from compiler.frontend.parse import parse_lines, parser  # noqa: E402
 
 # One pass that touches every line the way a naive splitter would: each line and its leading label.
 BASELINE = re.compile(r"(?m)^[ \t]*(\(\w+\)|\d+\.|§|ｧ)?[^\n]*")

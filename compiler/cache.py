@@ -51,7 +51,7 @@ T = TypeVar("T")
 def fingerprint() -> str:
     """What the compiler is made of (compiler/resources.py: code, templates, grammars, site config)
     and the libraries that shape its output: a change to any of these changes every key."""
-    from . import resources
+    from compiler import resources
 
     h = hashlib.sha256(f"navlaw-cache-{FORMAT}".encode())
     for name, p in resources.files():

@@ -1,28 +1,25 @@
-"""The `navlaw` command line: each subcommand wires the pipeline stages together."""
+"""The `navlaw` command line: arguments in, a call to the pipeline (compiler/build.py) or to one of its
+stages, and what it returned printed. No pipeline logic lives here."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
+
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 import datetime as dt
 
-from .cache import BuildCache, tree_digest
-from .diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
-from .extract_tariffs import tariffs_and_lint
-from .frontend import Compiled, Corpus, compile_corpus, compile_file
-from .tree import Document
-from .tariffs import AnyTariff, BracketSchedule, amounts, to_json
-from .outline import document_json, node_json, outline
+from compiler.build import STAGES, Options, build, compile_law, print_report, summary, tariffs_json
+from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
+from compiler.frontend.corpus import Corpus, compile_corpus, compile_file
+from compiler.frontend.outline import document_json, node_json, outline
+from compiler.tariffs.model import AnyTariff, BracketSchedule, amounts
 
 if TYPE_CHECKING:
     import threading
-
-    from .site_build import SiteReport
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -36,12 +33,6 @@ def _print_diagnostics(diags: list[Diagnostic] | Diagnostics, stream: Any = None
 
 def _dump(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False)
-
-
-def _summary(diags: Diagnostics) -> str:
-    counts = {s: sum(1 for d in diags if d.severity is s) for s in Severity}
-    return (f"{counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), "
-            f"{counts[Severity.INFO]} note(s)")
 
 
 # ---- commands --------------------------------------------------------------------------------------
@@ -74,7 +65,7 @@ def _sources_text(comp) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from .versions import build_timeline
+    from compiler.law import build_timeline
 
     corpus = compile_corpus(args.corpus)
     timeline = build_timeline(corpus, corpus.diagnostics)
@@ -103,8 +94,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from .redline import compare, render_html, render_json, render_text
-    from .versions import build_timeline
+    from compiler.law.redline import compare, render_html, render_json, render_text
+    from compiler.law import build_timeline
 
     corpus = compile_corpus(args.corpus)
     timeline = build_timeline(corpus, corpus.diagnostics)
@@ -127,7 +118,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_changes(args: argparse.Namespace) -> int:
-    from .changes import change_report
+    from compiler.report.changes import change_report
 
     compiled = _compile_checked(args.corpus)
     if compiled is None:
@@ -137,29 +128,13 @@ def cmd_changes(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _compile_all(corpus_dir: str, cache: BuildCache | None = None) -> tuple[Corpus, list[AnyTariff], Diagnostics]:
-    """The corpus compiled: trees, timeline, tariffs, references and every finding. With a cache, the
-    trees and tariffs of unchanged documents are reused; the corpus-wide stages always run."""
-    from .versions import build_timeline, check_conflicts
-
-    corpus = compile_corpus(corpus_dir, cache)
-    timeline = build_timeline(corpus, corpus.diagnostics)
-    check_conflicts(timeline, corpus.diagnostics, str(corpus.manifest.path))
-    corpus.timeline = timeline  # type: ignore[attr-defined]
-    diags = Diagnostics()
-    diags.extend(corpus.diagnostics)
-    tariffs: list[AnyTariff] = []
-    if not corpus.diagnostics.has_errors():
-        from . import references
-        tariffs, found = tariffs_and_lint(corpus, timeline, cache)
-        diags.extend(found)
-        corpus.references = references.find(corpus)  # type: ignore[attr-defined]
-        diags.extend(references.lint(corpus, corpus.references, set(timeline.sections())))  # type: ignore[attr-defined]
-    return corpus, tariffs, diags
+def _compile_all(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnostics]:
+    result = compile_law(corpus_dir)
+    return result.corpus, result.tariffs, result.diagnostics
 
 
 def _compile_checked(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnostics] | None:
-    """_compile_all for commands that need a sound corpus: None (errors printed) when the text has errors."""
+    """The corpus compiled, for commands that need it sound: None (errors printed) when the text has errors."""
     corpus, tariffs, diags = _compile_all(corpus_dir)
     if corpus.diagnostics.has_errors():
         _print_diagnostics(corpus.diagnostics, sys.stderr, Severity.ERROR)
@@ -167,19 +142,18 @@ def _compile_checked(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnost
     return corpus, tariffs, diags
 
 
+def cmd_build(args: argparse.Namespace) -> int:
+    report = build(Options(args.corpus, args.out, args.module, site=not args.no_site, cache=not args.no_cache,
+                           dump=getattr(args, "dump", "") or ""))
+    print_report(report)
+    return report.code
+
+
 def _date(text: str) -> dt.date:
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
-
-
-def tariffs_json(tariffs: list[AnyTariff]) -> list[dict[str, Any]]:
-    """Stable and sorted: by route, series, start date (unresolved first), id."""
-    def key(t: AnyTariff) -> tuple[str, str, str, str]:
-        s = t.effective.start
-        return (t.route, t.series, s.isoformat() if s else "", t.id)
-    return [to_json(t) for t in sorted(tariffs, key=key)]
 
 
 def _when(t: AnyTariff) -> str:
@@ -236,161 +210,17 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
 def cmd_lint(args: argparse.Namespace) -> int:
     corpus, _, diags = _compile_all(args.corpus)
     if args.format == "json":
-        print(_dump({"diagnostics": [d.to_json() for d in diags], "summary": _summary(diags)}))
+        print(_dump({"diagnostics": [d.to_json() for d in diags], "summary": summary(diags)}))
     else:
         _print_diagnostics(diags, sys.stdout)
-        print(_summary(diags))
+        print(summary(diags))
     return EXIT_ERRORS if diags.has_errors() else EXIT_OK
-
-
-def _write_files(target: Path, files: dict[str, str]) -> None:
-    for name, text in sorted(files.items()):
-        path = target / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-
-
-def _write_outputs(staged: dict[Path, Path], outputs: list[tuple[Path, dict[str, str]]],
-                   site: dict[str, str] | None, cache: BuildCache | None) -> SiteReport | None:
-    """Fill each output's staging directory (the site, built by MkDocs, into the first one's site/)."""
-    report = None
-    for k, (out, files) in enumerate(outputs):
-        _write_files(staged[out], files)
-        if k == 0 and site is not None:
-            from .site_build import build_site
-            report = build_site(site, staged[out] / "site", out / "site", cache)
-    return report
-
-
-def cache_dir(out: str) -> Path:
-    """Where `navlaw build --out DIR` keeps its cache: beside DIR, as .DIR-cache/."""
-    p = Path(out)
-    return p.with_name(f".{p.name}-cache")
-
-
-def generate_module(corpus: Corpus, tariffs: list[AnyTariff]) -> dict[str, str]:
-    from .fees import build_plans
-    from .generate_fees import render, sources_of
-    return render(build_plans(tariffs), tariffs, sources_of(corpus))
-
-
-def changes_md(corpus: Corpus, tariffs: list[AnyTariff], for_site: bool = False) -> str:
-    """Every date on which the corpus changes the law, oldest first, with what changed (for the site:
-    corpus text escaped, redlines as HTML)."""
-    from .changes import change_report
-    from .escape import text
-
-    timeline = corpus.timeline  # type: ignore[attr-defined]
-    dates = sorted(set(timeline.boundaries()) | {t.effective.start for t in tariffs if t.effective.start}
-                   | {t.effective.end for t in tariffs if t.effective.end})
-    out = ["# What changes when", "",
-           "Each date on which a text or a fee of the corpus takes effect or stops being known, with what "
-           "changes that day. Generated by `navlaw build` from corpus/.", ""]
-    for d in dates:
-        report = (change_report(timeline, tariffs, d - dt.timedelta(days=1), d, quote=text, html=True) if for_site
-                  else change_report(timeline, tariffs, d - dt.timedelta(days=1), d))
-        if report[-1].startswith("No provision"):
-            continue
-        # the date heads its changes: its sections and fees one level below it
-        out += [f"## {d}"] + ["#" + line if line.startswith("#") else line for line in report[1:]]
-    return "\n".join(out) + "\n"
-
-
-def cmd_build(args: argparse.Namespace) -> int:
-    from .publish import Output, OutputError, check_paths, publish
-
-    out, module_dir = Path(args.out).resolve(), Path(args.module).resolve()
-    outputs = [Output("--out", out), Output("--module", module_dir)]
-    try:
-        check_paths(Path(args.corpus), outputs)
-    except OutputError as exc:
-        print(f"navlaw build: {exc}", file=sys.stderr)
-        return exc.code
-    cache = BuildCache(None if args.no_cache else cache_dir(args.out))
-    last_key = cache.key("last", str(Path(args.corpus).resolve()), str(out), str(module_dir), str(args.no_site))
-    if cache.enabled:
-        # Nothing to do when the corpus is the one the outputs on disk were built from, and they are
-        # still what that build wrote.
-        corpus_digest = tree_digest(Path(args.corpus))
-        last = cache.get("last", last_key)
-        if (last is not None and corpus_digest and last["corpus"] == corpus_digest
-                and last["out"] == tree_digest(out) and last["module"] == tree_digest(module_dir)):
-            print(f"{last['head']}{args.out}/ and {args.module}/ are up to date {last['tail']}")
-            return EXIT_OK
-    corpus, tariffs, diags = _compile_all(args.corpus, cache)
-    _print_diagnostics(diags, sys.stderr, Severity.ERROR)
-    if diags.has_errors():
-        print(f"navlaw build: not built: {_summary(diags)}; the previous output is unchanged", file=sys.stderr)
-        return EXIT_ERRORS
-    reports: list[SiteReport | None] = []
-    try:
-        module, files, site = _render_outputs(corpus, tariffs, diags, args.no_site, cache)
-        publish(Path(args.corpus), outputs,
-                lambda staged: reports.append(_write_outputs(staged, [(out, files), (module_dir, module)], site, cache)))
-    except OutputError as exc:
-        print(f"navlaw build: {exc}", file=sys.stderr)
-        return exc.code
-    except OSError as exc:
-        print(f"navlaw build: cannot write the outputs: {exc.strerror or exc}"
-              f"{f' ({exc.filename})' if exc.filename else ''}; the previous output is unchanged", file=sys.stderr)
-        return EXIT_ERRORS
-    report = reports[0] if reports else None
-    sections = sum(len(c.document.sections()) for c in corpus.documents)
-    head = f"navlaw build: {len(corpus.documents)} documents, {sections} sections, {len(tariffs)} tariffs -> "
-    tail = f"({_summary(diags)}" + ("; see them with `navlaw lint`)" if len(diags) else ")")
-    for w in cache.warnings:
-        print(f"navlaw build: warning: {w}", file=sys.stderr)
-    print(head + f"{args.out}/; fee module -> {args.module}/ {tail}")
-    if cache.enabled:
-        try:
-            cache.put("last", last_key, {"corpus": corpus_digest, "out": tree_digest(out),
-                                         "module": tree_digest(module_dir), "head": head, "tail": tail})
-            cache.prune()
-        except OSError as exc:
-            print(f"navlaw build: warning: the build cache could not be written ({exc.strerror or exc})", file=sys.stderr)
-        reused, parsed = cache.stats["document hit"], cache.stats["document miss"]
-        print(f"  cache: {parsed} of {reused + parsed} documents parsed, {reused} reused"
-              + (f"; {report.summary()}" if report else ""))
-    return EXIT_OK
-
-
-def _tree_name(corpus: Corpus, c: Compiled) -> str:
-    """A document's tree file: its path relative to the corpus (two files named alike in two folders
-    get two tree files)."""
-    path = Path(c.source.path)
-    try:
-        return path.resolve().relative_to(Path(corpus.root).resolve()).as_posix()
-    except ValueError:
-        return path.name
-
-
-def _render_outputs(corpus: Corpus, tariffs: list[AnyTariff], diags: Diagnostics, no_site: bool,
-                    cache: BuildCache | None = None) -> tuple[dict[str, str], dict[str, str], dict[str, str] | None]:
-    """The fee module's files, the build directory's files and the site's pages."""
-    module = generate_module(corpus, tariffs)
-    files: dict[str, str] = {}
-    for c in corpus.documents:
-        def tree_json(doc: Document = c.document) -> str:
-            return _dump(document_json(doc)) + "\n"
-
-        key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
-        files[f"tree/{_tree_name(corpus, c)}.json"] = (cache.through("tree-json", key, tree_json)
-                                                          if cache is not None else tree_json())
-    files["tariffs.json"] = _dump({"tariffs": tariffs_json(tariffs)}) + "\n"
-    files["diagnostics.json"] = _dump([d.to_json() for d in diags]) + "\n"
-    files["changes.md"] = changes_md(corpus, tariffs)
-    site = None
-    if not no_site:
-        from .site import pages
-        site = pages(corpus, corpus.timeline, tariffs, diags, changes_md(corpus, tariffs, for_site=True))  # type: ignore[attr-defined]
-        files.update({f"site-docs/{k}": v for k, v in site.items()})
-    return module, files, site
 
 
 def cmd_serve(args: argparse.Namespace, stop: threading.Event | None = None,
               ready: Callable[[str], None] | None = None) -> int:
     """`navlaw build`, then serve OUT/site and rebuild whenever the corpus changes (compiler/serve.py)."""
-    from .serve import parse_addr, serve
+    from compiler.site.serve import parse_addr, serve
 
     try:
         addr = parse_addr(args.addr)
@@ -444,7 +274,7 @@ def _stale_module(corpus_dir: str) -> str:
 
     init = Path(navlaw_fees.__file__)
     header = init.read_text(encoding="utf-8").split('"""', 1)[0]
-    from .generate_fees import read_header_name
+    from compiler.fees.generate import read_header_name
 
     recorded: dict[str, str] = {}
     for line in header.splitlines():
@@ -557,6 +387,9 @@ holds or is inside the corpus is refused (exit 2).""")
     corpus_arg(sp)
     outputs_arg(sp)
     sp.add_argument("--no-site", action="store_true", help="skip the MkDocs site (trees, tariffs and module only)")
+    sp.add_argument("--dump", choices=STAGES, metavar="STAGE",
+                    help=f"run the pipeline up to STAGE and print its result as JSON, writing nothing "
+                         f"({', '.join(STAGES)})")
     sp.add_argument("--no-cache", action="store_true",
                     help="compile and render everything afresh (the cache, .OUT-cache/ beside --out, is neither "
                          "read nor written)")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compiler.definitions import Definition, find, in_scope, mark
+from compiler.law.definitions import Definition, find, in_scope, mark
 
 from .conftest import LIS_2022
 

@@ -1,4 +1,4 @@
-"""The hand-written runtime copied into navlaw_fees (compiler/fee_runtime.py): money, input checks, Quote."""
+"""The hand-written runtime copied into navlaw_fees (compiler/runtime.py): money, input checks, Quote."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from compiler import fee_runtime as R
+from compiler import runtime as R
 
 D = Decimal
 

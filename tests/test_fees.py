@@ -15,8 +15,9 @@ from decimal import Decimal
 import pytest
 
 import navlaw_fees as nf
-from compiler.cli import generate_module, main
-from compiler.extract_tariffs import tariffs_and_lint
+from compiler.build import Law, fee_module
+from compiler.cli import main
+from compiler.tariffs import tariffs_and_lint
 
 from .conftest import CORPUS, ROOT
 
@@ -197,11 +198,11 @@ def test_schedules_and_options_listing():
 def test_generated_module_is_fresh(corpus):
     """The committed navlaw_fees/ is exactly what the corpus generates (run `navlaw build` if this fails)."""
     tariffs, _ = tariffs_and_lint(corpus)
-    files = generate_module(corpus, tariffs)
+    files = fee_module(Law(corpus, None, tariffs))
     for name, text in files.items():
         committed = (ROOT / "navlaw_fees" / name).read_text(encoding="utf-8")
         assert committed == text, f"navlaw_fees/{name} is stale: run `navlaw build` and commit it"
-    assert generate_module(corpus, tariffs) == files  # deterministic
+    assert fee_module(Law(corpus, None, tariffs)) == files  # deterministic
 
 
 def test_generated_module_header_names_sources():
@@ -218,9 +219,9 @@ def test_generated_module_passes_mypy_strict():
 
 def test_hostile_formula_is_a_diagnostic_not_code(tmp_path):
     from compiler.diagnostics import Diagnostics
-    from compiler.frontend import Compiled, compile_source
-    from compiler.extract_tariffs import extract_document
-    from compiler.load import SourceDocument
+    from compiler.frontend.corpus import Compiled, compile_source
+    from compiler.tariffs.extract import extract_document
+    from compiler.frontend.load import SourceDocument
     text = ("§ 88. Pilotage.\n(b) The following scale of charges shall be applicable:\n\n"
             "PILOTAGE UNITS | TARIFF |\n0 to 99.99 | $500 |\n100 and up | __import__('os').system('x') |\n")
     src = SourceDocument("hostile.txt", text, "", len(text))

@@ -1,5 +1,5 @@
 """Property tests: the generated navlaw_fees agrees with an independent evaluation of the tariff objects
-(compiler/fees.py reference_quote) on thousands of random vessels, dates and options, and obeys facts
+(compiler/fees/plans.py reference_quote) on thousands of random vessels, dates and options, and obeys facts
 the statute implies (monotonic within a bracket, unit minimum and maximum, cents, total = sum of lines)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from decimal import Decimal
 from hypothesis import given, settings, strategies as st
 
 import navlaw_fees as nf
-from compiler.fee_runtime import FeeError as ReferenceFeeError
-from compiler.fees import build_plans, reference_quote
+from compiler.runtime import FeeError as ReferenceFeeError
+from compiler.fees.plans import build_plans, reference_quote
 
 D = Decimal
 BOUNDARIES = ["24.99", "24.995", "25", "49.99", "50", "50.01", "99.99", "100", "100.01", "199.99", "200", "499.99",
@@ -56,8 +56,8 @@ _PLANS = {}
 
 def plans():
     if not _PLANS:
-        from compiler.extract_tariffs import tariffs_and_lint
-        from compiler.frontend import compile_corpus
+        from compiler.tariffs import tariffs_and_lint
+        from compiler.frontend.corpus import compile_corpus
 
         from .conftest import CORPUS
         _PLANS.update(build_plans(tariffs_and_lint(compile_corpus(CORPUS))[0]))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from compiler import cli
+from compiler import build as cli_build
 from compiler.cli import main
 
 from .conftest import CORPUS, ROOT
@@ -128,7 +128,7 @@ def test_a_build_that_fails_midway_leaves_the_previous_output(tmp_path, monkeypa
     assert build(out, module) == 0
     before, before_mod = tree_bytes(out), tree_bytes(module)
     calls = {"n": 0}
-    real = cli._dump
+    real = cli_build.dump
 
     def failing_dump(obj):  # fail while the tree files are being written
         calls["n"] += 1
@@ -136,19 +136,19 @@ def test_a_build_that_fails_midway_leaves_the_previous_output(tmp_path, monkeypa
             raise OSError("disk full (simulated)")
         return real(obj)
 
-    monkeypatch.setattr(cli, "_dump", failing_dump)
+    monkeypatch.setattr(cli_build, "dump", failing_dump)
     assert build(out, module, CORPUS, "--no-cache") == 1  # the cache would hand over the rendered files
     assert "disk full (simulated); the previous output is unchanged" in capsys.readouterr().err
     assert tree_bytes(out) == before and tree_bytes(module) == before_mod
-    monkeypatch.setattr(cli, "_dump", real)
-    real_write = cli._write_files
+    monkeypatch.setattr(cli_build, "dump", real)
+    real_write = cli_build.write_files
 
     def failing_module(target, files):  # fail while the module is being written, after the rest
         if target.name.startswith(".module.new-"):
             raise OSError("disk full (simulated)")
         return real_write(target, files)
 
-    monkeypatch.setattr(cli, "_write_files", failing_module)
+    monkeypatch.setattr(cli_build, "write_files", failing_module)
     assert build(out, module, CORPUS, "--no-cache") == 1  # (a cached build finds the output up to date)
     assert tree_bytes(out) == before and tree_bytes(module) == before_mod
     # no temporary left behind (the cache, .out-cache/, and the lock files .out.lock are not ones)
@@ -173,8 +173,8 @@ def test_output_file_names_come_from_corpus_file_names_only(tmp_path, capsys):
 
 # The modules that run builds and serve them, and the front end's hot path, stay clean under
 # `mypy --strict` (errors in the modules they import are those modules' own matter).
-STRICT = ["compiler/publish.py", "compiler/cache.py", "compiler/site_build.py", "compiler/serve.py", "compiler/parse.py",
-          "compiler/normalize.py"]
+STRICT = ["compiler/publish.py", "compiler/cache.py", "compiler/site/mkdocs_build.py", "compiler/site/serve.py", "compiler/frontend/parse.py",
+          "compiler/frontend/normalize.py", "compiler/resources.py", "compiler/runtime.py"]
 
 
 def test_build_and_front_end_modules_pass_mypy_strict():

@@ -1,4 +1,4 @@
-"""Each numbered guarantee of compiler/normalize.py, on real corpus text and on made-up cases."""
+"""Each numbered guarantee of compiler/frontend/normalize.py, on real corpus text and on made-up cases."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from compiler.normalize import detect_list_numbering, normalize
+from compiler.frontend.normalize import detect_list_numbering, normalize
 
 from .conftest import CORPUS, HUDSON, LIS_2022, CONSOLIDATED
 

@@ -144,7 +144,6 @@ def test_the_change_report_across_gaps_dates_each_text_by_its_own_dates(capsys):
     assert main(["changes", "--from", "2000-01-01", "--to", "2030-01-01"]) == 0
     out = capsys.readouterr().out
     assert "from 2030-01-01" not in out and "until 2000-01-01" not in out
-    known = [line for line in out.splitlines() if "known to be in force from" in line]
     # § 89-b's text of L.2022, ch. 427 is known from its own effective date
     # § 89-b: file 000 (the 2002-2006 consolidation) from its known_from date, its known_until, then the
     # text of L.2022, ch. 427 from its own effective date

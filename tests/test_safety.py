@@ -463,7 +463,7 @@ def test_serve_answers_malformed_requests_with_400_and_lists_no_directory(tmp_pa
     from functools import partial
     from http.server import ThreadingHTTPServer
 
-    from compiler.serve import _Quiet
+    from compiler.site.serve import _Quiet
 
     site = tmp_path / "site"
     (site / "law").mkdir(parents=True)
@@ -485,7 +485,7 @@ def test_serve_answers_malformed_requests_with_400_and_lists_no_directory(tmp_pa
 
 
 def test_serve_survives_any_error_in_a_rebuild():
-    from compiler.serve import guarded
+    from compiler.site.serve import guarded
 
     said: list[str] = []
 

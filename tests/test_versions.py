@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import navlaw_fees as nf
-from compiler import acts as A
+from compiler.frontend import acts as A
 from compiler.cli import main
 
 from .conftest import CORPUS

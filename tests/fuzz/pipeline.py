@@ -4,10 +4,10 @@ must rebuild the text exactly."""
 from __future__ import annotations
 
 from compiler.diagnostics import Diagnostics, NavlawError
-from compiler.extract_tariffs import extract_document
-from compiler.frontend import Compiled, compile_bytes
-from compiler.load import SourceDocument
-from compiler.tariff_lint import lint
+from compiler.tariffs.extract import extract_document
+from compiler.frontend.corpus import Compiled, compile_bytes
+from compiler.frontend.load import SourceDocument
+from compiler.tariffs.lint import lint
 
 
 def check(data: bytes) -> None:

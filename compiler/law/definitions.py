@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import escape as esc
-from .frontend import Corpus
-from .tree import Article, Text, lineage, section_of
+from compiler import escape as esc
+from compiler.frontend.corpus import Corpus
+from compiler.frontend.tree import Article, Text, lineage, section_of
 
 _QUOTE = "\"“”"
 _DEF = re.compile(r"[\"“](?P<term>[A-Za-z][A-Za-z -]{1,60}?)[\"”]\s+(?:is defined to mean|shall mean|means|is|shall "

@@ -9,11 +9,11 @@ from decimal import Decimal
 
 from typing import Callable
 
-from .redline import compare, render_html, render_text
-from .tariffs import (AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
+from compiler.law.redline import compare, render_html, render_text
+from compiler.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
                       PerUnitFee, TimeFee)
-from .tree import section_name, section_order
-from .versions import Timeline
+from compiler.frontend.tree import section_name, section_order
+from compiler.law.timeline import Timeline
 
 
 def _money(x: Decimal) -> str:

@@ -1,8 +1,8 @@
 """Runtime of the generated fee module: Quote, Line, FeeError and exact-money helpers.
 
 This file is hand-written and copied verbatim into ``navlaw_fees/_runtime.py`` by the generator
-(compiler/generate_fees.py); it has no dependencies beyond the standard library. The reference
-evaluator (compiler/fees.py) uses it too, so both speak the same types.
+(compiler/fees/generate.py); it has no dependencies beyond the standard library. The reference
+evaluator (compiler/fees/plans.py) uses it too, so both speak the same types.
 
 Money rules (DESIGN.md, "Rules of interpretation"): amounts are ``Decimal``; each line item is rounded
 once to cents, ROUND_HALF_UP; the total is the sum of the rounded lines.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from typing import Callable, NamedTuple, Union
 
 Number = Union[int, Decimal, str, float]

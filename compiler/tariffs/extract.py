@@ -20,16 +20,15 @@ from pathlib import Path
 from decimal import Decimal
 from typing import Iterator
 
-from . import numbers as W
-from .cache import BuildCache
-from .diagnostics import Diagnostic, Diagnostics, Severity
-from .formula import Bin, Expr, FormulaError, Num, Units, numbers, parse_formula
-from .fees import OPTION_TITLES
-from .frontend import Compiled, Corpus
-from .manifest import Entry
-from .tariffs import (AnyTariff, Amount, BoardSet, Bracket, BracketSchedule, Effective, FlatFee, FractionOfRate,
+from compiler.frontend import numbers as W
+from compiler.cache import BuildCache
+from compiler.diagnostics import Diagnostic, Diagnostics, Severity
+from compiler.tariffs.formula import Bin, Expr, FormulaError, Num, Units, numbers, parse_formula
+from compiler.frontend.corpus import Compiled, Corpus
+from compiler.frontend.manifest import Entry
+from compiler.tariffs.model import (OPTION_TITLES, AnyTariff, Amount, BoardSet, Bracket, BracketSchedule, Effective, FlatFee, FractionOfRate,
                       Penalty, Percentage, PerUnitFee, Source, TimeFee)
-from .tree import Document, Node, Table, Text, lineage, section_of
+from compiler.frontend.tree import Document, Node, Table, Text, lineage, section_of
 
 def _rx(pattern: str) -> re.Pattern[str]:
     """Compile with every literal space matching any run of white space (law text wraps anywhere)."""
@@ -969,32 +968,6 @@ def extract_document(compiled: Compiled, diags: Diagnostics) -> list[AnyTariff]:
                                          f"{lis_rules['maximum'].value} pilotage units clamp the units.",)
                                         if "minimum" in lis_rules and "maximum" in lis_rules else ()))
                for s in lis)
-    return _chain(out)
-
-
-def _chain(tariffs: list[AnyTariff]) -> list[AnyTariff]:
-    """Within one text, each schedule of a series ends where the next one starts."""
-    by_series: dict[str, list[int]] = {}
-    for i, t in enumerate(tariffs):
-        by_series.setdefault(t.series, []).append(i)
-    out = list(tariffs)
-    for idxs in by_series.values():
-        for a, b in zip(idxs, idxs[1:]):
-            cur, nxt = out[a].effective, out[b].effective
-            if any(n.startswith("A second table under the same clause") for n in out[b].notes):
-                continue
-            if nxt.start is not None and nxt.start == cur.start:
-                continue  # two tables under one dated clause (file 000's § 88(4)(b)(ii)(1)(A)(iv)): not successors
-            if cur.end is not None or cur.end_basis in ("text", "anchor"):
-                continue
-            if nxt.start is not None:
-                eff = replace(cur, end=nxt.start, end_basis="successor", end_phrase=f"replaced by {out[b].citation}")
-            elif nxt.start_basis == "unresolved":
-                eff = replace(cur, end=None, end_basis="unresolved",
-                              end_phrase=f"replaced by {out[b].citation}, whose start is unresolved")
-            else:
-                continue
-            out[a] = replace(out[a], effective=eff)  # type: ignore[arg-type]
     return out
 
 
@@ -1017,7 +990,7 @@ def extract(corpus: Corpus, diags: Diagnostics | None = None, cache: BuildCache 
                        f"From {c.entry.file}, the latest text of {section_of(t.provision)} in the corpus.",))
                    for t in got]
         out.extend(got)
-    return _unique_ids(out)
+    return unique_ids(out)
 
 
 def _extract_cached(c: Compiled, diags: Diagnostics, cache: BuildCache | None) -> list[AnyTariff]:
@@ -1032,7 +1005,7 @@ def _extract_cached(c: Compiled, diags: Diagnostics, cache: BuildCache | None) -
     return got
 
 
-def _unique_ids(tariffs: list[AnyTariff]) -> list[AnyTariff]:
+def unique_ids(tariffs: list[AnyTariff]) -> list[AnyTariff]:
     """Two texts of one provision give the same id: the later text keeps it, earlier ones get
     ``@<file stem>`` (file 000's § 88(4)(e) surcharge is ``…/capital-expense-surcharge@nav-law.consolidated``)."""
     last: dict[str, str] = {}
@@ -1051,20 +1024,3 @@ def raw_line_lookup(corpus: Corpus):  # type: ignore[no-untyped-def]
         return nt.raw_line(line) if nt is not None else ""
 
     return raw_line
-
-
-def tariffs_and_lint(corpus: Corpus, timeline=None,  # type: ignore[no-untyped-def]
-                     cache: BuildCache | None = None) -> tuple[list[AnyTariff], Diagnostics]:
-    """Extract every tariff (from the corpus texts and from what amending acts put in force), date it by
-    the timeline, and lint; the findings go to the returned collector. With a cache, the tariffs of an
-    unchanged document are not extracted again."""
-    from .tariff_lint import lint
-    from .versions import act_tariffs, build_timeline, follow_timeline, inherit_clamps
-
-    diags = Diagnostics()
-    if timeline is None:
-        timeline = build_timeline(corpus, diags)
-    tariffs = extract(corpus, diags, cache) + act_tariffs(timeline, diags)
-    tariffs = _unique_ids(inherit_clamps(follow_timeline(tariffs, timeline)))
-    diags.extend(lint(tariffs, raw_line_lookup(corpus)))
-    return tariffs, diags

@@ -6,7 +6,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .diagnostics import Diagnostic, NavlawError, Severity
+from compiler.diagnostics import Diagnostic, NavlawError, Severity
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,10 @@ import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .fee_runtime import (FeeError, Line, Quote, cents, check_options, choice, clamp, day, flag, number, started,
+from compiler.runtime import (FeeError, Line, Quote, cents, check_options, choice, clamp, day, flag, number, started,
                           vessel_units, whole)
-from .formula import describe
-from .tariffs import (ROUTES, AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
+from compiler.tariffs.formula import describe
+from compiler.tariffs.model import (ROUTES, AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       clamp as clamp_amounts)
 
 HOURS_OPTIONS = ("stop_hours", "ice_detention_hours", "delay_hours", "detained_hours", "standby_hours",
@@ -31,15 +31,6 @@ OPTION_ORDER = ("second_pilot", "launch", "station_closed", "docking", "undockin
                 "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours",
                 "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours",
                 "late_order", "miles", "detention_hours", "carried_off_days")
-OPTION_TITLES = {  # what a quote line, a tariff title and the site call each option
-    "second_pilot": "Second pilot", "launch": "Launch fee", "station_closed": "Pilot transport, station closed",
-    "docking": "Docking", "undocking": "Undocking", "shifting": "Shifting", "anchoring": "Anchoring",
-    "stop_hours": "Intermediate stop", "ice_detention_hours": "Detained by ice", "ice_second_pilot": "Second pilot (ice)",
-    "delay_hours": "Delay for the vessel's convenience", "dismissed": "Dismissed without rendering services",
-    "detained_hours": "Detained on board", "standby_hours": "Standing by", "departure_delay_hours": "Departure delayed",
-    "no_notice": "Arrival without prior notice", "cancellation": "Late cancellation",
-    "late_arrival_hours": "Late arrival at the pilot station", "late_order": "Late ordering of pilot",
-}
 OPTION_HELP = {
     "second_pilot": "two pilots assigned for a long continuous transit: the regular fee plus 50% (§ 89-a(4)(b)(1-a))",
     "launch": "launch or pilot-transport fee by station, per pilotage unit (21 NYCRR § 55.2(b))",

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import numbers as W
-from .diagnostics import Diagnostic, Diagnostics, Severity
-from .frontend import Corpus
-from .tree import Node, Text, section_of
+from compiler.frontend import numbers as W
+from compiler.diagnostics import Diagnostic, Diagnostics, Severity
+from compiler.frontend.corpus import Corpus
+from compiler.frontend.tree import Node, Text, section_of
 
 _NUM = r"(?:\d+(?:-[a-z]{1,5})?)"
 _WORDS = r"(?:[a-z]+(?:[- ][a-z]+){0,3}?)"

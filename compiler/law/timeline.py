@@ -18,9 +18,9 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field, replace
 
-from .diagnostics import Diagnostic, Diagnostics, Severity
-from .frontend import Compiled, Corpus
-from .tree import Node, Section, Text, lineage, section_of
+from compiler.diagnostics import Diagnostic, Diagnostics, Severity
+from compiler.frontend.corpus import Compiled, Corpus
+from compiler.frontend.tree import Node, Section, Text, lineage, section_of
 
 
 @dataclass(frozen=True)
@@ -98,8 +98,8 @@ class Timeline:
         if v.known_until is not None and v.known_until < nxt and not (w is not None and w.confirms):
             return Span(v, v.start, v.known_until, nxt,
                         f"known in force until {v.known_until}; the corpus has no text of it from then until {nxt} "
-                        f"({_name(w.file) if w else ''})")
-        return Span(v, v.start, nxt, None, f"replaced on {nxt} by {_name(w.file) if w else ''}")
+                        f"({short_name(w.file) if w else ''})")
+        return Span(v, v.start, nxt, None, f"replaced on {nxt} by {short_name(w.file) if w else ''}")
 
     def active(self, target: str, day: dt.date) -> tuple[TextVersion | None, str]:
         """The version of ``target`` in force on ``day``, or (None, why)."""
@@ -108,14 +108,14 @@ class Timeline:
         if not before:
             if vs:
                 return None, (f"the corpus has no text of {target} known to be in force before {vs[0].start} "
-                              f"({_name(vs[0].file)})")
+                              f"({short_name(vs[0].file)})")
             return None, f"the corpus has no dated text of {target}"
         v = before[-1]
         s = self.span(v)
         if s.end is not None and day >= s.end:
             if s.gap_until is not None and day < s.gap_until:
                 return None, (f"no text of {target} in this corpus is known to be in force on {day}: "
-                              f"{_name(v.file)} is known until {s.end}, and the next text "
+                              f"{short_name(v.file)} is known until {s.end}, and the next text "
                               f"starts on {s.gap_until}")
             return None, f"{target}: no version found for {day}"
         return v, ""
@@ -128,7 +128,7 @@ class Timeline:
             return Composed(None, [], [], why)
         if base.node is None:
             return Composed(None, [(section, base)], [], f"§ {section} was repealed on {base.start} "
-                                                        f"({_name(base.file)})")
+                                                        f"({short_name(base.file)})")
         tree: Node = base.node
         sources: list[tuple[str, TextVersion]] = [(section, base)]
         gaps: list[str] = []
@@ -140,8 +140,8 @@ class Timeline:
                 if first is not None and first.start is not None and day < first.start:
                     if base.known_until is not None and day >= base.known_until:
                         gaps.append(f"{t}: no text in this corpus is known to be in force on {day} "
-                                    f"({_name(base.file)} is known until {base.known_until}, "
-                                    f"{_name(first.file)} from {first.start})")
+                                    f"({short_name(base.file)} is known until {base.known_until}, "
+                                    f"{short_name(first.file)} from {first.start})")
                         tree = _put(tree, t, _gap_node(t, gaps[-1]))
                     continue  # the base text's own provision stands
                 if why:
@@ -183,7 +183,7 @@ class Timeline:
         return sorted({section_of(t) for t in self.versions})
 
 
-def _name(file: str) -> str:
+def short_name(file: str) -> str:
     return file.rsplit("/", 1)[-1]
 
 
@@ -272,140 +272,11 @@ def document_versions(corpus: Corpus) -> list[TextVersion]:
     return out
 
 
-def build_timeline(corpus: Corpus, diags: Diagnostics | None = None) -> Timeline:
-    from .acts import apply_acts
-
-    versions = document_versions(corpus)
-    timeline = Timeline(versions)
-    if corpus.acts:
-        timeline = apply_acts(corpus, timeline, diags if diags is not None else corpus.diagnostics)
-    return timeline
-
-
 def check_conflicts(timeline: Timeline, diags: Diagnostics, manifest_path: str) -> None:
     """Two texts of one provision starting the same day from different documents: an error naming both."""
     for t, vs in timeline.versions.items():
         for a, b in zip(vs, vs[1:]):
             if a.start is not None and a.start == b.start and a.file != b.file and a.hard_start and b.hard_start:
-                diags.add(Diagnostic(Severity.ERROR, f"two texts of {t} take effect on {a.start}: {_name(a.file)} "
-                                     f"and {_name(b.file)}", manifest_path, code="timeline-conflict",
+                diags.add(Diagnostic(Severity.ERROR, f"two texts of {t} take effect on {a.start}: {short_name(a.file)} "
+                                     f"and {short_name(b.file)}", manifest_path, code="timeline-conflict",
                                      hint="the manifest must say which text applies (dates or covers)"))
-
-
-
-
-# ---- tariffs follow the timeline ---------------------------------------------------------------------------
-
-def _version_of(timeline: Timeline, file: str, provision: str) -> TextVersion | None:
-    best: TextVersion | None = None
-    for t in lineage(provision):
-        for v in timeline.versions.get(t, ()):
-            vfile = v.compiled.source.path if v.compiled is not None else v.file
-            if vfile == file and (best is None or len(v.target) > len(best.target)):
-                best = v
-    return best
-
-
-def act_tariffs(timeline: Timeline, diags: Diagnostics) -> list:  # type: ignore[type-arg]
-    """Tariffs read from the texts amending acts put in force."""
-    from .extract_tariffs import extract_document
-
-    out = []
-    for vs in timeline.versions.values():
-        for v in vs:
-            if v.compiled is not None and v.compiled.entry is not None and v.compiled.entry.kind == "act":
-                out.extend(t for t in extract_document(v.compiled, diags)
-                           if t.provision == v.target or t.provision.startswith(v.target + "/"))
-    return out
-
-
-def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[type-arg]
-    """Date each tariff by the text it comes from:
-
-    - a schedule the text does not date, and that no later schedule of its text follows, is in force
-      while its text is known to be (file 000's $5.30 § 89-b rate: from 2002-07-01);
-    - nothing is in force before its text's effective date (an act's copy of older schedules);
-    - a schedule ends when a later text of its series starts, or — when its text is only known up to a
-      date and the next text starts later — at that date, with the gap left unresolved.
-    """
-    from .tariffs import Effective
-
-    by_series: dict[str, list[int]] = {}
-    for i, t in enumerate(tariffs):
-        by_series.setdefault(t.series, []).append(i)
-    out = list(tariffs)
-    version_of = {i: _version_of(timeline, t.file, t.provision) for i, t in enumerate(tariffs)}
-    for idxs in by_series.values():
-        files: dict[str, dt.date] = {}
-        for i in idxs:
-            v = version_of[i]
-            if v is not None and v.start is not None:
-                files[out[i].file] = min(files.get(out[i].file, dt.date.max), v.start)
-        last_in_file = {out[i].file: i for i in idxs}
-        ordered = sorted(files.items(), key=lambda kv: kv[1])
-        cap: dict[str, tuple[dt.date, str, bool]] = {}
-        for (fa, _), (fb, sb) in zip(ordered, ordered[1:]):
-            va = next((version_of[i] for i in idxs if out[i].file == fa and version_of[i] is not None), None)
-            ku = va.known_until if va is not None else None
-            if ku is not None and ku < sb:
-                cap[fa] = (ku, f"the corpus has no text known in force from {ku} until {sb} ({_name(fb)})", True)
-            else:
-                cap[fa] = (sb, f"replaced by {_name(fb)} from {sb}", False)
-        for i in idxs:
-            t, v = out[i], version_of[i]
-            e = t.effective
-            if e.start_basis == "with":
-                if v is None or v.start is None:
-                    continue
-                span = timeline.span(v)
-                e = Effective(v.start, span.end, "with-text", f"in force with its text: {v.note}",
-                              "unresolved" if span.gap_until else ("successor" if span.end else "open"),
-                              span.end_note if span.end else "", "inferred" if not v.hard_start else e.confidence,
-                              e.source)
-            if v is not None and v.start is not None:
-                undated = e.start_phrase.startswith(("no date in the text", "the manifest gives no date"))
-                if e.start is None and undated and last_in_file.get(t.file) == i and not v.hard_start:
-                    e = Effective(v.start, e.end, "manifest", f"no date in the text; {v.note}", e.end_basis,
-                                  e.end_phrase, "inferred", e.source)
-                if v.hard_start and (e.end is None or e.end > v.start) and (e.start is None or e.start < v.start) \
-                        and e.start_basis != "unresolved":
-                    e = Effective(v.start, e.end, "text-version", f"from its text's effective date: {v.note}",
-                                  e.end_basis, e.end_phrase, e.confidence, e.source)
-            if v is not None and t.effective.start_basis != "with":
-                span = timeline.span(v)
-                if span.end is not None and ((e.end is None and e.end_basis != "unresolved") or
-                                             (e.end is not None and e.end > span.end)):
-                    e = Effective(e.start, span.end, e.start_basis, e.start_phrase,
-                                  "unresolved" if span.gap_until else "successor", span.end_note, e.confidence,
-                                  e.source)
-            if t.file in cap:
-                end, why, gap = cap[t.file]
-                if (e.end is None and e.end_basis != "unresolved") or (e.end is not None and e.end > end):
-                    e = Effective(e.start, end, e.start_basis, e.start_phrase, "unresolved" if gap else "successor",
-                                  why, e.confidence, e.source)
-            if e is not t.effective:
-                out[i] = replace(t, effective=e)
-    # a schedule an act repeats but which ends before the act takes effect was never law under it
-    return [t for t in out if not (t.effective.start is not None and t.effective.end is not None
-                                   and t.effective.end <= t.effective.start and t.effective.start_basis == "text-version")]
-
-
-def inherit_clamps(tariffs: list) -> list:  # type: ignore[type-arg]
-    """A schedule read from an act's new text keeps the unit minimum and maximum of the schedule it
-    replaces when the act leaves the provision that states them unchanged (§ 89-b(4)(b)(2) when an act
-    amends only (b)(1))."""
-    from .tariffs import BracketSchedule
-
-    out = list(tariffs)
-    for i, t in enumerate(out):
-        if not (isinstance(t, BracketSchedule) and "#section-" in t.file and t.min_units is None
-                and t.max_units is None and t.effective.start is not None):
-            continue
-        day = t.effective.start - dt.timedelta(days=1)
-        prev = next((p for p in out if isinstance(p, BracketSchedule) and p.series == t.series and p is not t
-                     and "#section-" not in p.file and p.effective.contains(day) is True), None)
-        if prev is not None and (prev.min_units or prev.max_units):
-            note = (f"The unit minimum and maximum are those of the text the act leaves unchanged "
-                    f"({prev.citation}, {_name(prev.file)}).")
-            out[i] = replace(t, min_units=prev.min_units, max_units=prev.max_units, notes=t.notes + (note,))
-    return out

@@ -18,10 +18,21 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Union
 
-from .fee_runtime import clamp as clamp_units
-from .formula import Expr, describe, evaluate
+from compiler.runtime import clamp as clamp_units
+from compiler.tariffs.formula import Expr, describe, evaluate
 
 ROUTES = ("sandy-hook", "hudson-lower", "hudson-upper", "long-island-sound")
+
+
+OPTION_TITLES = {  # what a quote line, a tariff title and the site call each option
+    "second_pilot": "Second pilot", "launch": "Launch fee", "station_closed": "Pilot transport, station closed",
+    "docking": "Docking", "undocking": "Undocking", "shifting": "Shifting", "anchoring": "Anchoring",
+    "stop_hours": "Intermediate stop", "ice_detention_hours": "Detained by ice", "ice_second_pilot": "Second pilot (ice)",
+    "delay_hours": "Delay for the vessel's convenience", "dismissed": "Dismissed without rendering services",
+    "detained_hours": "Detained on board", "standby_hours": "Standing by", "departure_delay_hours": "Departure delayed",
+    "no_notice": "Arrival without prior notice", "cancellation": "Late cancellation",
+    "late_arrival_hours": "Late arrival at the pilot station", "late_order": "Late ordering of pilot",
+}
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,8 @@ from typing import Any
 
 from mkdocs.plugins import event_priority
 
-from . import resources
-from .cache import BuildCache, digest, jinja_bytecode, tree_digest
+from compiler import resources
+from compiler.cache import BuildCache, digest, jinja_bytecode, tree_digest
 
 SITE = resources.path("site")
 _DIRTY_NOTICE = "A 'dirty' build is being performed"

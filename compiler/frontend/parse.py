@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, cast
 from functools import lru_cache
-from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput
 
-from . import resources
-from .cache import lark_parser
+from compiler import resources
+from compiler.cache import lark_parser
 
 GRAMMAR = resources.path("grammar", "statute.lark")
 

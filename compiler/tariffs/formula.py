@@ -10,14 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
-from pathlib import Path
 from typing import Callable, Union
 
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import LarkError
 
-from . import resources
-from .cache import lark_parser
+from compiler import resources
+from compiler.cache import lark_parser
 
 GRAMMAR = resources.path("grammar", "formula.lark")
 

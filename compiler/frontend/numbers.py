@@ -15,14 +15,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 from typing import Union
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput
 
-from . import resources
-from .cache import lark_parser
+from compiler import resources
+from compiler.cache import lark_parser
 
 GRAMMAR = resources.path("grammar", "numbers.lark")
 

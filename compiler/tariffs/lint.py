@@ -5,7 +5,7 @@
 - a formula whose ``(P.U. - k)`` offset disagrees with its bracket (file 000: "300 to 474.99 … (P.U.-500)");
 - jumps at a boundary between two unit-dependent brackets, with their size (§ 88 table (i) at 1650 PU);
 - effective ranges of one series that overlap or leave a hole, and dates that stay unresolved.
-Unbalanced parentheses are reported where the cell is read (compiler/extract_tariffs.py).
+Unbalanced parentheses are reported where the cell is read (compiler/tariffs/extract.py).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Callable
 
-from .diagnostics import Diagnostic, Diagnostics, Severity
-from .formula import evaluate, numbers, unit_offsets, uses_units
-from .tariffs import AnyTariff, Bracket, BracketSchedule, Source, amounts
+from compiler.diagnostics import Diagnostic, Diagnostics, Severity
+from compiler.tariffs.formula import evaluate, numbers, unit_offsets, uses_units
+from compiler.tariffs.model import AnyTariff, Bracket, BracketSchedule, Source, amounts
 
 RawLine = Callable[[str, int], str]
 

@@ -8,7 +8,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .diagnostics import Diagnostic, NavlawError, Severity
+from compiler.diagnostics import Diagnostic, NavlawError, Severity
 
 KINDS = ("consolidated", "section-text", "act", "rule", "proposed-rule")
 STATUSES = ("in-force", "proposed", "adopted", "superseded", "repealed")

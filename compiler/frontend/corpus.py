@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cache import BuildCache
-from .diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
-from .load import SourceDocument, decode, load
-from .manifest import Entry, Manifest, load_manifest
-from .normalize import normalize
-from .tree import NAV_LAW, Code, Document, build, wrap_fragments
+from compiler.cache import BuildCache
+from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
+from compiler.frontend.load import SourceDocument, decode, load
+from compiler.frontend.manifest import Entry, Manifest, load_manifest
+from compiler.frontend.normalize import normalize
+from compiler.frontend.tree import NAV_LAW, Code, Document, build, wrap_fragments
 
 
 @dataclass
@@ -83,7 +83,7 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None)
             failures.extend(exc.diagnostics)
             continue
         if entry.kind == "act":
-            from .acts import parse_act
+            from compiler.frontend.acts import parse_act
             acts.append(parse_act(src, entry, diags))
             continue
         key = cache.key("document", src.path, src.sha256, repr(entry)) if cache is not None and cache.enabled else ""

@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Iterator
 
-from . import labels as L
-from .diagnostics import Diagnostic, Diagnostics, Severity
-from .normalize import NormalText
-from .parse import Line, parse_lines
+from compiler.frontend import labels as L
+from compiler.diagnostics import Diagnostic, Diagnostics, Severity
+from compiler.frontend.normalize import NormalText
+from compiler.frontend.parse import Line, parse_lines
 
 
 # ---- nodes ----------------------------------------------------------------------------------------

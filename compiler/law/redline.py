@@ -9,8 +9,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from . import escape as esc
-from .tree import Node, Provision, Text
+from compiler import escape as esc
+from compiler.frontend.tree import Node, Provision, Text
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,331 @@
+"""The pipeline: `navlaw build` as one function whose body reads as the stages of DESIGN.md.
+
+    corpus   = frontend(corpus_dir)           load -> normalize -> parse -> tree, per document (cached)
+    timeline = law(corpus)                    text versions on their dates, amending acts applied
+    tariffs  = tariffs(corpus, timeline)      extracted by form, dated on the timeline, linted
+    module   = fee_module(...)                navlaw_fees: plans per route -> generated Python
+    files    = outputs(...)                   trees, tariffs.json, diagnostics.json, changes.md
+    pages    = site_pages(...)                the site's Markdown (MkDocs renders it when published)
+    publish(...)                              checked paths, lock, staged, swapped in whole
+
+Each stage is a typed call that can be run and printed alone: ``navlaw build --dump STAGE`` (one of
+``STAGES``) prints that stage's result as JSON and writes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from compiler.cache import BuildCache, tree_digest
+from compiler.diagnostics import Diagnostics, Severity
+from compiler.frontend.corpus import Compiled, Corpus, compile_corpus
+from compiler.frontend.outline import document_json
+from compiler.publish import Output, OutputError, check_paths, publish
+from compiler.tariffs.model import AnyTariff, to_json
+
+if TYPE_CHECKING:
+    from compiler.law.timeline import Timeline
+    from compiler.site.mkdocs_build import SiteReport
+
+STAGES = ("manifest", "tree", "timeline", "tariffs", "lint", "module", "outputs", "site")
+
+
+@dataclass(frozen=True)
+class Options:
+    corpus: str = "corpus"
+    out: str = "build"
+    module: str = "navlaw_fees"
+    site: bool = True
+    cache: bool = True
+    dump: str = ""  # one of STAGES: print that stage's result, write nothing
+
+
+@dataclass
+class Law:
+    """What the middle of the pipeline knows: the corpus, its timeline, its tariffs, every finding."""
+
+    corpus: Corpus
+    timeline: Timeline
+    tariffs: list[AnyTariff]
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
+
+
+# ---- the stages --------------------------------------------------------------------------------------
+
+def frontend(corpus_dir: str, cache: BuildCache | None = None) -> Corpus:
+    """load -> normalize -> parse -> tree for every document of the manifest."""
+    return compile_corpus(corpus_dir, cache)
+
+
+def law(corpus: Corpus) -> Timeline:
+    """The timeline of text versions (amending acts applied); two texts in force on one day are errors."""
+    from compiler.law import build_timeline
+    from compiler.law.timeline import check_conflicts
+
+    timeline = build_timeline(corpus, corpus.diagnostics)
+    check_conflicts(timeline, corpus.diagnostics, str(corpus.manifest.path))
+    corpus.timeline = timeline  # type: ignore[attr-defined]
+    return timeline
+
+
+def tariffs(corpus: Corpus, timeline: Timeline, cache: BuildCache | None = None) -> Law:
+    """Tariffs by form, dated on the timeline and linted; cross-references found and checked."""
+    from compiler.law import references
+    from compiler.tariffs import tariffs_and_lint
+
+    result = Law(corpus, timeline, [])
+    result.diagnostics.extend(corpus.diagnostics)
+    if corpus.diagnostics.has_errors():
+        return result
+    result.tariffs, found = tariffs_and_lint(corpus, timeline, cache)
+    result.diagnostics.extend(found)
+    corpus.references = references.find(corpus)  # type: ignore[attr-defined]
+    result.diagnostics.extend(references.lint(corpus, corpus.references, set(timeline.sections())))  # type: ignore[attr-defined]
+    return result
+
+
+def compile_law(corpus_dir: str, cache: BuildCache | None = None) -> Law:
+    """The first three stages: what every command that reads the corpus needs."""
+    corpus = frontend(corpus_dir, cache)
+    return tariffs(corpus, law(corpus), cache)
+
+
+def fee_module(result: Law) -> dict[str, str]:
+    """The generated navlaw_fees package: file name -> text."""
+    from compiler.fees.generate import render, sources_of
+    from compiler.fees.plans import build_plans
+
+    return render(build_plans(result.tariffs), result.tariffs, sources_of(result.corpus))
+
+
+def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:
+    """The build directory's data files: each document's tree, the tariffs, the findings, the changes."""
+    files: dict[str, str] = {}
+    for c in result.corpus.documents:
+        def tree_json(doc: Any = c.document) -> str:
+            return dump(document_json(doc)) + "\n"
+
+        key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
+        files[f"tree/{tree_name(result.corpus, c)}.json"] = (cache.through("tree-json", key, tree_json)
+                                                              if cache is not None else tree_json())
+    files["tariffs.json"] = dump({"tariffs": tariffs_json(result.tariffs)}) + "\n"
+    files["diagnostics.json"] = dump([d.to_json() for d in result.diagnostics]) + "\n"
+    files["changes.md"] = changes_md(result)
+    return files
+
+
+def site_pages(result: Law) -> dict[str, str]:
+    """The site's pages (path under docs/ -> Markdown) and assets."""
+    from compiler.site.pages import pages
+
+    return pages(result.corpus, result.timeline, result.tariffs, result.diagnostics, changes_md(result, for_site=True))
+
+
+def publish_all(options: Options, files: dict[str, str], module: dict[str, str], site: dict[str, str] | None,
+                cache: BuildCache | None) -> SiteReport | None:
+    """Write OUT (with the MkDocs site in OUT/site) and MODULE together: see compiler/publish.py."""
+    out, module_dir = Path(options.out).resolve(), Path(options.module).resolve()
+    reports: list[SiteReport | None] = []
+
+    def write(staged: dict[Path, Path]) -> None:
+        write_files(staged[out], files)
+        write_files(staged[module_dir], module)
+        report = None
+        if site is not None:
+            from compiler.site.mkdocs_build import build_site
+            report = build_site(site, staged[out] / "site", out / "site", cache)
+        reports.append(report)
+
+    publish(Path(options.corpus), [Output("--out", out), Output("--module", module_dir)], write)
+    return reports[0] if reports else None
+
+
+# ---- the pipeline ------------------------------------------------------------------------------------
+
+@dataclass
+class Report:
+    """What a build did, for the command line to print."""
+
+    code: int  # exit status: 0 built (or up to date), 1 errors in the law text or the outputs, 2 usage
+    summary: str = ""
+    details: list[str] = field(default_factory=list)
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
+    warnings: list[str] = field(default_factory=list)
+    error: str = ""
+    dumped: str = ""
+
+
+def build(options: Options) -> Report:
+    """Compile the corpus and write every output; the stages in order."""
+    out, module_dir = Path(options.out).resolve(), Path(options.module).resolve()
+    if not options.dump:
+        try:
+            check_paths(Path(options.corpus), [Output("--out", out), Output("--module", module_dir)])
+        except OutputError as exc:
+            return Report(exc.code, error=str(exc))
+    cache = BuildCache(cache_dir(options.out) if options.cache and not options.dump else None)
+    last_key = cache.key("last", str(Path(options.corpus).resolve()), str(out), str(module_dir), str(not options.site))
+    corpus_digest = ""
+    if cache.enabled:
+        # Nothing to do when the corpus is the one the outputs on disk were built from, and they are
+        # still what that build wrote.
+        corpus_digest = tree_digest(Path(options.corpus))
+        last = cache.get("last", last_key)
+        if (last is not None and corpus_digest and last["corpus"] == corpus_digest
+                and last["out"] == tree_digest(out) and last["module"] == tree_digest(module_dir)):
+            return Report(0, f"{last['head']}{options.out}/ and {options.module}/ are up to date {last['tail']}",
+                          warnings=cache.warnings)
+
+    corpus = frontend(options.corpus, cache)
+    if options.dump in ("manifest", "tree"):
+        return _dumped(options.dump, corpus=corpus)
+    timeline = law(corpus)
+    if options.dump == "timeline":
+        return _dumped("timeline", timeline=timeline)
+    result = tariffs(corpus, timeline, cache)
+    if options.dump in ("tariffs", "lint"):
+        return _dumped(options.dump, result=result)
+    if result.diagnostics.has_errors():
+        return Report(1, error=f"not built: {summary(result.diagnostics)}; the previous output is unchanged",
+                      diagnostics=result.diagnostics, warnings=cache.warnings)
+    try:
+        module = fee_module(result)
+        files = outputs(result, cache)
+        pages = site_pages(result) if options.site else None
+        if options.dump in ("module", "outputs", "site"):
+            return Report(0, dumped=dump({"module": module, "outputs": files, "site": pages}[options.dump]))
+        if pages is not None:
+            files.update({f"site-docs/{k}": v for k, v in pages.items()})
+        site_report = publish_all(options, files, module, pages, cache)
+    except OSError as exc:
+        return Report(1, error=f"cannot write the outputs: {exc.strerror or exc}"
+                      f"{f' ({exc.filename})' if exc.filename else ''}; the previous output is unchanged",
+                      diagnostics=result.diagnostics, warnings=cache.warnings)
+    except OutputError as exc:
+        return Report(exc.code, error=str(exc), diagnostics=result.diagnostics, warnings=cache.warnings)
+
+    sections = sum(len(c.document.sections()) for c in corpus.documents)
+    head = f"navlaw build: {len(corpus.documents)} documents, {sections} sections, {len(result.tariffs)} tariffs -> "
+    tail = f"({summary(result.diagnostics)}" + ("; see them with `navlaw lint`)" if len(result.diagnostics) else ")")
+    report = Report(0, head + f"{options.out}/; fee module -> {options.module}/ {tail}",
+                    diagnostics=result.diagnostics, warnings=cache.warnings)
+    if cache.enabled:
+        try:
+            cache.put("last", last_key, {"corpus": corpus_digest, "out": tree_digest(out),
+                                         "module": tree_digest(module_dir), "head": head, "tail": tail})
+            cache.prune()
+        except OSError as exc:
+            report.warnings.append(f"the build cache could not be written ({exc.strerror or exc})")
+        reused, parsed = cache.stats["document hit"], cache.stats["document miss"]
+        report.details.append(f"  cache: {parsed} of {reused + parsed} documents parsed, {reused} reused"
+                              + (f"; {site_report.summary()}" if site_report else ""))
+    return report
+
+
+def _dumped(stage: str, corpus: Corpus | None = None, timeline: Timeline | None = None,
+            result: Law | None = None) -> Report:
+    """``--dump STAGE``: the stage's result as JSON."""
+    if stage == "manifest" and corpus is not None:
+        data: Any = [{k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in vars(e).items()
+                      if k not in ("anchors", "fragments")} for e in corpus.manifest.entries]
+    elif stage == "tree" and corpus is not None:
+        data = {tree_name(corpus, c): document_json(c.document) for c in corpus.documents}
+    elif stage == "timeline" and timeline is not None:
+        data = {sec: [{"date": d.isoformat(), "sources": [{"id": pid, "file": Path(v.file).name, "note": v.note}
+                                                          for pid, v in timeline.section_on(sec, d).sources],
+                       "message": timeline.section_on(sec, d).message}
+                      for d in timeline.boundaries(sec)] for sec in timeline.sections()}
+    elif stage == "tariffs" and result is not None:
+        data = tariffs_json(result.tariffs)
+    else:
+        assert result is not None
+        data = [d.to_json() for d in result.diagnostics]
+    return Report(0, dumped=dump(data))
+
+
+# ---- helpers -----------------------------------------------------------------------------------------
+
+def dump(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False, default=str)
+
+
+def summary(diags: Diagnostics) -> str:
+    counts = {s: sum(1 for d in diags if d.severity is s) for s in Severity}
+    return (f"{counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), "
+            f"{counts[Severity.INFO]} note(s)")
+
+
+def cache_dir(out: str) -> Path:
+    """Where `navlaw build --out DIR` keeps its cache: beside DIR, as .DIR-cache/."""
+    p = Path(out)
+    return p.with_name(f".{p.name}-cache")
+
+
+def tree_name(corpus: Corpus, c: Compiled) -> str:
+    """A document's tree file: its path relative to the corpus (two files named alike in two folders
+    get two tree files)."""
+    path = Path(c.source.path)
+    try:
+        return path.resolve().relative_to(Path(corpus.root).resolve()).as_posix()
+    except ValueError:
+        return path.name
+
+
+def tariffs_json(tariffs: list[AnyTariff]) -> list[dict[str, Any]]:
+    """Stable and sorted: by route, series, start date (unresolved first), id."""
+    def key(t: AnyTariff) -> tuple[str, str, str, str]:
+        s = t.effective.start
+        return (t.route, t.series, s.isoformat() if s else "", t.id)
+    return [to_json(t) for t in sorted(tariffs, key=key)]
+
+
+def changes_md(result: Law, for_site: bool = False) -> str:
+    """Every date on which the corpus changes the law, oldest first, with what changed (for the site:
+    corpus text escaped, redlines as HTML)."""
+    from compiler.report.changes import change_report
+    from compiler.escape import text
+
+    timeline, ts = result.timeline, result.tariffs
+    dates = sorted(set(timeline.boundaries()) | {t.effective.start for t in ts if t.effective.start}
+                   | {t.effective.end for t in ts if t.effective.end})
+    out = ["# What changes when", "",
+           "Each date on which a text or a fee of the corpus takes effect or stops being known, with what "
+           "changes that day. Generated by `navlaw build` from corpus/.", ""]
+    for d in dates:
+        report = (change_report(timeline, ts, d - dt.timedelta(days=1), d, quote=text, html=True) if for_site
+                  else change_report(timeline, ts, d - dt.timedelta(days=1), d))
+        if report[-1].startswith("No provision"):
+            continue
+        # the date heads its changes: its sections and fees one level below it
+        out += [f"## {d}"] + ["#" + line if line.startswith("#") else line for line in report[1:]]
+    return "\n".join(out) + "\n"
+
+
+def write_files(target: Path, files: dict[str, str]) -> None:
+    for name, text in sorted(files.items()):
+        path = target / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def print_report(report: Report, out: Callable[[str], None] | None = None) -> None:
+    """How the command line shows a build: errors and warnings on stderr, the summary on stdout."""
+    say = out or print
+    for d in report.diagnostics:
+        if d.severity >= Severity.ERROR:
+            print(d.format(), file=sys.stderr)
+    if report.error:
+        print(f"navlaw build: {report.error}", file=sys.stderr)
+    for w in report.warnings:
+        print(f"navlaw build: warning: {w}", file=sys.stderr)
+    if report.dumped:
+        say(report.dumped)
+    if report.summary:
+        say(report.summary)
+    for line in report.details:
+        say(line)

@@ -1,0 +1,1 @@
+"""Fees: plans per route, the reference evaluator, and the generator of the navlaw_fees module."""

@@ -1,0 +1,23 @@
+"""The law over time: the timeline of text versions (timeline.py) with amending acts applied
+(amend.py), cross-references (references.py), defined terms (definitions.py), redlines (redline.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from compiler.diagnostics import Diagnostics
+    from compiler.frontend.corpus import Corpus
+    from compiler.law.timeline import Timeline
+
+
+def build_timeline(corpus: Corpus, diags: Diagnostics | None = None) -> Timeline:
+    """Every provision's text versions on their dates: the corpus's texts, then its amending acts
+    checked and applied in the order they take effect."""
+    from compiler.law.amend import apply_acts
+    from compiler.law.timeline import Timeline, document_versions
+
+    timeline = Timeline(document_versions(corpus))
+    if corpus.acts:
+        timeline = apply_acts(corpus, timeline, diags if diags is not None else corpus.diagnostics)
+    return timeline

@@ -1,0 +1,34 @@
+"""Tariffs: the typed model (model.py), rate-table formulas (formula.py), extraction from the trees by
+form (extract.py), dating on the timeline — the one place schedules succeed one another (dating.py) —
+and lint (lint.py). ``tariffs_and_lint`` runs the stage."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from compiler.cache import BuildCache
+    from compiler.diagnostics import Diagnostics
+    from compiler.frontend.corpus import Corpus
+    from compiler.law.timeline import Timeline
+    from compiler.tariffs.model import AnyTariff
+
+
+def tariffs_and_lint(corpus: Corpus, timeline: Timeline | None = None,
+                     cache: BuildCache | None = None) -> tuple[list[AnyTariff], Diagnostics]:
+    """Extract every tariff (from the corpus texts and from what amending acts put in force), date it by
+    the timeline, and lint; the findings go to the returned collector. With a cache, the tariffs of an
+    unchanged document are not extracted again."""
+    from compiler.diagnostics import Diagnostics
+    from compiler.law import build_timeline
+    from compiler.tariffs.dating import act_tariffs, date_tariffs
+    from compiler.tariffs.extract import extract, raw_line_lookup, unique_ids
+    from compiler.tariffs.lint import lint
+
+    diags = Diagnostics()
+    if timeline is None:
+        timeline = build_timeline(corpus, diags)
+    tariffs = extract(corpus, diags, cache) + act_tariffs(timeline, diags)
+    tariffs = unique_ids(date_tariffs(tariffs, timeline))
+    diags.extend(lint(tariffs, raw_line_lookup(corpus)))
+    return tariffs, diags
