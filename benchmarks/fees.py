@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 import navlaw_fees as nf  # noqa: E402
 from compiler.tariffs.extract import tariffs_and_lint  # noqa: E402
 from compiler.fees.plans import build_plans, reference_quote  # noqa: E402
+from compiler.tariffs.routes import RouteTable  # noqa: E402
 from compiler.frontend.corpus import compile_corpus  # noqa: E402
 
 
@@ -57,7 +58,8 @@ def main() -> None:
     ap.add_argument("--quotes", type=int, default=20000)
     ap.add_argument("--rounds", type=int, default=7)
     args = ap.parse_args()
-    plans = build_plans(tariffs_and_lint(compile_corpus(ROOT / "corpus"))[0])
+    corpus = compile_corpus(ROOT / "corpus")
+    plans = build_plans(tariffs_and_lint(corpus)[0], RouteTable(corpus.manifest.routes))
     work = workload(args.quotes)
 
     def reference(route, **kw):  # type: ignore[no-untyped-def]

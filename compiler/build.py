@@ -99,8 +99,10 @@ def fee_module(result: Law) -> dict[str, str]:
     """The generated navlaw_fees package: file name -> text."""
     from compiler.fees.generate import render, sources_of
     from compiler.fees.plans import build_plans
+    from compiler.tariffs.routes import RouteTable
 
-    return render(build_plans(result.tariffs), result.tariffs, sources_of(result.corpus))
+    return render(build_plans(result.tariffs, RouteTable(result.corpus.manifest.routes)), result.tariffs,
+                  sources_of(result.corpus))
 
 
 def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:

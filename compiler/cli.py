@@ -49,9 +49,13 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def _section_id(corpus: Corpus, timeline, name: str) -> str:  # type: ignore[no-untyped-def]
+    from compiler.frontend.tree import other_code
+
     section = name.strip().lstrip("§ ").strip().lower()
-    if section not in timeline.versions and f"21nycrr/{section}" in timeline.versions:
-        return f"21nycrr/{section}"
+    if section not in timeline.versions:  # "55.2": a section of another code, named without its prefix
+        elsewhere = [s for s in timeline.versions if other_code(s) and s.split("/", 1)[1] == section]
+        if len(elsewhere) == 1:
+            return elsewhere[0]
     return section
 
 
@@ -189,8 +193,10 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
     if compiled is None:
         return EXIT_ERRORS
     corpus, tariffs, diags = compiled
-    chosen = [t for t in tariffs if not args.route or t.route == args.route or
-              (t.route == "hudson" and args.route.startswith("hudson"))]
+    from compiler.tariffs.routes import RouteTable
+
+    family = RouteTable(corpus.manifest.routes).family(args.route) if args.route else ()
+    chosen = [t for t in tariffs if not args.route or t.route in family]
     if args.route and not chosen:
         routes = sorted({t.route for t in tariffs if t.route})
         print(f"navlaw tariffs: no tariffs for route {args.route!r}; routes: {', '.join(routes)}", file=sys.stderr)
@@ -407,8 +413,9 @@ holds or is inside the corpus is refused (exit 2).""")
     sp.set_defaults(func=cmd_serve)
 
     sp = sub.add_parser("fee", help="quote a pilotage fee, itemized with citations",
-                        description="Quote the pilotage fee for ROUTE (sandy-hook, hudson-lower, hudson-upper, "
-                                    "long-island-sound) with the generated navlaw_fees module. Route options follow "
+                        description="Quote the pilotage fee for ROUTE (a route of the corpus manifest's [[route]] "
+                                    "table: sandy-hook, hudson-lower, hudson-upper, long-island-sound in the Navigation "
+                                    "Law corpus) with the generated navlaw_fees module. Route options follow "
                                     "as --name VALUE or --flag, e.g. --miles 10, --second-pilot, --launch "
                                     "yonkers-pilot-station (see navlaw_fees.options(route)).")
     sp.add_argument("route", metavar="ROUTE")
@@ -428,7 +435,7 @@ holds or is inside the corpus is refused (exit 2).""")
     sp.set_defaults(func=cmd_parse)
 
     sp = sub.add_parser("show", help="print a section as in force on a date",
-                        description="Print a section (e.g. 89-b, 55.2) as in force on DATE (default today), with "
+                        description="Print a section (e.g. 12-a) as in force on DATE (default today), with "
                                     "the source text and date of each part, as an outline or JSON. A date for which "
                                     "the corpus knows no text is said so, exit 1.")
     sp.add_argument("section", metavar="SECTION")
@@ -460,8 +467,8 @@ holds or is inside the corpus is refused (exit 2).""")
                                     "percentages, time fees, board-set fees and penalties, with effective dates, "
                                     "status, citations and the interpretations applied.")
     corpus_arg(sp)
-    sp.add_argument("--route", metavar="R", help="only this route (sandy-hook, hudson-lower, hudson-upper, "
-                    "long-island-sound; hudson-* include fees for both river sections)")
+    sp.add_argument("--route", metavar="R", help="only this route of the manifest's [[route]] table, with the fees "
+                    "of its family (hudson-lower and hudson-upper include the fees of both river sections)")
     sp.add_argument("--on", type=_date, metavar="DATE", help="only what is in force on DATE (YYYY-MM-DD)")
     format_arg(sp)
     sp.set_defaults(func=cmd_tariffs)

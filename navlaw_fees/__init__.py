@@ -5,7 +5,7 @@
 #   089-a.4-7-8.txt  d38e15f370ace50d364b0c8ac93b9e819a7d0e56838037bbf3c2a1d8486e84c9
 #   089-b.2022.txt  9c51ef4687c1aa0998f86b44aa0d58b81e1ed058df627c086974529fb3accc94
 #   21nycrr-55.2.proposed-2016.txt  0aaf33ddeadbbcd9a9bfe024b2877bb7d39cd39ea875891f05ce7b94fc1a23c7
-#   manifest.toml  d9c8779318c2b53b7975013224d4f9303e647b899e42165d860fe336ae67d06a
+#   manifest.toml  ca93c6d362ebc20d0e7053155f0c774a3ce15833a83ba508c075067013b2178d
 #   nav-law.consolidated.txt  331da2a25ee54c5e6966c2fa16fd18551f7f755940c65bdb94fe0a847446cf0c
 """Pilotage fees under the New York Navigation Law, to the cent, with citations.
 
@@ -335,7 +335,7 @@ HOURS_PER_DAY = Decimal(24)
 
 _SANDY_HOOK_PERIODS = (
     Period(NAV_88_4_B_II_1_A_IV_FROM, NAV_88_4_B_II_1_A_IV_UNTIL, sandy_hook_nav_88_4_b_ii_1_a_iv, 'Nav. Law § 88(4)(b)(ii)(1)(A)(iv)', None, None,
-           ("Row '100 to 499.99': the formula '$(P.U.X7.01' lacks 1 missing closing parenthesis; read as if supplied.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $125 per ship but leaves the amount to the board.', 'Not included: the capital expense fund surcharge (initial increase) set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $75 per ship but leaves the amount to the board.'), 2),
+           ("Row '100 to 499.99': the formula '$(P.U.X7.01' lacks 1 missing closing parenthesis; read as if supplied.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilots surcharge board (Nav. Law § 88(4)(e)); the law caps it at $125 per ship but leaves the amount to the board.', 'Not included: the capital expense fund surcharge (initial increase) set by the Sandy Hook pilots surcharge board (Nav. Law § 88(4)(e)); the law caps it at $75 per ship but leaves the amount to the board.'), 2),
     Period(NAV_88_4_B_1_II_A_II_FROM, NAV_88_4_B_1_II_A_II_UNTIL, sandy_hook_nav_88_4_b_1_ii_a_ii, 'Nav. Law § 88(4)(b)(1)(ii)(A)(ii)', None, None,
            ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.'), 1),
     Period(NAV_88_4_B_1_II_A_III_FROM, NAV_88_4_B_1_II_A_III_UNTIL, sandy_hook_nav_88_4_b_1_ii_a_iii, 'Nav. Law § 88(4)(b)(1)(ii)(A)(iii)', None, None,
@@ -377,7 +377,7 @@ def _quote_sandy_hook(u: Decimal, on: _date, options: dict[str, Any]) -> Quote:
 
 _HUDSON_LOWER_PERIODS = (
     Period(NAV_89_A_4_B_1_VII_HUDSON_LOWER_FROM, None, hudson_lower_nav_89_a_4_b_1_vii, 'Nav. Law § 89-a(4)(b)(1)(vii)', None, NAV_89_A_4_B_1_VII_HUDSON_LOWER_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Not included: the Hudson River pilots retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run for sixty months from a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(1) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0),
 )
 _HUDSON_LOWER_NO_SCHEDULE = "no hudson-lower rate schedule can be established for {on}; the corpus establishes them from 2022-01-01 (089-a.4-7-8.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
 _HUDSON_LOWER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", )
@@ -403,7 +403,7 @@ def _quote_hudson_lower(u: Decimal, on: _date, options: dict[str, Any]) -> Quote
 
     def zone2() -> Decimal:
         if not z2:
-            z2.append(_zone2(u, on, notes))
+            z2.append(_zone2_hudson_upper(u, on, notes))
         return z2[0]
 
     if options:
@@ -547,9 +547,9 @@ def _quote_hudson_lower(u: Decimal, on: _date, options: dict[str, Any]) -> Quote
 
 _HUDSON_UPPER_PERIODS = (
     Period(NAV_89_A_4_B_FROM, NAV_89_A_4_B_UNTIL, hudson_upper_nav_89_a_4_b, 'Nav. Law § 89-a(4)(b)', None, NAV_89_A_4_B_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Mid-river launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.'), 1),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Mid-river launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.'), 1),
     Period(NAV_89_A_4_B_1_VII_HUDSON_UPPER_FROM, None, hudson_upper_nav_89_a_4_b_1_vii, 'Nav. Law § 89-a(4)(b)(1)(vii)', None, NAV_89_A_4_B_1_VII_HUDSON_UPPER_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Mid-river launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the Hudson River pilots retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run for sixty months from a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Mid-river launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0),
 )
 _HUDSON_UPPER_NO_SCHEDULE = "no hudson-upper rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), from 2022-01-01 (089-a.4-7-8.txt); known in force until 2006-01-01; the corpus has no text of it from then until 2022-01-01 (089-a.4-7-8.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
 _HUDSON_UPPER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", )
@@ -575,7 +575,7 @@ def _quote_hudson_upper(u: Decimal, on: _date, options: dict[str, Any]) -> Quote
 
     def zone2() -> Decimal:
         if not z2:
-            z2.append(_zone2(u, on, notes))
+            z2.append(_zone2_hudson_upper(u, on, notes))
         return z2[0]
 
     if options:
@@ -803,12 +803,12 @@ def _quote_long_island_sound(u: Decimal, on: _date, options: dict[str, Any]) -> 
     return Quote("long-island-sound", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
 
 
-def _zone2(u: Decimal, on: _date, notes: list[str]) -> Decimal:
-    """"Zone 2 Base Rate" (21 NYCRR § 55.2): read as the Section 2 (Upper River) base pilotage charge."""
+def _zone2_hudson_upper(u: Decimal, on: _date, notes: list[str]) -> Decimal:
+    """"Zone 2 Base Rate": read as the Hudson River Section 2 (Upper River) base pilotage charge."""
     p = period(_HUDSON_UPPER_PERIODS, on, _HUDSON_UPPER_NO_SCHEDULE)
     amount = cents(p.fee(clamp(u, p.min_units, p.max_units))[0])
-    notes.append(f'"Zone 2 Base Rate" read as the Section 2 (Upper River) base pilotage charge for {u} pilotage '
-                 f"units: ${amount:,} ({p.citation}); the rule does not define it.")
+    notes.append('"Zone 2 Base Rate" read as the Hudson River Section 2 (Upper River) base pilotage charge for '
+                 + f"{u} pilotage units: ${amount:,} ({p.citation}); the rule does not define it.")
     return amount
 
 
@@ -916,7 +916,7 @@ def quote(route: str, *, units: object = None, length_ft: object = None, breadth
 
 
 _OPTION_HELP = {
-    "second_pilot": "two pilots assigned for a long continuous transit: the regular fee plus 50% (\u00a7 89-a(4)(b)(1-a))",
+    "second_pilot": "two pilots assigned for a long continuous transit: the regular fee plus the second pilot\u0027s share (\u00a7 89-a(4)(b)(1-a))",
     "launch": "launch or pilot-transport fee by station, per pilotage unit (21 NYCRR \u00a7 55.2(b))",
     "station_closed": "pilot transport fee when a pilot station is closed (21 NYCRR \u00a7 55.2(c))",
     "docking": "docking fee by assistance: no-tug-no-thruster, thruster, tug (21 NYCRR \u00a7 55.2(d))",
@@ -930,12 +930,12 @@ _OPTION_HELP = {
     "dismissed": "pilot dismissed without rendering services (21 NYCRR \u00a7 55.2(g)(2))",
     "detained_hours": "hours detained awaiting tide, berth or anchorage, or quarantined (21 NYCRR \u00a7 55.2(g)(3))",
     "standby_hours": "hours standing by for the vessel\u0027s convenience (21 NYCRR \u00a7 55.2(g)(4))",
-    "departure_delay_hours": "hours departure is delayed, ordered under six hours before (21 NYCRR \u00a7 55.2(g)(5))",
+    "departure_delay_hours": "hours departure is delayed when it is ordered late (21 NYCRR \u00a7 55.2(g)(5))",
     "no_notice": "vessel arrives at the pilot station without prior notice (21 NYCRR \u00a7 55.2(h)(1))",
     "cancellation": "late cancellation: under-6-hours or under-2-hours (21 NYCRR \u00a7 55.2(h)(2))",
     "late_arrival_hours": "hours late at the pilot station without notice (21 NYCRR \u00a7 55.2(h)(3))",
     "late_order": "pilot ordered late (21 NYCRR \u00a7 55.2(h)(4))",
-    "miles": "miles piloted: under 25, a transporting charge of two-thirds of the rate (\u00a7 89-b(4)(b)(4))",
+    "miles": "miles piloted: below the statute\u0027s distance, a transporting charge instead of the pilotage fee (\u00a7 89-b(4)(b)(4))",
     "detention_hours": "hours detained on board at anchor or berth (\u00a7 89-b(4)(b)(5))",
     "carried_off_days": "whole days carried off on board (\u00a7 89-b(4)(b)(6))",
 }

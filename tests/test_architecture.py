@@ -5,7 +5,11 @@ of the corpus in the compiler's code."""
 from __future__ import annotations
 
 import ast
+import re
+from decimal import Decimal
 from pathlib import Path
+
+import pytest
 
 from .conftest import ROOT
 
@@ -114,3 +118,101 @@ def test_modules_stay_readable():
     long = {str(p.relative_to(ROOT)): n for p in COMPILER.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 500}
     assert long == {}
+
+
+# ---- routes are data: a new route needs a manifest entry and the law text, no code ------------------
+
+NEW_SECTIONS = """§ 300. Pilotage on Lake Champlain; rates.
+1. Every foreign vessel navigating Lake Champlain shall take a licensed pilot.
+2. (a) From January first, two thousand twenty-five until January first, two thousand twenty-six all vessels shall pay four dollars and ten cents per pilotage unit; from January first, two thousand twenty-six all vessels shall pay four dollars and fifty cents per pilotage unit.
+(b) A minimum charge calculated on fifty pilotage units and a maximum charge calculated on six hundred pilotage units shall apply.
+§ 301. Pilotage on the Niagara River; rates.
+1. Effective January first, two thousand twenty-five, the pilotage fee shall be calculated pursuant to the following table:
+PILOTAGE UNITS (P.U.) | TARIFF |
+0 to 99.99 | $500 |
+100 and up | $(P.U. x 5.25) |
+"""
+
+NEW_ROUTES = """
+[[document]]
+file = "lakes.txt"
+kind = "section-text"
+covers = ["300", "301"]
+status = "in-force"
+source = "a test text: two sections pricing two new routes"
+confidence = "verified"
+
+[[route]]
+id = "lake-champlain"
+name = "Lake Champlain (§ 300)"
+title = "Lake Champlain pilotage"
+sections = ["300"]
+
+[[route]]
+id = "niagara-river"
+name = "Niagara River (§ 301)"
+title = "Niagara River pilotage"
+sections = ["301"]
+"""
+
+
+def test_two_new_routes_declared_in_the_manifest_are_quoted_with_no_change_to_navlaw(tmp_path):
+    import datetime as dt
+    import importlib.util
+    import shutil
+    import sys
+
+    from compiler.cli import main
+    from .conftest import CORPUS
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    (corpus / "lakes.txt").write_text(NEW_SECTIONS, encoding="utf-8")
+    with (corpus / "manifest.toml").open("a", encoding="utf-8") as f:
+        f.write(NEW_ROUTES)
+    assert main(["build", "--corpus", str(corpus), "--out", str(tmp_path / "out"), "--module", str(tmp_path / "lakes_fees"),
+                 "--no-site", "--no-cache"]) == 0
+    spec = importlib.util.spec_from_file_location("lakes_fees", tmp_path / "lakes_fees" / "__init__.py",
+                                                  submodule_search_locations=[str(tmp_path / "lakes_fees")])
+    assert spec is not None and spec.loader is not None
+    nf = importlib.util.module_from_spec(spec)
+    sys.modules["lakes_fees"] = nf
+    try:
+        spec.loader.exec_module(nf)
+        assert nf.ROUTES[-2:] == ("lake-champlain", "niagara-river")
+        # § 300(2)(a): rates in words with calendar periods; (b) clamps the units to [50, 600]
+        q = nf.quote("lake-champlain", units=300, on=dt.date(2025, 6, 1))
+        assert q.total == Decimal("1230.00") and q.lines[0].citation == "Nav. Law § 300(2)(a)"  # 300 × $4.10
+        assert nf.quote("lake-champlain", units=300, on=dt.date(2026, 6, 1)).total == Decimal("1350.00")  # 300 × $4.50
+        assert nf.quote("lake-champlain", units=20, on=dt.date(2026, 6, 1)).total == Decimal("225.00")  # 50 × $4.50
+        assert nf.quote("lake-champlain", units=900, on=dt.date(2026, 6, 1)).total == Decimal("2700.00")  # 600 × $4.50
+        # § 301(1): a units/tariff table, effective 2025-01-01
+        assert nf.quote("niagara-river", units=50, on=dt.date(2025, 6, 1)).total == Decimal("500.00")
+        q = nf.quote("niagara-river", units=300, on=dt.date(2025, 6, 1))
+        assert q.total == Decimal("1575.00") and q.lines[0].citation == "Nav. Law § 301(1)"  # 300 × $5.25
+        with pytest.raises(nf.FeeError, match="can be established for 2024-06-01"):
+            nf.quote("niagara-river", units=50, on=dt.date(2024, 6, 1))
+        # and the existing routes are as before
+        assert nf.quote("long-island-sound", units=350, on=dt.date(2026, 6, 1)).total == Decimal("3811.50")
+    finally:
+        sys.modules.pop("lakes_fees", None)
+
+
+def test_no_section_number_or_provision_id_of_the_corpus_in_compiler_code():
+    """What is special about a section is data in the manifest; comments and docstrings may cite."""
+    import io
+    import tokenize
+
+    pattern = re.compile(r"(?<![\w.])(?:8[89](?:-[ab])?|89-[ab]|55\.2|21nycrr)(?![\w.])")
+    found = []
+    for path in sorted(COMPILER.rglob("*.py")):
+        tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+        prev = None
+        for tok in tokens:
+            docstring = tok.type == tokenize.STRING and (prev is None or prev.type in (tokenize.INDENT, tokenize.NEWLINE,
+                                                                                         tokenize.DEDENT, tokenize.NL))
+            if tok.type == tokenize.STRING and not docstring and pattern.search(tok.string):
+                found.append(f"{path.relative_to(ROOT)}:{tok.start[0]}: {tok.string[:80]}")
+            if tok.type not in (tokenize.COMMENT, tokenize.NL):
+                prev = tok
+    assert found == []

@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 import navlaw_fees as nf
 from compiler.runtime import FeeError as ReferenceFeeError
 from compiler.fees.plans import build_plans, reference_quote
+from compiler.tariffs.routes import RouteTable
 
 D = Decimal
 BOUNDARIES = ["24.99", "24.995", "25", "49.99", "50", "50.01", "99.99", "100", "100.01", "199.99", "200", "499.99",
@@ -60,7 +61,8 @@ def plans():
         from compiler.frontend.corpus import compile_corpus
 
         from .conftest import CORPUS
-        _PLANS.update(build_plans(tariffs_and_lint(compile_corpus(CORPUS))[0]))
+        corpus = compile_corpus(CORPUS)
+        _PLANS.update(build_plans(tariffs_and_lint(corpus)[0], RouteTable(corpus.manifest.routes)))
     return _PLANS
 
 

@@ -43,13 +43,16 @@ ADVERSARIAL = {
 }
 # Key phrases of the tariff forms, repeated inside a priced section so the extractors read them
 # ("shall pay " x 100,000 stalled a build for minutes with a lazy scan between "shall pay" and "per").
-RATES = "§ 89-b. Pilotage on Long Island Sound; rates.\n4. (b) (1) "
+RATES = "§ 89-b. Pilotage on Long Island Sound; rates.\n4. (b) (1) "  # priced: the route forms read it
+FEES = "§ 65. Inspection of vessels.\n1. "  # not priced: the prose fee forms read it
 for phrase in ("shall pay ", "per pilotage unit ", "percent of ", "dollars and ", "charge calculated on ",
                "All vessels of 100 pilotage units and over shall pay $", "on and after January first, two thousand ",
                "per hour of the zone 2 base rate up to ", "tons burden ", "set by the board ",
                "a fine of not less than ", "section eighty-eight of this article ", "paragraph (e) of this ",
-               "more than two hours ", "pilotage units "):
+               "more than two hours ", "pilotage units ", "Sandy Hook pilot ", "pilot carried off on board a vessel ",
+               "for each vessel over ten tons burden, ", "tons burden, ", "when the Yonkers Station is closed "):
     ADVERSARIAL[f"repeated {phrase.strip()!r}"] = RATES + phrase * (MB // len(phrase))
+    ADVERSARIAL[f"repeated {phrase.strip()!r} outside a route"] = FEES + phrase * (MB // len(phrase))
 
 
 def cpu_seconds(data: bytes) -> float:

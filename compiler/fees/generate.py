@@ -21,7 +21,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from compiler import resources
 from compiler.cache import jinja_bytecode
 from compiler.tariffs.model import OPTION_TITLES
-from compiler.fees.plans import OPTION_HELP, OPTION_ORDER, Option, Plan, established, no_schedule_message
+from compiler.fees.plans import Option, Plan, established, no_schedule_message, option_help
 from compiler.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
 from compiler.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       to_json)
@@ -29,12 +29,6 @@ from compiler.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, 
 TEMPLATES = resources.PACKAGE / "templates"
 RUNTIME = resources.PACKAGE / "runtime.py"
 
-ROUTE_LABEL = {
-    "sandy-hook": "Sandy Hook pilotage",
-    "hudson-lower": "Hudson River Section 1 (Lower River) base pilotage",
-    "hudson-upper": "Hudson River Section 2 (Upper River) base pilotage",
-    "long-island-sound": "Long Island Sound and Block Island Sound pilotage",
-}
 
 
 def label_for(name: str, value: str = "") -> str:
@@ -140,7 +134,8 @@ def ident_plain(text: str) -> str:
 
 
 def schedule_function(mod: Module, route: str, s: BracketSchedule, prefix: str) -> ScheduleFn:
-    fn = f"{route.replace('-', '_')}_{prefix.lower()}".replace("_hudson_lower", "").replace("_hudson_upper", "")
+    r = route.replace("-", "_")
+    fn = f"{r}_{prefix.lower().replace('_' + r, '')}"  # the route once, though a shared provision's prefix names it
     branches = []
     for i, b in enumerate(s.brackets, 1):
         roles = iter(_roles(b.fee))
@@ -178,7 +173,8 @@ class RouteView:
     periods: list[dict[str, str]]
     no_schedule: str
     options: tuple[OptionView, ...]
-    body: list[str]  # code lines of the quote function after the base line
+    body: list[str]
+    zone2: str = ""  # the function name of the route whose base is its "Zone 2 Base Rate", if any  # code lines of the quote function after the base line
 
 
 def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, route: str) -> list[str]:
@@ -337,8 +333,9 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
     message = no_schedule_message(plan, "\x00").replace("{", "{{").replace("}", "}}").replace("\x00", "{on}")
     fn = route.replace("-", "_")
     typed = "_" + "".join(w.capitalize() for w in fn.split("_")) + "Options"
-    return RouteView(route, fn, ROUTE_LABEL[route], typed, periods, message,
-                     tuple(OptionView(o.name, option_type(o)) for o in plan.options), body)
+    return RouteView(route, fn, plan.title, typed, periods, message,
+                     tuple(OptionView(o.name, option_type(o)) for o in plan.options), body,
+                     plan.zone2_route.replace("-", "_"))
 
 
 @dataclass(frozen=True)
@@ -362,6 +359,8 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
                       trim_blocks=True, lstrip_blocks=True,
                       bytecode_cache=jinja_bytecode())
     env.filters["pyrepr"] = repr
+    env.filters["comment"] = comment  # text from the corpus (the route table) in a comment or docstring
+    env.filters["docstring"] = docstring
     mod = Module()
     fns: dict[str, ScheduleFn] = {}
     names = prefixes([s for plan in plans.values() for s in established(plan)])
@@ -370,11 +369,13 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
             if s.id not in fns:
                 fns[s.id] = schedule_function(mod, plan.route, s, names[s.id])
     routes = [route_view(mod, plans[r], fns, names) for r in plans]
-    listed = {r: [_schedule_summary(t) for t in tariffs if _listed(t, r)] for r in plans}
+    listed = {r: [_schedule_summary(t) for t in tariffs if _listed(t, plans[r])] for r in plans}
     header = _header(sources)
     ctx = dict(header=header, constants=sorted(mod.constants.items()), comments=mod.comments,
                functions=sorted(fns.values(), key=lambda f: f.name), routes=routes, listed=listed,
-               help={o: OPTION_HELP[o] for o in OPTION_ORDER})
+               help=option_help(plans),
+               zones=[{"fn": z.replace("-", "_"), "title": plans[z].title}
+                      for z in dict.fromkeys(p.zone2_route for p in plans.values() if p.zone2_route)])
     runtime = header + "\n" + RUNTIME.read_text(encoding="utf-8")
     return {
         "__init__.py": env.get_template("navlaw_fees/__init__.py.j2").render(ctx),
@@ -422,9 +423,8 @@ def _pyproject(tariffs: list[AnyTariff], sources: list[tuple[str, str]]) -> str:
     ])
 
 
-def _listed(t: AnyTariff, route: str) -> bool:
-    fam = (route, "hudson") if route.startswith("hudson") else (route,)
-    return t.route in fam and t.kind != "penalty"
+def _listed(t: AnyTariff, plan: Plan) -> bool:
+    return t.route in plan.family and t.kind != "penalty"
 
 
 def _schedule_summary(t: AnyTariff) -> dict[str, object]:

@@ -13,13 +13,15 @@ evaluates the same plans directly from the tariff objects. The property test che
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from compiler.runtime import (FeeError, Line, Quote, cents, check_options, choice, clamp, day, flag, number, started,
                           vessel_units, whole)
 from compiler.tariffs.formula import describe
-from compiler.tariffs.model import (ROUTES, AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
+from compiler.tariffs.routes import RouteTable
+from compiler.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       clamp as clamp_amounts)
 
 HOURS_OPTIONS = ("stop_hours", "ice_detention_hours", "delay_hours", "detained_hours", "standby_hours",
@@ -31,30 +33,61 @@ OPTION_ORDER = ("second_pilot", "launch", "station_closed", "docking", "undockin
                 "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours",
                 "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours",
                 "late_order", "miles", "detention_hours", "carried_off_days")
-OPTION_HELP = {
-    "second_pilot": "two pilots assigned for a long continuous transit: the regular fee plus 50% (§ 89-a(4)(b)(1-a))",
-    "launch": "launch or pilot-transport fee by station, per pilotage unit (21 NYCRR § 55.2(b))",
-    "station_closed": "pilot transport fee when a pilot station is closed (21 NYCRR § 55.2(c))",
-    "docking": "docking fee by assistance: no-tug-no-thruster, thruster, tug (21 NYCRR § 55.2(d))",
-    "undocking": "undocking fee by assistance, as docking (21 NYCRR § 55.2(d))",
-    "shifting": "shifting between berths in one port (21 NYCRR § 55.2(e))",
-    "anchoring": "anchoring the vessel (21 NYCRR § 55.2(f))",
-    "stop_hours": "hours of an intermediate cargo, fuel or water stop (21 NYCRR § 55.2(a))",
-    "ice_detention_hours": "hours detained on board by ice (21 NYCRR § 55.2(c))",
-    "ice_second_pilot": "ice conditions require a second pilot (21 NYCRR § 55.2(c))",
-    "delay_hours": "hours services are delayed for the vessel's convenience (21 NYCRR § 55.2(g)(1))",
-    "dismissed": "pilot dismissed without rendering services (21 NYCRR § 55.2(g)(2))",
-    "detained_hours": "hours detained awaiting tide, berth or anchorage, or quarantined (21 NYCRR § 55.2(g)(3))",
-    "standby_hours": "hours standing by for the vessel's convenience (21 NYCRR § 55.2(g)(4))",
-    "departure_delay_hours": "hours departure is delayed, ordered under six hours before (21 NYCRR § 55.2(g)(5))",
-    "no_notice": "vessel arrives at the pilot station without prior notice (21 NYCRR § 55.2(h)(1))",
-    "cancellation": "late cancellation: under-6-hours or under-2-hours (21 NYCRR § 55.2(h)(2))",
-    "late_arrival_hours": "hours late at the pilot station without notice (21 NYCRR § 55.2(h)(3))",
-    "late_order": "pilot ordered late (21 NYCRR § 55.2(h)(4))",
-    "miles": "miles piloted: under 25, a transporting charge of two-thirds of the rate (§ 89-b(4)(b)(4))",
-    "detention_hours": "hours detained on board at anchor or berth (§ 89-b(4)(b)(5))",
-    "carried_off_days": "whole days carried off on board (§ 89-b(4)(b)(6))",
+# What each quote option is, in words for people (nf.options, the calculator, quote lines); the law's
+# numbers and the citations are not here: they come from the tariffs that price the option (help()).
+OPTION_TEXT = {
+    "second_pilot": "two pilots assigned for a long continuous transit: the regular fee plus the second pilot's share",
+    "launch": "launch or pilot-transport fee by station, per pilotage unit",
+    "station_closed": "pilot transport fee when a pilot station is closed",
+    "docking": "docking fee by assistance: no-tug-no-thruster, thruster, tug",
+    "undocking": "undocking fee by assistance, as docking",
+    "shifting": "shifting between berths in one port",
+    "anchoring": "anchoring the vessel",
+    "stop_hours": "hours of an intermediate cargo, fuel or water stop",
+    "ice_detention_hours": "hours detained on board by ice",
+    "ice_second_pilot": "ice conditions require a second pilot",
+    "delay_hours": "hours services are delayed for the vessel's convenience",
+    "dismissed": "pilot dismissed without rendering services",
+    "detained_hours": "hours detained awaiting tide, berth or anchorage, or quarantined",
+    "standby_hours": "hours standing by for the vessel's convenience",
+    "departure_delay_hours": "hours departure is delayed when it is ordered late",
+    "no_notice": "vessel arrives at the pilot station without prior notice",
+    "cancellation": "late cancellation: under-6-hours or under-2-hours",
+    "late_arrival_hours": "hours late at the pilot station without notice",
+    "late_order": "pilot ordered late",
+    "miles": "miles piloted: below the statute's distance, a transporting charge instead of the pilotage fee",
+    "detention_hours": "hours detained on board at anchor or berth",
+    "carried_off_days": "whole days carried off on board",
 }
+
+
+def _common_citation(citations: list[str]) -> str:
+    """The citation that covers them all, shortened as people write it: "21 NYCRR § 55.2(d)" for
+    (d)(1), (d)(2), (d)(3); "§ 89-b(4)(b)(4)"."""
+    if not citations:
+        return ""
+    parts = [re.findall(r"\([^()]*\)|[^()]+", c) for c in citations]
+    common: list[str] = []
+    for group in zip(*parts):
+        if any(x != group[0] for x in group):
+            break
+        common.append(group[0])
+    return "".join(common).replace("Nav. Law ", "").strip()
+
+
+def option_help(plans: dict[str, Plan]) -> dict[str, str]:
+    """Each option's words with the provision(s) of the law that price it."""
+    cites: dict[str, list[str]] = {}
+    for plan in plans.values():
+        for ts in list(plan.with_base.values()) + [plan.rule_fees]:
+            for t in ts:
+                opt = getattr(t, "option", "")
+                if opt:
+                    cites.setdefault(opt, []).append(t.citation)
+    if "docking" in cites:
+        cites["undocking"] = cites["docking"]
+    return {name: OPTION_TEXT[name] + (f" ({_common_citation(sorted(set(cites[name])))})" if cites.get(name) else "")
+            for name in OPTION_ORDER if name in cites}
 
 
 @dataclass(frozen=True)
@@ -74,8 +107,11 @@ class Plan:
     notes_with_base: dict[str, tuple[str, ...]]
     rule_fees: tuple[AnyTariff, ...]  # § 55.2 fees: dated on their own
     options: tuple[Option, ...]
-    zone2: Plan | None = None  # hudson: the Section 2 (Upper River) plan, for "Zone 2 Base Rate"
+    zone2: Plan | None = None  # the plan of the route the words "Zone 2" select, for "Zone 2 Base Rate"
     group: dict[str, str] = field(default_factory=dict)  # base schedule id -> key of what comes with it
+    title: str = ""  # what its base fee is called (the route table's title)
+    family: tuple[str, ...] = ()  # the route ids whose tariffs apply to it: itself and its family
+    zone2_route: str = ""  # the route whose base is its "Zone 2 Base Rate" (it may be itself), if any
 
     def schedule_on(self, on: dt.date) -> BracketSchedule:
         for s in self.base:
@@ -119,17 +155,17 @@ def no_schedule_message(plan: Plan, on: str) -> str:
     return msg
 
 
-def _family(route: str) -> tuple[str, ...]:
-    return (route, "hudson") if route.startswith("hudson") else (route,)
-
-
-def build_plans(tariffs: list[AnyTariff]) -> dict[str, Plan]:
+def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]:
+    """One plan per route of the route table, in its order."""
     # every dated schedule counts, whatever its status: an older text's rates apply inside its dates
     # (follow_timeline has bounded them); only the deleted matter of a rule is left out
     live = [t for t in tariffs if not (t.status == "superseded" and t.kind == "flat")]
     plans: dict[str, Plan] = {}
-    for route in ("hudson-upper", "hudson-lower", "sandy-hook", "long-island-sound"):
-        fam = _family(route)
+    zone2_of = {r: routes.select(f, "Zone 2") for r in routes.ids() for f in routes.family(r)[1:2]}
+    # a route whose "Zone 2 Base Rate" is another route's base is planned after that route
+    order = sorted(routes.ids(), key=lambda r: (zone2_of.get(r, "") not in ("", r), routes.ids().index(r)))
+    for route in order:
+        fam = routes.family(route)
         series = [t for t in live if isinstance(t, BracketSchedule) and t.route == route and t.series == f"{route}/base"]
         base = tuple(sorted((t for t in series if t.effective.start is not None),
                             key=lambda t: t.effective.start))  # type: ignore[arg-type, return-value]
@@ -145,7 +181,7 @@ def build_plans(tariffs: list[AnyTariff]) -> dict[str, Plan]:
             extras = tuple(sorted((t for t in live if t.route in fam and t.effective.start_basis == "with-text"
                                    and not isinstance(t, BoardSet) and t.effective.contains(day) is True),
                                   key=lambda t: t.id))
-            notes = tuple(_notes_for(route, s.file, day, live))
+            notes = tuple(_notes_for(routes, route, s.file, day, live))
             key = "|".join(t.id for t in extras) + "#" + "|".join(notes)
             group[s.id] = key
             with_base[key] = extras
@@ -153,25 +189,30 @@ def build_plans(tariffs: list[AnyTariff]) -> dict[str, Plan]:
         rule = tuple(t for t in live if t.route in fam and isinstance(t, (Percentage, PerUnitFee)) and t.option
                      and t.effective.start is not None and t.effective.start_basis != "with-text")
         options = _options(route, with_base, rule)
+        z2 = zone2_of.get(route, "")
         plans[route] = Plan(route, base, unresolved, with_base, notes_with_base, rule, options,
-                            zone2=plans.get("hudson-upper") if route.startswith("hudson") else None, group=group)
-    return {r: plans[r] for r in ROUTES}
+                            zone2=plans.get(z2) if z2 else None, group=group,
+                            title=routes.get(route).title if routes.get(route) else route,  # type: ignore[union-attr]
+                            family=fam, zone2_route=z2)
+    return {r: plans[r] for r in routes.ids()}
 
 
-def _notes_for(route: str, file: str, day: dt.date, live: list[AnyTariff]) -> list[str]:
+def _notes_for(routes: RouteTable, route: str, file: str, day: dt.date, live: list[AnyTariff]) -> list[str]:
     """What a quote must say about fees the law creates but this quote cannot compute."""
     out: list[str] = []
-    fam = _family(route)
+    fam = routes.family(route)
+    launch = _common_citation(sorted({t.citation for t in live if t.route in fam and getattr(t, "option", "") == "launch"}))
     for t in live:
         if t.route not in fam or not isinstance(t, BoardSet) or t.effective.contains(day) is not True:
             continue
         if t.cap is not None:
             out.append(f"Not included: the {t.title.lower()} set by the {t.who} ({t.citation}); the law caps it "
                        f"at ${t.cap.value:,} {t.cap_unit} but leaves the amount to the board.")
-        elif "launch" in t.title.lower() and route.startswith("hudson"):
-            if "mid-river" in t.title.lower() and route != "hudson-upper":
+        elif "launch" in t.title.lower() and launch:
+            own = routes.get(route)
+            if own is not None and t.title.lower() in own.not_charged:
                 continue
-            out.append(f"{t.title} ({t.citation}): set by the {t.who}; 21 NYCRR § 55.2(b) sets launch fees per "
+            out.append(f"{t.title} ({t.citation}): set by the {t.who}; {launch} sets launch fees per "
                        "pilotage unit by station — pass launch=… to include one.")
         else:
             out.append(f"Not included: the {t.title.lower()} ({t.citation}), set by the {t.who}; its amount is "
@@ -179,8 +220,10 @@ def _notes_for(route: str, file: str, day: dt.date, live: list[AnyTariff]) -> li
     surcharges = [t for t in live if t.route in fam and t.file == file and t.series.endswith("retirement-surcharge")]
     if surcharges:
         first = surcharges[0]
-        out.append(f"Not included: the Hudson River pilots retirement surcharge ({first.citation}): its statutory "
-                   f"amounts run for sixty months from a date the corpus does not establish "
+        months = re.search(r"ending with the (\S+) month", surcharges[-1].effective.end_phrase)
+        span = f"until the {months.group(1)} month" if months else "for a period"
+        out.append(f"Not included: the pilots' retirement surcharge ({first.citation}): its statutory amounts run "
+                   f"{span} after a date the corpus does not establish "
                    f"({first.effective.start_phrase.split(': ')[-1]}), and after them the surcharge board sets it.")
     return out
 
@@ -202,7 +245,7 @@ def _options(route: str, with_base: dict[str, tuple[AnyTariff, ...]], rule: tupl
             continue
         kind = ("hours" if name in HOURS_OPTIONS or name == "detention_hours" else "flag" if name in FLAG_OPTIONS
                 else "choice" if name in CHOICE_OPTIONS else "miles" if name == "miles" else "days")
-        out.append(Option(name, kind, tuple(sorted(names[name])), OPTION_HELP.get(name, "")))
+        out.append(Option(name, kind, tuple(sorted(names[name])), OPTION_TEXT.get(name, "")))
     return tuple(out)
 
 
@@ -239,7 +282,7 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
                     breadth_ft: object = None, depth_ft: object = None, on: object = None,
                     **options: object) -> Quote:
     if not isinstance(route, str) or route not in plans:
-        raise FeeError(f"unknown route {route!r}; routes: {', '.join(ROUTES)}")
+        raise FeeError(f"unknown route {route!r}; routes: {', '.join(plans)}")
     plan = plans[route]
     u = vessel_units(units, length_ft, breadth_ft, depth_ft)
     when = day(on)
@@ -284,7 +327,7 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
             z = plan.zone2 if plan.zone2 is not None else plan
             s = z.schedule_on(when)
             zone2 = cents(s.fee(u))
-            notes.append(f"\"Zone 2 Base Rate\" read as the Section 2 (Upper River) base pilotage charge for {u} "
+            notes.append(f"\"Zone 2 Base Rate\" read as the {z.title} charge for {u} "
                          f"pilotage units: ${zone2:,} ({s.citation}); the rule does not define it.")
         return zone2
 
@@ -305,7 +348,7 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
         if t in plan.rule_fees and not t.effective.contains(when):
             raise FeeError(f"{name}: {t.citation} is not in force on {when.isoformat()} (in force from "
                            f"{t.effective.start})")
-        label = OPTION_HELP.get(name, name).split(" (")[0]
+        label = OPTION_TEXT.get(name, name)
         if isinstance(t, Percentage):
             hours = number(value, name, allow_zero=True) if opt.kind == "hours" else None
             if hours is not None and hours == 0:

@@ -15,7 +15,8 @@ STATUSES = ("in-force", "proposed", "adopted", "superseded", "repealed")
 CONFIDENCES = ("verified", "inferred")
 DOCUMENT_KEYS = {"file", "kind", "covers", "effective", "became_law", "status", "source", "confidence",
                  "anchors", "fragments", "note", "received_as", "list_numbering", "section", "code", "known_from",
-                 "known_until"}
+                 "known_until", "options"}
+ROUTE_KEYS = {"id", "name", "title", "sections", "family", "selectors", "part", "not_charged"}
 FRAGMENT_KEYS = {"covers", "lines", "effective", "confidence", "note", "source", "status"}
 ANCHOR_KEYS = {"date", "source", "confidence"}
 
@@ -57,6 +58,24 @@ class Entry:
     line: int  # line of its [[document]] header in the manifest
     known_from: dt.date | None = None  # the text is known to be in force from here (it may be older)
     known_until: dt.date | None = None  # ... and up to here (exclusive); after it, the corpus does not know
+    # which quote option each fee of the text is, where the text does not name one (a rule's "(d)(1)
+    # docking ..."): provision id ("21nycrr/55.2/d/1", "…/c#2" for its second fee) -> (option, choice)
+    options: tuple[tuple[str, str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Route:
+    """A pilotage route, declared in the manifest: which sections' tariffs price it (DESIGN.md)."""
+
+    id: str  # the name programs pass to navlaw_fees.quote
+    name: str  # for people (the site)
+    title: str  # what its base fee is called (quote lines, the module's docstrings)
+    sections: tuple[str, ...]  # section ids whose tariffs price it: "89-b", "21nycrr/55.2"
+    family: str = ""  # routes priced by the same sections share a family: their common fees carry its name
+    selectors: tuple[str, ...] = ()  # words that choose this route within a shared section: "Section 1", "Zone 1"
+    part: str = ""  # how a schedule title names the route within a shared section: "Section 1, Lower River"
+    not_charged: tuple[str, ...] = ()  # fees of its family the route does not pay ("mid-river launch fee")
+    line: int = 0
 
 
 @dataclass
@@ -64,6 +83,7 @@ class Manifest:
     path: Path
     entries: list[Entry]
     text: str = field(repr=False, default="")
+    routes: tuple[Route, ...] = ()
 
 
 class _Reader:
@@ -72,6 +92,7 @@ class _Reader:
         self.shown = str(path)
         self.lines = text.split("\n")
         self.headers = [k + 1 for k, l in enumerate(self.lines) if l.strip() == "[[document]]"]
+        self.route_headers = [k + 1 for k, l in enumerate(self.lines) if l.strip() == "[[route]]"]
         self.errors: list[Diagnostic] = []
 
     def line_of(self, doc_index: int, key: str | None = None, value: str | None = None) -> int:
@@ -141,7 +162,7 @@ def load_manifest(corpus: Path) -> Manifest:
         src = r.lines[line - 1] if 0 < line <= len(r.lines) else ""
         raise NavlawError([Diagnostic(Severity.ERROR, f"manifest.toml is not valid TOML: {str(exc).split(' (at')[0]}",
                                       str(path), line, int(m.group(2)) if m else 1, src, "manifest")]) from None
-    unknown_top = set(data) - {"document"}
+    unknown_top = set(data) - {"document", "route"}
     for k in sorted(unknown_top):
         r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith(k)), 0), f"unknown top-level key {k!r}")
     entries: list[Entry] = []
@@ -171,7 +192,7 @@ def load_manifest(corpus: Path) -> Manifest:
         confidence = r.choice(i, "confidence", d.get("confidence"), CONFIDENCES, "inferred")
         covers = d.get("covers", [])
         if not isinstance(covers, list) or not all(isinstance(c, str) for c in covers):
-            r.error(r.line_of(i, "covers"), "covers must be a list of provision ids, e.g. [\"89-b\"]")
+            r.error(r.line_of(i, "covers"), "covers must be a list of provision ids, e.g. [\"12-a\"]")
             covers = []
         for key in ("source", "note", "section", "code", "received_as"):
             if key in d and not isinstance(d[key], str):
@@ -214,6 +235,19 @@ def load_manifest(corpus: Path) -> Manifest:
             fragments.append(Fragment(cov, (lines[0], lines[1]), r.date(i, "effective", f.get("effective"), "fragment "),
                                       r.choice(i, "confidence", f.get("confidence"), CONFIDENCES, "inferred"),
                                       str(f.get("note", ""))))
+        options = []
+        given_options = d.get("options", {})
+        if not isinstance(given_options, dict):
+            r.error(r.line_of(i, "options"), "options must be a table: [document.options] with "
+                    "\"provision id\" = \"option\" or \"option=choice\"")
+            given_options = {}
+        for pid, value in given_options.items():
+            if not isinstance(value, str) or not re.fullmatch(r"[a-z_]+(?:=[a-z0-9-]+)?", value):
+                r.error(r.line_of(i, pid), f"option of {pid!r} must be a quote option name, e.g. \"docking=tug\", "
+                        f"not {value!r}")
+                continue
+            name, _, chosen = value.partition("=")
+            options.append((pid, name, chosen))
         prefix, cite = _code_for(tuple(covers), str(d.get("code", "")))
         section = str(d.get("section", ""))
         entries.append(Entry(
@@ -225,7 +259,7 @@ def load_manifest(corpus: Path) -> Manifest:
             section=section, code_prefix=prefix, code_cite=cite, anchors=tuple(anchors),
             fragments=tuple(fragments), line=r.line_of(i),
             known_from=r.date(i, "known_from", d.get("known_from")),
-            known_until=r.date(i, "known_until", d.get("known_until"))))
+            known_until=r.date(i, "known_until", d.get("known_until")), options=tuple(options)))
     seen: dict[str, int] = {}
     for e in entries:
         if e.file in seen:
@@ -233,6 +267,46 @@ def load_manifest(corpus: Path) -> Manifest:
         seen.setdefault(e.file, e.line)
     if not data.get("document"):
         r.error(1, "the manifest lists no [[document]]")
+    routes = _routes(r, data.get("route", []))
     if r.errors:
         raise NavlawError(r.errors)
-    return Manifest(path, entries, text)
+    return Manifest(path, entries, text, routes)
+
+
+def _routes(r: _Reader, given: object) -> tuple[Route, ...]:
+    """The [[route]] table: each route's id, names and the sections that price it."""
+    if not isinstance(given, list) or not all(isinstance(x, dict) for x in given):
+        r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith(("[route]", "route"))), 0),
+                "`route` must be an array of tables: write each route under [[route]] (two brackets)")
+        return ()
+    out: list[Route] = []
+    for i, d in enumerate(given):
+        line = r.route_headers[i] if i < len(r.route_headers) else 1
+        for k in sorted(set(d) - ROUTE_KEYS):
+            r.error(line, f"unknown key {k!r} in a [[route]]", f"known keys: {', '.join(sorted(ROUTE_KEYS))}")
+        rid, sections = d.get("id"), d.get("sections")
+        if not isinstance(rid, str) or not re.fullmatch(r"[a-z][a-z0-9-]*", rid):
+            r.error(line, f"a [[route]] needs id = \"lowercase-words\" (the name programs pass to quote), not {rid!r}")
+            continue
+        if not isinstance(sections, list) or not sections or not all(isinstance(x, str) for x in sections):
+            r.error(line, f"route {rid!r} needs sections = [\"12-a\", …]: the sections whose tariffs price it")
+            continue
+        texts = {k: d.get(k, "") for k in ("name", "title", "family", "part")}
+        lists = {k: d.get(k, []) for k in ("selectors", "not_charged")}
+        bad = [k for k, v in texts.items() if not isinstance(v, str)] + [
+            k for k, v in lists.items() if not isinstance(v, list) or not all(isinstance(x, str) for x in v)]
+        if bad:
+            r.error(line, f"route {rid!r}: {', '.join(bad)} must be text in quotes (or a list of them)")
+            continue
+        out.append(Route(rid, str(texts["name"]) or rid, str(texts["title"]) or f"{rid} pilotage", tuple(sections),
+                         str(texts["family"]), tuple(lists["selectors"]), str(texts["part"]),
+                         tuple(x.lower() for x in lists["not_charged"]), line))
+    ids = [x.id for x in out]
+    for x in out:
+        if ids.count(x.id) > 1 and x.line != next(y.line for y in out if y.id == x.id):
+            r.error(x.line, f"route {x.id!r} is declared twice")
+        shared = [y for y in out if y is not x and set(y.sections) & set(x.sections)]
+        if shared and (not x.family or any(y.family != x.family for y in shared)):
+            r.error(x.line, f"routes {x.id!r} and {shared[0].id!r} are priced by the same sections: give both the same "
+                    "family = \"…\" and selectors = [\"words that choose each\"]")
+    return tuple(out)

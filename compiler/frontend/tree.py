@@ -151,16 +151,29 @@ def citation(code: Code, node_id: str) -> str:
     return f"{code.cite} § {section}" + "".join(f"({p.split('*')[0]})" for p in parts[1:])
 
 
+_OTHER_CODE = re.compile(r"(?P<title>\d+)nycrr")  # ids of another code start with its prefix: "21nycrr/55.2"
+
+
+def other_code(node_id: str) -> str:
+    """The code prefix of an id outside the chapter ("21nycrr" for "21nycrr/55.2/c"), or ""."""
+    first = node_id.split("/", 1)[0]
+    return first if _OTHER_CODE.fullmatch(first) and "/" in node_id else ""
+
+
 def section_of(node_id: str) -> str:
     """The section a provision id belongs to: "89-a/4/b" -> "89-a", "21nycrr/55.2/c" -> "21nycrr/55.2"."""
     parts = node_id.split("/")
-    return "/".join(parts[:2]) if parts[0] == "21nycrr" else parts[0]
+    return "/".join(parts[:2]) if other_code(node_id) else parts[0]
 
 
 def section_name(section: str) -> str:
     """How a section is named to a reader: "89-b" -> "§ 89-b", "21nycrr/55.2" -> "21 NYCRR § 55.2"."""
-    code, _, number = section.rpartition("/")
-    return f"21 NYCRR § {number}" if code == "21nycrr" else f"§ {section}"
+    code = other_code(section)
+    if code:
+        m = _OTHER_CODE.fullmatch(code)
+        assert m is not None
+        return f"{m['title']} NYCRR § {section.split('/', 1)[1]}"
+    return f"§ {section}"
 
 
 def section_order(node_id: str) -> tuple[int, str]:
@@ -174,7 +187,7 @@ def lineage(node_id: str) -> list[str]:
     """The id and its enclosing provisions up to its section, innermost first:
     "89-a/4/b" -> ["89-a/4/b", "89-a/4", "89-a"]."""
     parts = node_id.split("/")
-    stop = 2 if parts[0] == "21nycrr" and len(parts) > 1 else 1
+    stop = 2 if other_code(node_id) else 1
     return ["/".join(parts[:i]) for i in range(len(parts), stop - 1, -1)]
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from compiler import escape as esc
 from compiler.frontend.corpus import Corpus
-from compiler.frontend.tree import Article, Text, lineage, section_of
+from compiler.frontend.tree import other_code, Article, Text, lineage, section_of
 
 _QUOTE = "\"“”"
 _DEF = re.compile(r"[\"“](?P<term>[A-Za-z][A-Za-z -]{1,60}?)[\"”]\s+(?:is defined to mean|shall mean|means|is|shall "
@@ -85,7 +85,7 @@ def find(corpus: Corpus) -> list[Definition]:
 
 def in_scope(d: Definition, node_id: str, article: str) -> bool:
     if d.scope == "chapter":
-        return not node_id.startswith("21nycrr/")
+        return not other_code(node_id)
     if d.scope.startswith("article:"):
         return d.scope == f"article:{article}"
     return d.scope in lineage(node_id)

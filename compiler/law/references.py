@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from compiler.frontend import numbers as W
 from compiler.diagnostics import Diagnostic, Diagnostics, Severity
 from compiler.frontend.corpus import Corpus
-from compiler.frontend.tree import Node, Text, section_of
+from compiler.frontend.tree import other_code, Node, Text, section_of
 
 _NUM = r"(?:\d+(?:-[a-z]{1,5})?)"
 _WORDS = r"(?:[a-z]+(?:[- ][a-z]+){0,3}?)"
-_DIGIT_REF = re.compile(rf"§+\s?(?P<d1>{_NUM})(?![\w.-]*\s+of\s+the\s+[a-z ]+?\s+law)"
+_DIGIT_REF = re.compile(rf"§+\s?(?P<d1>{_NUM})(?![\w.-]{{0,40}}\s+of\s+the\s+[a-z ]{{1,80}}?\s+law)"
                         rf"|\bsections?\s+(?P<d2>{_NUM})(?=\s+of\s+this\s+(?:article|chapter)\b)")
 _WORD_REF = re.compile(rf"\bsections?\s+(?P<w1>{_WORDS}?)(?:-(?P<s1>[a-z]{{1,2}}))?"
                        rf"(?:\s+and\s+(?P<w2>{_WORDS}?)(?:-(?P<s2>[a-z]{{1,2}}))?)?"
@@ -97,7 +97,7 @@ def lint(corpus: Corpus, refs: list[Reference], known: set[str]) -> Diagnostics:
     for r in refs:
         if r.external or r.target in known or not r.file.endswith(".txt"):
             continue
-        if r.source.startswith("21nycrr/"):
+        if other_code(r.source):
             continue  # a rule's "section 54.2 of this Title" is in 21 NYCRR, not the chapter
         nt = by_file.get(r.file)
         if nt is None:

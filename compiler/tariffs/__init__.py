@@ -24,11 +24,12 @@ def tariffs_and_lint(corpus: Corpus, timeline: Timeline | None = None,
     from compiler.tariffs.dating import act_tariffs, date_tariffs
     from compiler.tariffs.extract import extract, raw_line_lookup, unique_ids
     from compiler.tariffs.lint import lint
+    from compiler.tariffs.routes import RouteTable
 
     diags = Diagnostics()
     if timeline is None:
         timeline = build_timeline(corpus, diags)
-    tariffs = extract(corpus, diags, cache) + act_tariffs(timeline, diags)
+    tariffs = extract(corpus, diags, cache) + act_tariffs(timeline, diags, RouteTable(corpus.manifest.routes))
     tariffs = unique_ids(date_tariffs(tariffs, timeline))
     diags.extend(lint(tariffs, raw_line_lookup(corpus)))
     return tariffs, diags

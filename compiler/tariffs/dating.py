@@ -16,6 +16,7 @@ from compiler.diagnostics import Diagnostics
 from compiler.frontend.tree import lineage
 from compiler.law.timeline import TextVersion, Timeline, short_name
 from compiler.tariffs.model import AnyTariff
+from compiler.tariffs.routes import RouteTable
 
 
 def date_tariffs(tariffs: list[AnyTariff], timeline: Timeline) -> list[AnyTariff]:
@@ -59,7 +60,7 @@ def _version_of(timeline: Timeline, file: str, provision: str) -> TextVersion | 
     return best
 
 
-def act_tariffs(timeline: Timeline, diags: Diagnostics) -> list:  # type: ignore[type-arg]
+def act_tariffs(timeline: Timeline, diags: Diagnostics, routes: RouteTable) -> list:  # type: ignore[type-arg]
     """Tariffs read from the texts amending acts put in force."""
     from compiler.tariffs.extract import extract_document
 
@@ -67,7 +68,7 @@ def act_tariffs(timeline: Timeline, diags: Diagnostics) -> list:  # type: ignore
     for vs in timeline.versions.values():
         for v in vs:
             if v.compiled is not None and v.compiled.entry is not None and v.compiled.entry.kind == "act":
-                out.extend(t for t in extract_document(v.compiled, diags)
+                out.extend(t for t in extract_document(v.compiled, diags, routes)
                            if t.provision == v.target or t.provision.startswith(v.target + "/"))
     return out
 

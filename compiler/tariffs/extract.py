@@ -26,12 +26,16 @@ from compiler.diagnostics import Diagnostic, Diagnostics, Severity
 from compiler.tariffs.formula import Bin, Expr, FormulaError, Num, Units, numbers, parse_formula
 from compiler.frontend.corpus import Compiled, Corpus
 from compiler.frontend.manifest import Entry
+from compiler.tariffs.routes import RouteTable
 from compiler.tariffs.model import (OPTION_TITLES, AnyTariff, Amount, BoardSet, Bracket, BracketSchedule, Effective, FlatFee, FractionOfRate,
                       Penalty, Percentage, PerUnitFee, Source, TimeFee)
 from compiler.frontend.tree import Document, Node, Table, Text, lineage, section_of
 
 def _rx(pattern: str) -> re.Pattern[str]:
-    """Compile with every literal space matching any run of white space (law text wraps anywhere)."""
+    """Compile with every literal space matching any run of white space (law text wraps anywhere), and
+    every lazy run of a character class bounded (``[a-z ]+?`` -> ``{1,200}?``, ``*?`` -> ``{0,400}?``):
+    the words between two key phrases ("shall pay … dollars") are a few dozen characters, and an
+    unbounded lazy scan from every start makes text that repeats the first phrase quadratic."""
     out, in_class, prev = [], False, ""
     for ch in pattern:
         if ch == "[" and prev != "\\":
@@ -40,11 +44,12 @@ def _rx(pattern: str) -> re.Pattern[str]:
             in_class = False
         out.append(("\\s" if in_class else "\\s+") if ch == " " else ch)
         prev = ch
-    return re.compile("".join(out))
+    text = "".join(out)
+    text = re.sub(r"(?<!\\)\]\+\?", "]{1,200}?", text)
+    text = re.sub(r"(?<!\\)\]\*\?", "]{0,400}?", text)
+    return re.compile(text)
 
 
-ROUTE_OF_SECTION = {"88": "sandy-hook", "89-a": "hudson", "89-b": "long-island-sound", "21nycrr/55.2": "hudson"}
-RIVER_SECTION = {"1": "hudson-lower", "2": "hudson-upper"}
 
 
 # ---- context ----------------------------------------------------------------------------------------
@@ -55,6 +60,7 @@ class Ctx:
 
     compiled: Compiled
     diags: Diagnostics
+    routes: RouteTable = RouteTable()
 
     @property
     def doc(self) -> Document:
@@ -277,7 +283,7 @@ def _tables(ctx: Ctx) -> Iterator[tuple[Node, Node, Table, list[str]]]:
 def _table_schedule(ctx: Ctx, section: Node, parent: Node, table: Table, header: list[str]) -> BracketSchedule | None:
     sec = section.label
     code_sec = section_of(parent.id) if parent.id else sec
-    route = ROUTE_OF_SECTION.get(code_sec, "")
+    route = ctx.routes.priced(code_sec)
     upper = [h.upper() for h in header]
     if not upper or "UNITS" not in upper[0]:
         return None
@@ -353,14 +359,19 @@ _BOARD_CAP_RE = _rx(r"(?i)(?:may\s+set\s+the\s+rate\s+)?not\s+to\s+exceed\s+(?P<
 _BOARD_INITIAL_RE = _rx(r"(?i)by\s+not\s+more\s+than\s+(?P<m>[a-z\- ]+?dollars)\s+per\s+ship")
 
 
-def _sandy_hook_prose(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff]:
+_SURCHARGE_BOARD_RE = _rx(r"(?P<who>(?:[A-Z][a-z]{1,30} ){1,6}(?:[a-z]{1,30} ){0,4}surcharge board)")
+
+
+def _calculated_fee_prose(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
+    """"plus seven and one-half (7.5%) percent of the calculated fee"; a surcharge the board sets,
+    "not to exceed three hundred dollars per ship" (and its initial increase)."""
     for start, end in _prose(node):
         text = ctx.text[start:end]
         for m in _PLUS_PERCENT_RE.finditer(text):
             pct = ctx.amount(Decimal(m["num"]), start + m.start("num"), start + m.end("num"))
             yield Percentage(
-                id=f"sandy-hook/{node.id}/addition", kind="percentage", route="sandy-hook",
-                series="sandy-hook/addition", title=f"{m['num']}% of the calculated fee",
+                id=f"{route}/{node.id}/addition", kind="percentage", route=route,
+                series=f"{route}/addition", title=f"{m['num']}% of the calculated fee",
                 provision=node.id, citation=node.citation, file=ctx.doc.file,
                 effective=Effective(None, None, "with", "in force with the rate tables of the same text"),
                 status=ctx.status, notes=(f"Added to the fee calculated from the rate table (\"plus {m['words']} "
@@ -374,16 +385,17 @@ def _sandy_hook_prose(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff
                 except ValueError:
                     continue
                 cap = ctx.amount(value, start + m.start("m"), start + m.end("m"))
+                board = _SURCHARGE_BOARD_RE.search(text)
+                who = " ".join(board["who"].split()) if board else "board"
                 yield BoardSet(
-                    id=f"sandy-hook/{node.id}/capital-expense-surcharge" + ("" if label == "cap" else "-initial"),
-                    kind="board-set", route="sandy-hook",
-                    series="sandy-hook/capital-expense-surcharge" + ("" if label == "cap" else "-initial"),
+                    id=f"{route}/{node.id}/capital-expense-surcharge" + ("" if label == "cap" else "-initial"),
+                    kind="board-set", route=route,
+                    series=f"{route}/capital-expense-surcharge" + ("" if label == "cap" else "-initial"),
                     title="Capital expense fund surcharge" + (" (initial increase)" if label == "initial" else ""),
                     provision=node.id, citation=node.citation, file=ctx.doc.file, effective=_default_start(ctx, node),
                     status=ctx.status,
-                    notes=(("The Sandy Hook pilot surcharge board sets the rate; the law only caps it. "
-                            "navlaw does not add it to quotes."),),
-                    who="Sandy Hook pilot surcharge board", cap=cap, cap_unit="per ship")
+                    notes=((f"The {who} sets the rate; the law only caps it. navlaw does not add it to quotes."),),
+                    who=who, cap=cap, cap_unit="per ship")
 
 
 _PER_UNIT_RE = _rx(r"(?i)All vessels of (?P<lo>\d+) pilotage units and over shall pay (?:a base pilotage rate of )?"
@@ -398,8 +410,10 @@ _BOARD_FEE_RE = _rx(r"(?i)The (?P<what>(?:mid-river )?launch fee|communication f
                            r"(?P<who>board of commissioners of pilots)")
 
 
-def _hudson_schedules(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff]:
-    """§ 89-a(4)(b): per-unit rate from 100 units, flat up to 50 and over 50 up to 100, a 500-unit cap."""
+def _per_unit_by_part(ctx: Ctx, priced: str, node: Node) -> Iterator[AnyTariff]:
+    """"All vessels of 100 pilotage units and over shall pay $X per pilotage unit for Section N", with
+    flat charges up to 50 and over 50 up to 100, and "a maximum charge of up to N pilotage units": one
+    schedule per route the words "Section N" select (the route table's selectors)."""
     for start, end in _prose(node):
         text = ctx.text[start:end]
         per_unit = list(_PER_UNIT_RE.finditer(text))
@@ -419,7 +433,7 @@ def _hudson_schedules(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff
             current = m["sec"]
             parts.setdefault(current, {})[what] = m
         for sec, got in sorted(parts.items()):
-            route = RIVER_SECTION.get(sec, "")
+            route = ctx.routes.select(priced, f"Section {sec}")
             rate_m = got.get("rate")
             if not route or rate_m is None:
                 continue
@@ -455,7 +469,8 @@ def _hudson_schedules(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff
             mx = got.get("max")
             if mx is None:
                 notes.append("No maximum number of pilotage units is stated for this section in this clause.")
-            name = "Section 1, Lower River" if sec == "1" else "Section 2, Upper River"
+            found = ctx.routes.get(route)
+            name = found.part if found is not None and found.part else f"Section {sec}"
             yield BracketSchedule(
                 id=f"{route}/{node.id}", kind="brackets", route=route, series=f"{route}/base",
                 title=f"Base pilotage, {name}, {node.citation}", provision=node.id, citation=node.citation,
@@ -463,7 +478,9 @@ def _hudson_schedules(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff
                 max_units=mx if isinstance(mx, Amount) else None)
 
 
-def _hudson_prose(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff]:
+def _second_pilot_and_board_fees(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
+    """"the regular pilotage fee plus fifty percent for the second pilot"; "The launch fee shall be set
+    by the board of commissioners of pilots"."""
     for start, end in _prose(node):
         text = ctx.text[start:end]
         for m in _SECOND_PILOT_RE.finditer(text):
@@ -472,10 +489,10 @@ def _hudson_prose(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff]:
             except ValueError:
                 continue
             pct = ctx.amount(Decimal(int(value)), start + m.start("w"), start + m.end("w"))  # type: ignore[arg-type]
-            hours = re.search(r"(?i)continuous pilotage of more than (?P<h>[a-z\- ]+?) hours", text)
+            hours = re.search(r"(?i)continuous pilotage of more than (?P<h>[a-z\- ]{1,200}?) hours", text)
             cond = f" (a continuous pilotage of more than {hours['h']} hours)" if hours else ""
             yield Percentage(
-                id=f"hudson/{node.id}/second-pilot", kind="percentage", route="hudson", series="hudson/second-pilot",
+                id=f"{route}/{node.id}/second-pilot", kind="percentage", route=route, series=f"{route}/second-pilot",
                 title="Second pilot", provision=node.id, citation=node.citation, file=ctx.doc.file,
                 effective=Effective(None, None, "with", "in force with the base pilotage rates of the same text"),
                 status=ctx.status,
@@ -485,8 +502,8 @@ def _hudson_prose(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff]:
         for m in _BOARD_FEE_RE.finditer(text):
             what = m["what"].lower()
             yield BoardSet(
-                id=f"hudson/{node.id}/{what.replace(' ', '-')}", kind="board-set", route="hudson",
-                series=f"hudson/{what.replace(' ', '-')}", title=what.capitalize(), provision=node.id,
+                id=f"{route}/{node.id}/{what.replace(' ', '-')}", kind="board-set", route=route,
+                series=f"{route}/{what.replace(' ', '-')}", title=what.capitalize(), provision=node.id,
                 citation=node.citation, file=ctx.doc.file, effective=Effective(None, None, "with",
                                                                               "in force with the same text"),
                 status=ctx.status, notes=(f"The {what} is set by the board of commissioners of pilots; its amount is "
@@ -503,8 +520,10 @@ _PERIOD_RE = _rx(r"(?i)during the (?:first (?P<first>[a-z\-]+) months|period beg
                         r"(?P<from>[a-z\-]+) month and ending with the (?P<to>[a-z\-]+) month)")
 
 
-def _hudson_surcharge(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff]:
-    """§ 89-a(4)(b)(1-c)(ii): the retirement surcharge in five 12-month periods counted from an anchor."""
+def _surcharge_periods(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
+    """"PILOTAGE UNITS SURCHARGE 0 to 50 $X 51 to 100 $Y over 100 $Z per pilot unit during the first
+    twelve months after the effective date of this subparagraph": one schedule per period, dated from
+    the manifest's anchor."""
     for start, end in _prose(node):
         text = ctx.text[start:end]
         for i, m in enumerate(_SURCHARGE_RE.finditer(text), 1):
@@ -532,8 +551,8 @@ def _hudson_surcharge(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff
                 eff = Effective(add_months(hit[0], lo_m), add_months(hit[0], hi_m), "anchor", when, "anchor", when,
                                 hit[2], eff.source)
             yield BracketSchedule(
-                id=f"hudson/{node.id}/surcharge-period-{i}", kind="brackets", route="hudson",
-                series="hudson/retirement-surcharge", title=f"Retirement surcharge, period {i}",
+                id=f"{route}/{node.id}/surcharge-period-{i}", kind="brackets", route=route,
+                series=f"{route}/retirement-surcharge", title=f"Retirement surcharge, period {i}",
                 provision=node.id, citation=node.citation, file=ctx.doc.file, effective=eff, status=ctx.status,
                 notes=("\"$X per pilot unit\" over 100 units is read as X times all of the vessel's pilotage units "
                        "(it continues the flat amount at 100).",
@@ -542,9 +561,9 @@ def _hudson_surcharge(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff
                 brackets=brackets)
 
 
-# ---- § 89-b: rates in words -----------------------------------------------------------------------------
+# ---- rates in words ---------------------------------------------------------------------------------------
 
-def _lis_rates(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff]:
+def _rates_in_words(ctx: Ctx, route: str, node: Node) -> Iterator[BracketSchedule]:
     """"from January first, 2023 until January first, 2024 all vessels shall pay nine dollars and
     ninety-seven cents per pilotage unit; …" — one schedule per clause, dates and money in words."""
     for start, end in _prose(node):
@@ -581,8 +600,8 @@ def _lis_rates(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff]:
             if eff is None:
                 eff = _default_start(ctx, node)
             yield BracketSchedule(
-                id=f"long-island-sound/{node.id}/{i + 1}", kind="brackets", route="long-island-sound",
-                series="long-island-sound/base", title=f"Pilotage per unit, {node.citation}",
+                id=f"{route}/{node.id}/{i + 1}", kind="brackets", route=route,
+                series=f"{route}/base", title=f"Pilotage per unit, {node.citation}",
                 provision=node.id, citation=node.citation, file=ctx.doc.file, effective=eff, status=ctx.status,
                 notes=(), brackets=(Bracket(Decimal(0), None, True, False, Bin("*", Num(rate.value, 0, 0), Units()),
                                             "all vessels", " ".join(rate_p.text.split()) + " per pilotage unit",
@@ -597,7 +616,9 @@ _HOURLY_RE = _rx(r"(?i)detained on board a vessel at berth for more than (?P<aft
 _DAILY_RE = _rx(r"(?i)pilot carried off on board a vessel[^.]*? shall be paid (?P<m>[a-z\- \n]+?dollars) per day")
 
 
-def _lis_rules(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff | tuple[str, Amount]]:
+def _clamps_and_time_fees(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff | tuple[str, Amount]]:
+    """"A minimum charge calculated on N pilotage units" (a ("minimum", N) pair, applied to the route's
+    base schedules); the transporting charge, detention by the hour and carried-off days."""
     for start, end in _prose(node):
         text = ctx.text[start:end]
         for m in _MIN_RE.finditer(text):
@@ -613,8 +634,8 @@ def _lis_rules(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff | tupl
             except ValueError:
                 continue
             yield FractionOfRate(
-                id=f"long-island-sound/{node.id}/transporting-charge", kind="fraction", route="long-island-sound",
-                series="long-island-sound/transporting-charge", title="Transporting charge (under 25 miles)",
+                id=f"{route}/{node.id}/transporting-charge", kind="fraction", route=route,
+                series=f"{route}/transporting-charge", title=f"Transporting charge (under {miles} miles)",
                 provision=node.id, citation=node.citation, file=ctx.doc.file,
                 effective=Effective(None, None, "with", "in force with the rates of the same text"), status=ctx.status,
                 notes=("\"Two-thirds of the statutory rate\" is charged instead of the pilotage fee: two-thirds of "
@@ -630,8 +651,8 @@ def _lis_rules(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff | tupl
             except ValueError:
                 continue
             yield TimeFee(
-                id=f"long-island-sound/{node.id}/detention", kind="time", route="long-island-sound",
-                series="long-island-sound/detention", title="Pilot detained on board (per hour)",
+                id=f"{route}/{node.id}/detention", kind="time", route=route,
+                series=f"{route}/detention", title="Pilot detained on board (per hour)",
                 provision=node.id, citation=node.citation, file=ctx.doc.file,
                 effective=Effective(None, None, "with", "in force with the rates of the same text"), status=ctx.status,
                 notes=("Read as: once the detention exceeds two hours, every hour of it is paid, a part of an hour "
@@ -645,8 +666,8 @@ def _lis_rules(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff | tupl
             except ValueError:
                 continue
             yield TimeFee(
-                id=f"long-island-sound/{node.id}/carried-off", kind="time", route="long-island-sound",
-                series="long-island-sound/carried-off", title="Pilot carried off (per day)",
+                id=f"{route}/{node.id}/carried-off", kind="time", route=route,
+                series=f"{route}/carried-off", title="Pilot carried off (per day)",
                 provision=node.id, citation=node.citation, file=ctx.doc.file,
                 effective=Effective(None, None, "with", "in force with the rates of the same text"), status=ctx.status,
                 notes=("Paid per whole day: the law says nothing of part days, so a fractional number of days is "
@@ -654,31 +675,7 @@ def _lis_rules(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff | tupl
                 amount=ctx.amount(money, start + m.start("m"), start + m.end("m")), per="day", option="carried_off_days")
 
 
-# ---- 21 NYCRR § 55.2 --------------------------------------------------------------------------------------
-
-# Quote options for the § 55.2 fees: the rule does not name them, the API must. Keyed by provision id
-# (after the amendment's relettering); the value is (option, choice) — choice "" for a flag/hours option.
-OPTIONS_55_2 = {
-    "21nycrr/55.2/a": ("stop_hours", ""),
-    "21nycrr/55.2/c#1": ("ice_detention_hours", ""),
-    "21nycrr/55.2/c#2": ("ice_second_pilot", ""),
-    "21nycrr/55.2/d/1": ("docking", "no-tug-no-thruster"),
-    "21nycrr/55.2/d/2": ("docking", "thruster"),
-    "21nycrr/55.2/d/3": ("docking", "tug"),
-    "21nycrr/55.2/e": ("shifting", ""),
-    "21nycrr/55.2/f": ("anchoring", ""),
-    "21nycrr/55.2/g/1": ("delay_hours", ""),
-    "21nycrr/55.2/g/2": ("dismissed", ""),
-    "21nycrr/55.2/g/3": ("detained_hours", ""),
-    "21nycrr/55.2/g/4": ("standby_hours", ""),
-    "21nycrr/55.2/g/5": ("departure_delay_hours", ""),
-    "21nycrr/55.2/h/1": ("no_notice", ""),
-    "21nycrr/55.2/h/2#1": ("cancellation", "under-6-hours"),
-    "21nycrr/55.2/h/2#2": ("cancellation", "under-2-hours"),
-    "21nycrr/55.2/h/3": ("late_arrival_hours", ""),
-    "21nycrr/55.2/h/4": ("late_order", ""),
-}
-
+# ---- fees as percentages of a base rate, launch and transport fees per unit (a rule's form) ----------
 
 _PERCENT_RE = _rx(r"(?i)(?P<p>\d+(?:\.\d+)?)\s*(?:percent|%)(?P<per>\s+per\s+hour)?\s+of\s+the\s+"
                          r"(?P<of>Zone\s+2\s+Base\s+Rate|regular\s+pilotage\s+fee)"
@@ -716,7 +713,12 @@ def _slug(s: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")
 
 
-def _rule_55_2(ctx: Ctx, section: Node, node: Node, bounds: dict[str, Amount]) -> Iterator[AnyTariff]:
+def _percent_of_base_fees(ctx: Ctx, route: str, node: Node, bounds: dict[str, Amount]) -> Iterator[AnyTariff]:
+    """"5 percent per hour of the Zone 2 Base Rate … up to a maximum charge of 35 percent"; "$2.99 per
+    Pilotage Unit for the Yonkers Pilot Station" (the zone's route); "when the Norrie Point Station is
+    closed … $1.315"; and the dollar amounts in [deleted] matter, kept as superseded. Which quote option
+    each percentage is comes from the manifest's [document.options]."""
+    named = {pid: (option, choice) for pid, option, choice in (ctx.entry.options if ctx.entry else ())}
     deleted = 0
     for start, end in _prose(node):
         raw = ctx.text[start:end]
@@ -729,7 +731,7 @@ def _rule_55_2(ctx: Ctx, section: Node, node: Node, bounds: dict[str, Amount]) -
         percents = list(_PERCENT_RE.finditer(text))
         for k, m in enumerate(percents, 1):
             key = node.id if len(percents) == 1 else f"{node.id}#{k}"
-            option, choice = OPTIONS_55_2.get(key, ("", ""))
+            option, choice = named.get(key, ("", ""))
             if not option:
                 ctx.diag(Severity.INFO, start + where[m.start()], f"fee in {node.citation} has no quote option",
                          "tariff-option")
@@ -738,16 +740,17 @@ def _rule_55_2(ctx: Ctx, section: Node, node: Node, bounds: dict[str, Amount]) -
             of = "zone-2-base-rate" if "zone" in m["of"].lower() else "regular-fee"
             notes = []
             if of == "zone-2-base-rate":
-                notes.append("\"Zone 2 Base Rate\" is read as the § 89-a Section 2 (Upper River) base pilotage charge "
-                             "for the vessel's pilotage units on the same day (an interpretation: the rule does not "
-                             "define it).")
+                zone2 = ctx.routes.get(ctx.routes.select(route, "Zone 2"))
+                notes.append(f"\"Zone 2 Base Rate\" is read as the base pilotage charge of "
+                             f"{zone2.name if zone2 else 'the route of Zone 2'} for the vessel's pilotage units on the "
+                             "same day (an interpretation: the rule does not define it).")
             if per:
                 notes.append(f"Charged per {per} or part thereof.")
             free = 1 if re.search(r"(?i)used\s+within\s+one\s+hour,\s+no\s+charge", text) else 0
             if free:
                 notes.append("No charge if the pilot's services are used within one hour.")
             yield Percentage(
-                id=f"hudson/{key.replace('#', '/')}", kind="percentage", route="hudson", series=f"hudson/{_slug(key)}",
+                id=f"{route}/{key.replace('#', '/')}", kind="percentage", route=route, series=f"{route}/{_slug(key)}",
                 title=OPTION_TITLES.get(option, "Fee") + (f" ({choice})" if choice else ""), provision=node.id,
                 citation=node.citation,
                 file=ctx.doc.file, effective=eff, status=ctx.status, notes=tuple(notes),
@@ -756,20 +759,23 @@ def _rule_55_2(ctx: Ctx, section: Node, node: Node, bounds: dict[str, Amount]) -
                 max_per=max_per, option=option, choice=choice, free_hours=free)
         zone = _ZONE_RE.search(text)
         for m in _LAUNCH_RE.finditer(text):
-            route = "hudson-lower" if zone and zone["z"] == "1" else "hudson-upper"
+            zoned = ctx.routes.select(route, f"Zone {zone['z']}") if zone else ""
             what = re.sub(r"(?i)^pilot transport fee at ", "", " ".join(m["what"].split()))
+            clamp_note = (f"A minimum of {bounds['min'].value} and a maximum of {bounds['max'].value} units applies.",) \
+                if "min" in bounds and "max" in bounds else ()
             yield PerUnitFee(
-                id=f"{route}/{node.id}/{_slug(what)}", kind="per-unit", route=route, series=f"{route}/launch/{_slug(what)}",
+                id=f"{zoned or route}/{node.id}/{_slug(what)}", kind="per-unit", route=zoned or route,
+                series=f"{zoned or route}/launch/{_slug(what)}",
                 title=f"Launch fee: {what}", provision=node.id, citation=node.citation, file=ctx.doc.file,
-                effective=eff, status=ctx.status, notes=("A minimum of 100 and a maximum of 500 units applies.",),
+                effective=eff, status=ctx.status, notes=clamp_note,
                 rate=amt(Decimal(m["rate"]), m.start("rate"), m.end("rate")),
                 min_units=bounds.get("min"), max_units=bounds.get("max"), option="launch", choice=_slug(what))
         for m in _TRANSPORT_RE.finditer(text):
             b = _UNIT_BOUNDS_RE.search(text, m.end())
             station = _slug(m["station"])
             yield PerUnitFee(
-                id=f"hudson/{node.id}/transport-{station}-closed", kind="per-unit", route="hudson",
-                series=f"hudson/transport-{station}-closed", title=f"Pilot transport fee when {m['station']} Station is closed",
+                id=f"{route}/{node.id}/transport-{station}-closed", kind="per-unit", route=route,
+                series=f"{route}/transport-{station}-closed", title=f"Pilot transport fee when {m['station']} Station is closed",
                 provision=node.id, citation=node.citation, file=ctx.doc.file, effective=eff, status=ctx.status,
                 notes=(), rate=amt(Decimal(m["rate"]), m.start("rate"), m.end("rate")),
                 min_units=amt(Decimal(b["min"]), b.start("min"), b.end("min")) if b else None,
@@ -784,8 +790,8 @@ def _rule_55_2(ctx: Ctx, section: Node, node: Node, bounds: dict[str, Amount]) -
                 value = Decimal(d.group(1).replace(",", "").rstrip("."))
                 cond = m.group(1)
                 yield FlatFee(
-                    id=f"hudson/{node.id}/deleted-{k}-{j}", kind="flat", route="hudson",
-                    series=f"hudson/{_slug(node.id)}/deleted-{k}-{j}", title=f"Former fee (deleted): {node.citation}",
+                    id=f"{route}/{node.id}/deleted-{k}-{j}", kind="flat", route=route,
+                    series=f"{route}/{_slug(node.id)}/deleted-{k}-{j}", title=f"Former fee (deleted): {node.citation}",
                     provision=node.id, citation=node.citation, file=ctx.doc.file,
                     effective=Effective(None, eff.start, "unresolved", "in force before the amendment; its start is "
                                         "not in the corpus", "manifest" if eff.start else "unresolved",
@@ -805,7 +811,7 @@ def _unit_bounds(ctx: Ctx, node: Node) -> dict[str, Amount]:
     return {}
 
 
-# ---- prose fee schedules elsewhere: § 65 tons burden, § 97(7), penalties ------------------------------------
+# ---- prose fee schedules outside the routes: fees by tons burden, per license, per day; penalties ----------
 
 _TONS_RE = _rx(r"(?i)for each vessel (?:(?P<over>over (?P<lo>[a-z\- ]+?))(?: and)?\s*)?(?:not over (?P<hi>[a-z\- ]+?)\s*)?"
                       r"tons burden, (?P<m>[a-z\- ]+?dollars)")
@@ -917,8 +923,10 @@ def _penalties(ctx: Ctx, section: Node, node: Node) -> Iterator[AnyTariff]:
 
 # ---- driver -----------------------------------------------------------------------------------------------
 
-def extract_document(compiled: Compiled, diags: Diagnostics) -> list[AnyTariff]:
-    ctx = Ctx(compiled, diags)
+def extract_document(compiled: Compiled, diags: Diagnostics, routes: RouteTable | None = None) -> list[AnyTariff]:
+    """Every tariff of one document, each form read wherever it occurs; ``routes`` says which sections
+    price which route (the manifest's [[route]] table)."""
+    ctx = Ctx(compiled, diags, routes or RouteTable())
     out: list[AnyTariff] = []
     tabled: set[str] = set()
     for section, parent, table, header in _tables(ctx):
@@ -934,41 +942,42 @@ def extract_document(compiled: Compiled, diags: Diagnostics) -> list[AnyTariff]:
         tabled.add(s.provision)
         out.append(s)
     bounds: dict[str, Amount] = {}
-    lis: list[BracketSchedule] = []
-    lis_rules: dict[str, Amount] = {}
+    clamps: dict[str, dict[str, Amount]] = {}  # route -> "minimum"/"maximum" -> units
+    in_words: list[BracketSchedule] = []  # rates in words: after the rest, as their clamps may follow them
     for section, node in _provisions(ctx.doc):
         sec = section_of(node.id) if node.id else section.label
-        if sec == "21nycrr/55.2":
-            bounds = bounds or _unit_bounds(ctx, section)
-            if not bounds:
-                for n in section.walk():
-                    bounds = _unit_bounds(ctx, n)
-                    if bounds:
-                        break
-            out.extend(_rule_55_2(ctx, section, node, bounds))
-            continue
-        if sec == "88":
-            out.extend(_sandy_hook_prose(ctx, section, node))
-        elif sec == "89-a":
-            out.extend(_hudson_schedules(ctx, section, node))
-            out.extend(_hudson_prose(ctx, section, node))
-            out.extend(_hudson_surcharge(ctx, section, node))
-        elif sec == "89-b":
-            lis.extend(t for t in _lis_rates(ctx, section, node) if isinstance(t, BracketSchedule))
-            for t in _lis_rules(ctx, section, node):
-                if isinstance(t, tuple):
-                    lis_rules[t[0]] = t[1]
-                else:
-                    out.append(t)
-        else:
+        route = ctx.routes.priced(sec)
+        if not route:  # not a pilotage route: fees and penalties in prose
             out.extend(_prose_fees(ctx, section, node))
+            out.extend(_penalties(ctx, section, node))
+            continue
+        if not bounds:
+            bounds = _unit_bounds(ctx, section) or next(
+                (b for b in (_unit_bounds(ctx, n) for n in section.walk()) if b), {})
+        # every form a priced section may use, wherever it occurs
+        out.extend(_percent_of_base_fees(ctx, route, node, bounds))
+        out.extend(_calculated_fee_prose(ctx, route, node))
+        out.extend(_per_unit_by_part(ctx, route, node))
+        out.extend(_second_pilot_and_board_fees(ctx, route, node))
+        out.extend(_surcharge_periods(ctx, route, node))
+        in_words.extend(_rates_in_words(ctx, route, node))
+        for t in _clamps_and_time_fees(ctx, route, node):
+            if isinstance(t, tuple):
+                clamps.setdefault(route, {})[t[0]] = t[1]
+            else:
+                out.append(t)
         out.extend(_penalties(ctx, section, node))
-    out.extend(replace(s, min_units=lis_rules.get("minimum"), max_units=lis_rules.get("maximum"),
-                       notes=s.notes + ((f"A minimum charge on {lis_rules['minimum'].value} and a maximum charge on "
-                                         f"{lis_rules['maximum'].value} pilotage units clamp the units.",)
-                                        if "minimum" in lis_rules and "maximum" in lis_rules else ()))
-               for s in lis)
-    return out
+    out.extend(in_words)
+    return [_clamped(t, clamps[t.route]) if isinstance(t, BracketSchedule) and t.route in clamps
+            and t.series == f"{t.route}/base" and t.min_units is None and t.max_units is None else t for t in out]
+
+
+def _clamped(s: BracketSchedule, clamp: dict[str, Amount]) -> BracketSchedule:
+    """A route's "minimum/maximum charge calculated on N pilotage units" on one of its base schedules."""
+    both = "minimum" in clamp and "maximum" in clamp
+    return replace(s, min_units=clamp.get("minimum"), max_units=clamp.get("maximum"),
+                   notes=s.notes + ((f"A minimum charge on {clamp['minimum'].value} and a maximum charge on "
+                                     f"{clamp['maximum'].value} pilotage units clamp the units.",) if both else ()))
 
 
 def extract(corpus: Corpus, diags: Diagnostics | None = None, cache: BuildCache | None = None) -> list[AnyTariff]:
@@ -982,8 +991,9 @@ def extract(corpus: Corpus, diags: Diagnostics | None = None, cache: BuildCache 
             covered.update(section_of(x) for x in c.entry.covers)
             if c.entry.section:
                 covered.add(c.entry.section)
+    routes = RouteTable(corpus.manifest.routes)
     for c in corpus.documents:
-        got = _extract_cached(c, d, cache)
+        got = _extract_cached(c, d, cache, routes)
         if c.entry and c.entry.kind == "consolidated" and c.entry.status == "superseded":
             got = [t if t.status != "superseded" or section_of(t.provision) in covered else
                    replace(t, status="in-force", notes=t.notes + (  # type: ignore[arg-type]
@@ -993,13 +1003,14 @@ def extract(corpus: Corpus, diags: Diagnostics | None = None, cache: BuildCache 
     return unique_ids(out)
 
 
-def _extract_cached(c: Compiled, diags: Diagnostics, cache: BuildCache | None) -> list[AnyTariff]:
-    """extract_document, through the cache: a document's tariffs depend on its text and entry only."""
+def _extract_cached(c: Compiled, diags: Diagnostics, cache: BuildCache | None, routes: RouteTable) -> list[AnyTariff]:
+    """extract_document, through the cache: a document's tariffs depend on its text, its entry and the
+    route table only."""
     def extract_own() -> tuple[list[AnyTariff], list[Diagnostic]]:
         own = Diagnostics()
-        return extract_document(c, own), own.items
+        return extract_document(c, own, routes), own.items
 
-    key = cache.key("tariffs", c.key) if cache is not None and c.key else ""
+    key = cache.key("tariffs", c.key, routes.key()) if cache is not None and c.key else ""
     got, found = cache.through("tariffs", key, extract_own) if cache is not None else extract_own()
     diags.extend(found)
     return got

@@ -21,7 +21,6 @@ from typing import Any, Union
 from compiler.runtime import clamp as clamp_units
 from compiler.tariffs.formula import Expr, describe, evaluate
 
-ROUTES = ("sandy-hook", "hudson-lower", "hudson-upper", "long-island-sound")
 
 
 OPTION_TITLES = {  # what a quote line, a tariff title and the site call each option
@@ -111,7 +110,7 @@ class Bracket:
 class Tariff:
     id: str  # stable: "<route or topic>/<provision id>[/<part>]"
     kind: str
-    route: str  # one of ROUTES, "hudson" (both river sections), or "" (not a pilotage route)
+    route: str  # a route of the manifest's [[route]] table, a family of routes ("hudson"), or "" (none)
     series: str  # schedules that follow one another in time share a series ("sandy-hook/base")
     title: str
     provision: str

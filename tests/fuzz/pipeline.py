@@ -10,6 +10,21 @@ from compiler.frontend.load import SourceDocument
 from compiler.tariffs.lint import lint
 
 
+_ROUTES = None
+
+
+def _routes():  # type: ignore[no-untyped-def]
+    """The corpus's route table, so that the priced forms (rates in words, tables, percentages) run too."""
+    global _ROUTES
+    if _ROUTES is None:
+        from pathlib import Path
+
+        from compiler.frontend.manifest import load_manifest
+        from compiler.tariffs.routes import RouteTable
+        _ROUTES = RouteTable(load_manifest(Path(__file__).resolve().parents[2] / "corpus").routes)
+    return _ROUTES
+
+
 def check(data: bytes) -> None:
     diags = Diagnostics()
     try:
@@ -20,4 +35,4 @@ def check(data: bytes) -> None:
     if doc.source_text() != doc.normal.text or doc.normal.denormalize() != doc.normal.raw:
         raise AssertionError("the tree lost or changed text")
     src = SourceDocument("fuzz.txt", doc.normal.raw, "", len(data))
-    lint(extract_document(Compiled(src, doc, None), diags), lambda f, n: doc.normal.raw_line(n))
+    lint(extract_document(Compiled(src, doc, None), diags, _routes()), lambda f, n: doc.normal.raw_line(n))

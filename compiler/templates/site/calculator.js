@@ -99,8 +99,9 @@ function quote(route, units, on, options) {
   let zone2 = null;
   const z2 = () => {
     if (zone2 === null) {
-      const up = PLANS["hudson-upper"].periods.find((p) => inForce(p, on));
-      if (!up) throw new Error(PLANS["hudson-upper"].no_schedule.replace("{on}", on));
+      const zonePlan = PLANS[plan.zone2 || route];  // the route whose base is the "Zone 2 Base Rate"
+      const up = zonePlan.periods.find((p) => inForce(p, on));
+      if (!up) throw new Error(zonePlan.no_schedule.replace("{on}", on));
       zone2 = Q.cents(fee(up, u).exact);
     }
     return zone2;
