@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import datetime as dt
 
+from compiler.report.tariffs import tariff_text
 from compiler.build import STAGES, Options, build, compile_law, print_report, summary, tariffs_json
 from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
 from compiler.frontend.corpus import Corpus, compile_corpus, compile_file
 from compiler.frontend.outline import document_json, node_json, outline
-from compiler.tariffs.model import AnyTariff, BracketSchedule, amounts
+from compiler.tariffs.model import AnyTariff
 
 if TYPE_CHECKING:
     import threading
@@ -49,7 +50,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def _section_id(corpus: Corpus, timeline, name: str) -> str:  # type: ignore[no-untyped-def]
-    from compiler.frontend.tree import other_code
+    from compiler.frontend.nodes import other_code
 
     section = name.strip().lstrip("§ ").strip().lower()
     if section not in timeline.versions:  # "55.2": a section of another code, named without its prefix
@@ -160,34 +161,6 @@ def _date(text: str) -> dt.date:
         raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
 
 
-def _when(t: AnyTariff) -> str:
-    e = t.effective
-    if e.start_basis == "with":
-        return "with its text"
-    start = e.start.isoformat() if e.start else "unresolved"
-    end = e.end.isoformat() if e.end else ("unresolved" if e.end_basis == "unresolved" else "")
-    return f"{start} – {end}" if end else f"from {start}"
-
-
-def _tariff_text(t: AnyTariff) -> list[str]:
-    out = [f"{t.route or '-':18} {t.citation:42} {_when(t):26} {t.status:10} {t.title}"]
-    if isinstance(t, BracketSchedule):
-        for b in t.brackets:
-            out.append(f"    {b.written:48} {b.formula_written}")
-        if t.min_units or t.max_units:
-            out.append(f"    units clamped to [{t.min_units.value if t.min_units else 0}, "
-                       f"{t.max_units.value if t.max_units else '∞'}]")
-    else:
-        vals = ", ".join(f"{a.value}" for a in amounts(t) if a.source.text)
-        if vals:
-            out.append(f"    amounts: {vals}")
-    if t.effective.start_basis == "unresolved":
-        out.append(f"    date: {t.effective.start_phrase}")
-    for n in t.notes:
-        out.append(f"    note: {n}")
-    return out
-
-
 def cmd_tariffs(args: argparse.Namespace) -> int:
     compiled = _compile_checked(args.corpus)
     if compiled is None:
@@ -209,7 +182,7 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
                      "tariffs": tariffs_json(chosen)}))
     else:
         for t in sorted(chosen, key=lambda t: (t.route, t.series, t.effective.start or dt.date.min, t.id)):
-            print("\n".join(_tariff_text(t)))
+            print("\n".join(tariff_text(t)))
     return EXIT_OK
 
 
@@ -273,29 +246,6 @@ class FeeUsage(Exception):
     pass
 
 
-def _stale_module(corpus_dir: str) -> str:
-    """Why the installed navlaw_fees may not match the corpus (compares the sha256 in its header)."""
-    import hashlib
-    import navlaw_fees
-
-    init = Path(navlaw_fees.__file__)
-    header = init.read_text(encoding="utf-8").split('"""', 1)[0]
-    from compiler.fees.generate import read_header_name
-
-    recorded: dict[str, str] = {}
-    for line in header.splitlines():
-        if line.startswith("#   "):
-            name, _, sha = line[4:].rpartition("  ")
-            recorded[read_header_name(name)] = sha
-    root = Path(corpus_dir)
-    current = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.glob("*"))
-               if p.is_file() and (p.suffix == ".txt" or p.name == "manifest.toml")}
-    if root.exists() and current and recorded != current:
-        return (f"navlaw fee: warning: {init.parent} was generated from a different corpus than {corpus_dir}/; "
-                "run `navlaw build` to regenerate it")
-    return ""
-
-
 def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     import navlaw_fees as nf
 
@@ -308,7 +258,9 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     if args.units is None and any(d is None for d in dims):
         print("navlaw fee: give --units N, or --length FT --breadth FT --depth FT", file=sys.stderr)
         return EXIT_USAGE
-    stale = _stale_module(args.corpus)
+    from compiler.fees.generate import stale_module
+
+    stale = stale_module(Path(nf.__file__), Path(args.corpus))
     if stale:
         print(stale, file=sys.stderr)
     try:

@@ -473,3 +473,20 @@ def write_package(files: dict[str, str], target: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     for name, text in sorted(files.items()):
         (target / name).write_text(text, encoding="utf-8")
+
+
+def stale_module(init: Path, corpus: Path) -> str:
+    """Why a generated module (its ``__init__.py``) may not match the corpus: the sources and sha256
+    its header records differ from the corpus's files; "" when they agree (or there is no corpus)."""
+    header = init.read_text(encoding="utf-8").split('"""', 1)[0]
+    recorded: dict[str, str] = {}
+    for line in header.splitlines():
+        if line.startswith("#   "):
+            name, _, sha = line[4:].rpartition("  ")
+            recorded[read_header_name(name)] = sha
+    current = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(corpus.glob("*"))
+               if p.is_file() and (p.suffix == ".txt" or p.name == "manifest.toml")}
+    if corpus.exists() and current and recorded != current:
+        return (f"navlaw fee: warning: {init.parent} was generated from a different corpus than {corpus}/; "
+                "run `navlaw build` to regenerate it")
+    return ""

@@ -10,7 +10,9 @@ from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
 from compiler.frontend.load import SourceDocument, decode, load
 from compiler.frontend.manifest import Entry, Manifest, load_manifest
 from compiler.frontend.normalize import normalize
-from compiler.frontend.tree import NAV_LAW, Code, Document, build, wrap_fragments
+from compiler.frontend.nodes import NAV_LAW, Code, Document
+from compiler.frontend.fragments import wrap_fragments
+from compiler.frontend.tree import build
 
 
 @dataclass

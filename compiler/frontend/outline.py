@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from compiler.frontend.tree import Article, Document, Formula, Node, Part, Provision, Row, Section, Table, Text
+from compiler.frontend.nodes import Article, Document, Formula, Node, Part, Provision, Row, Section, Table, Text
 
 
 def row_json(row: Row) -> list[dict[str, Any]]:

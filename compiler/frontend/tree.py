@@ -8,8 +8,7 @@ text exactly. That is the lossless guarantee `Document.source_text()` and the te
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
-from typing import ClassVar, Iterator
+from dataclasses import dataclass, field
 
 from compiler.frontend import labels as L
 from compiler.diagnostics import Diagnostic, Diagnostics, Severity
@@ -17,179 +16,8 @@ from compiler.frontend.normalize import NormalText
 from compiler.frontend.parse import Line, parse_lines
 
 
-# ---- nodes ----------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Cell:
-    text: str
-    start: int  # normalized offsets of the cell text (stripped)
-    end: int
-    line: int  # raw position of the cell's first character
-    column: int
-
-
-@dataclass(frozen=True)
-class Row:
-    cells: tuple[Cell, ...]
-    line: int
-    column: int
-
-
-@dataclass(frozen=True)
-class Node:
-    kind: ClassVar[str] = "node"
-    id: str = ""
-    label: str = ""  # as written: "4.", "(a)", "88" (section number), "6" (article number)
-    heading: str = ""
-    text: str = ""  # the node's own running text, readable (wrapped lines joined)
-    start: int = 0  # own span in the normalized text
-    end: int = 0
-    line: int = 0  # raw file position of the node's start (its label or heading)
-    column: int = 0
-    citation: str = ""
-    flags: tuple[str, ...] = ()
-    children: tuple[Node, ...] = ()
-
-    def walk(self) -> Iterator[Node]:
-        """This node and all below it, in document (pre-)order; iterative, so depth costs nothing."""
-        stack: list[Node] = [self]
-        while stack:
-            n = stack.pop()
-            yield n
-            if n.children:
-                stack.extend(reversed(n.children))
-
-    def find(self, node_id: str) -> Node | None:
-        return next((n for n in self.walk() if n.id == node_id), None)
-
-    def full_text(self) -> str:
-        """The node's text and all its descendants', one line each (labels included)."""
-        parts = []
-        for n in self.walk():
-            own = " ".join(x for x in (n.label if isinstance(n, Provision) else "", n.heading, n.text) if x)
-            if own:
-                parts.append(own)
-        return "\n".join(parts)
-
-
-@dataclass(frozen=True)
-class Text(Node):
-    kind: ClassVar[str] = "text"
-
-
-@dataclass(frozen=True)
-class Formula(Node):
-    kind: ClassVar[str] = "formula"
-
-
-@dataclass(frozen=True)
-class Table(Node):
-    kind: ClassVar[str] = "table"
-    header: Row | None = None
-    rows: tuple[Row, ...] = ()
-    style: str = ""  # "tab", "pipe" or "leader"
-
-
-@dataclass(frozen=True)
-class Provision(Node):
-    kind: ClassVar[str] = "provision"
-    level: str = ""  # subdivision, paragraph, subparagraph, clause, subclause, item
-    old_label: str = ""  # "[(b)] (c)": the label this provision had before the amendment
-
-
-@dataclass(frozen=True)
-class Section(Node):
-    kind: ClassVar[str] = "section"
-
-
-@dataclass(frozen=True)
-class Part(Node):
-    kind: ClassVar[str] = "part"
-
-
-@dataclass(frozen=True)
-class Article(Node):
-    kind: ClassVar[str] = "article"
-
-
-@dataclass(frozen=True)
-class Document(Node):
-    kind: ClassVar[str] = "document"
-    file: str = ""
-    normal: NormalText | None = field(default=None, compare=False, repr=False)
-
-    def source_text(self) -> str:
-        """The normalized text rebuilt from the nodes' spans (equals ``normal.text``)."""
-        assert self.normal is not None
-        return "".join(self.normal.text[n.start : n.end] for n in self.walk())
-
-    def sections(self) -> list[Section]:
-        return [n for n in self.walk() if isinstance(n, Section)]
-
-
-# ---- citations ---------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Code:
-    """The body of law a document belongs to: how its ids start and how it is cited."""
-
-    prefix: str = ""  # id prefix, e.g. "21nycrr"; empty for the Navigation Law
-    cite: str = "Nav. Law"
-
-
-NAV_LAW = Code()
-
-
-def citation(code: Code, node_id: str) -> str:
-    """'88/4/b/1/ii/A' -> 'Nav. Law § 88(4)(b)(1)(ii)(A)'; '21nycrr/55.2/c' -> '21 NYCRR § 55.2(c)'."""
-    parts = node_id.split("/")
-    if code.prefix and parts and parts[0] == code.prefix:
-        parts = parts[1:]
-    if not parts or not parts[0]:
-        return code.cite
-    section = parts[0].split("*")[0]
-    return f"{code.cite} § {section}" + "".join(f"({p.split('*')[0]})" for p in parts[1:])
-
-
-_OTHER_CODE = re.compile(r"(?P<title>\d+)nycrr")  # ids of another code start with its prefix: "21nycrr/55.2"
-
-
-def other_code(node_id: str) -> str:
-    """The code prefix of an id outside the chapter ("21nycrr" for "21nycrr/55.2/c"), or ""."""
-    first = node_id.split("/", 1)[0]
-    return first if _OTHER_CODE.fullmatch(first) and "/" in node_id else ""
-
-
-def section_of(node_id: str) -> str:
-    """The section a provision id belongs to: "89-a/4/b" -> "89-a", "21nycrr/55.2/c" -> "21nycrr/55.2"."""
-    parts = node_id.split("/")
-    return "/".join(parts[:2]) if other_code(node_id) else parts[0]
-
-
-def section_name(section: str) -> str:
-    """How a section is named to a reader: "89-b" -> "§ 89-b", "21nycrr/55.2" -> "21 NYCRR § 55.2"."""
-    code = other_code(section)
-    if code:
-        m = _OTHER_CODE.fullmatch(code)
-        assert m is not None
-        return f"{m['title']} NYCRR § {section.split('/', 1)[1]}"
-    return f"§ {section}"
-
-
-def section_order(node_id: str) -> tuple[int, str]:
-    """A sort key in the statute's order: "9" before "10", "89-a" after "89"; other codes' sections
-    ("21nycrr/55.2") and ids that do not start with a number last."""
-    m = re.match(r"\d+", node_id)
-    return (int(m[0]) if m and "/" not in section_of(node_id) else 10**6, node_id)
-
-
-def lineage(node_id: str) -> list[str]:
-    """The id and its enclosing provisions up to its section, innermost first:
-    "89-a/4/b" -> ["89-a/4/b", "89-a/4", "89-a"]."""
-    parts = node_id.split("/")
-    stop = 2 if other_code(node_id) else 1
-    return ["/".join(parts[:i]) for i in range(len(parts), stop - 1, -1)]
-
+from compiler.frontend.nodes import (NAV_LAW, table_row, Article, Code, Document, Formula, Node, Part, Provision,
+                                     Row, Section, Table, Text, citation)
 
 # ---- building ---------------------------------------------------------------------------------------
 
@@ -534,7 +362,7 @@ class Builder:
             j += 1
             if self._blank_after(lines[j - 1].start, lines[j - 1].end):
                 break  # a blank line ends the table
-        rows = [self._row(l, style) for l in lines[i:j]]
+        rows = [table_row(self.text, self.nt, l.start + l.indent, l.end - 1, style) for l in lines[i:j]]
         header = None
         if rows and not any(ch.isdigit() for c in rows[0].cells for ch in c.text):
             header = rows.pop(0)
@@ -567,28 +395,6 @@ class Builder:
                               "table-row", "a cell is missing or a separator is extra; compare with the rows above")
             start = end
         return j
-
-    def _row(self, line: Line, style: str) -> Row:
-        body_start = line.start + line.indent
-        body = self.text[body_start : line.end - 1]
-        if style == "tab":
-            pieces = [(m.start(), m.group()) for m in re.finditer(r"[^\t]+", body)]
-        elif style == "pipe":
-            pieces = [(m.start(), m.group()) for m in re.finditer(r"[^|]+", body)]
-            if body.rstrip().endswith("|") and pieces and not pieces[-1][1].strip():
-                pieces.pop()
-        else:
-            k = body.find(" ....")
-            pieces = [(0, body[:k]), (k + 5, body[k + 5 :])]
-        cells = []
-        for off, s in pieces:
-            lead = len(s) - len(s.lstrip())
-            stripped = s.strip()
-            a = body_start + off + lead
-            ln, col = self.nt.raw_linecol(a)
-            cells.append(Cell(stripped, a, a + len(stripped), ln, col))
-        ln, col = self.nt.raw_linecol(body_start)
-        return Row(tuple(cells), ln, col)
 
     def _formula(self, lines: list[Line], i: int) -> int:
         """A formula drawn as text: numerator lines, a rule of underscores, the denominator, and
@@ -691,57 +497,3 @@ _LABEL_DIGITS = re.compile(r"(?m)^[ \t]*(?:(?:Article|ARTICLE|Part|PART|Section|
 def build(nt: NormalText, file: str, code: Code = NAV_LAW, section: str = "",
           diagnostics: Diagnostics | None = None) -> Document:
     return Builder(nt, file, code, section, diagnostics).build()
-
-
-def wrap_fragments(doc: Document, fragments: list[tuple[str, int, int]], code: Code,
-                   diagnostics: Diagnostics) -> Document:
-    """Group a fragment document's nodes into the provisions the manifest says they are.
-
-    ``fragments`` holds (provision id, first raw line, last raw line). A node that falls across a
-    fragment boundary is an error: the manifest's line numbers do not match the text."""
-    assert doc.normal is not None
-    nt = doc.normal
-    out: list[Node] = []
-    for top in doc.children:
-        if not isinstance(top, Section):
-            out.append(top)
-            continue
-        kids = list(top.children)
-        owner: dict[int, int] = {}
-        for f, (node_id, lo, hi) in enumerate(fragments):
-            inside = [k for k, n in enumerate(kids) if lo <= n.line <= hi]
-            if not inside:
-                diagnostics.add(Diagnostic(Severity.ERROR, f"fragment {node_id}: lines {lo}-{hi} hold no text",
-                                           doc.file, lo, 1, nt.raw_line(lo), "manifest"))
-                continue
-            last = kids[inside[-1]]
-            last_line = nt.raw_linecol(max(last.end - 1, last.start))[0]
-            if last_line > hi and nt.text[last.start:last.end].strip().count("\n") > 0:
-                diagnostics.add(Diagnostic(Severity.ERROR, f"fragment {node_id}: lines {lo}-{hi} end inside a "
-                                           f"{last.kind} that runs to line {last_line}",
-                                           doc.file, hi, 1, nt.raw_line(hi), "manifest"))
-            if inside != list(range(inside[0], inside[-1] + 1)):
-                diagnostics.add(Diagnostic(Severity.ERROR, f"fragment {node_id}: lines {lo}-{hi} are not "
-                                           "contiguous text", doc.file, lo, 1, nt.raw_line(lo), "manifest"))
-                continue
-            for k in inside:
-                owner.setdefault(k, f)
-        new_kids: list[Node] = []
-        emitted: set[int] = set()
-        for k, n in enumerate(kids):
-            f = owner.get(k)
-            if f is None:
-                new_kids.append(n)
-                continue
-            if f in emitted:
-                continue
-            emitted.add(f)
-            node_id = fragments[f][0]
-            members = tuple(kids[x] for x in sorted(x for x, g in owner.items() if g == f))
-            label = node_id.rsplit("/", 1)[-1]
-            new_kids.append(Provision(id=node_id, label=f"{label}." if label.isdigit() else f"({label})",
-                                      start=n.start, end=n.start, line=n.line, column=n.column,
-                                      citation=citation(code, node_id), flags=("fragment",),
-                                      children=members))
-        out.append(replace(top, children=tuple(new_kids)))
-    return replace(doc, children=tuple(out))

@@ -12,7 +12,8 @@ from compiler.frontend.acts import LEVELS, Act, Instruction, _TOKEN, new_text, o
 from compiler.frontend.corpus import Compiled
 from compiler.frontend.load import SourceDocument
 from compiler.frontend.normalize import normalize
-from compiler.frontend.tree import NAV_LAW, Node, build
+from compiler.frontend.nodes import NAV_LAW, Node
+from compiler.frontend.tree import build
 
 
 def words_of(node: Node) -> list[str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from compiler import escape as esc
 from compiler.frontend.corpus import Corpus
-from compiler.frontend.tree import other_code, Article, Text, lineage, section_of
+from compiler.frontend.nodes import other_code, Article, Text, lineage, section_of
 
 _QUOTE = "\"“”"
 _DEF = re.compile(r"[\"“](?P<term>[A-Za-z][A-Za-z -]{1,60}?)[\"”]\s+(?:is defined to mean|shall mean|means|is|shall "

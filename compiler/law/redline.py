@@ -10,7 +10,7 @@ import difflib
 from dataclasses import dataclass
 
 from compiler import escape as esc
-from compiler.frontend.tree import Node, Provision, Text
+from compiler.frontend.nodes import Node, Provision, Text
 
 
 @dataclass(frozen=True)

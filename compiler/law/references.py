@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from compiler.frontend import numbers as W
 from compiler.diagnostics import Diagnostic, Diagnostics, Severity
 from compiler.frontend.corpus import Corpus
-from compiler.frontend.tree import other_code, Node, Text, section_of
+from compiler.frontend.nodes import other_code, Node, Text, section_of
 
 _NUM = r"(?:\d+(?:-[a-z]{1,5})?)"
 _WORDS = r"(?:[a-z]+(?:[- ][a-z]+){0,3}?)"

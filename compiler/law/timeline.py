@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from compiler.diagnostics import Diagnostic, Diagnostics, Severity
 from compiler.frontend.corpus import Compiled, Corpus
-from compiler.frontend.tree import Node, Section, Text, lineage, section_of
+from compiler.frontend.nodes import Node, Section, Text, lineage, section_of
 
 
 @dataclass(frozen=True)

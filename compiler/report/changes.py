@@ -12,7 +12,7 @@ from typing import Callable
 from compiler.law.redline import compare, render_html, render_text
 from compiler.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
                       PerUnitFee, TimeFee)
-from compiler.frontend.tree import section_name, section_order
+from compiler.frontend.nodes import section_name, section_order
 from compiler.law.timeline import Timeline
 
 

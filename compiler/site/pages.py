@@ -12,20 +12,20 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from decimal import Decimal
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from compiler import resources
+from compiler.site.calculator import plans_json
+from compiler.site.charts import fee_chart, rate_chart
 from compiler import escape as esc
 from compiler.cache import jinja_bytecode
 from compiler.diagnostics import Diagnostics
 from compiler.frontend.corpus import Corpus
-from compiler.runtime import cents
 from compiler.tariffs.model import AnyTariff, BracketSchedule
 from compiler.law.definitions import find as find_definitions, mark
-from compiler.frontend.tree import Article, Formula, Node, Provision, Section, Table, Text, lineage, section_of, section_order
+from compiler.frontend.nodes import Article, Formula, Node, Provision, Section, Table, Text, lineage, section_of, section_order
 from compiler.law.timeline import Timeline
 
 SITE = resources.path("site")
@@ -200,44 +200,6 @@ def _articles(corpus: Corpus) -> list[tuple[Node, list[str]]]:
     return out
 
 
-def _chart(route: str, name: str, schedules: list[BracketSchedule]) -> str:
-    """A static SVG of fee against pilotage units, one line per schedule, with a text alternative."""
-    w, h, pad = 640, 300, 40
-    xs = [Decimal(u) for u in range(1, 2001, 10)]
-    series = []
-    for s in schedules:
-        pts = []
-        for u in xs:
-            try:
-                pts.append((u, cents(s.fee(u))))
-            except ValueError:
-                continue
-        series.append((s, pts))
-    top = max((p[1] for _, pts in series for p in pts), default=Decimal(1)) or Decimal(1)
-    colors = ["#1565c0", "#2e7d32", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#4e342e", "#ad1457"]
-    lines = []
-    legend = []
-    for i, (s, pts) in enumerate(series):
-        coords = " ".join(f"{pad + float(u) / 2000 * (w - 2 * pad):.1f},{h - pad - float(f / top) * (h - 2 * pad):.1f}"
-                          for u, f in pts)
-        color = colors[i % len(colors)]
-        when = s.effective.start.isoformat() if s.effective.start else "?"
-        lines.append(f'<polyline fill="none" stroke="{color}" stroke-width="1.5" points="{coords}"/>')
-        legend.append(f'<text x="{pad + 6}" y="{pad + 14 * i}" font-size="11" fill="{color}">'
-                      f'{esc.text(s.citation)} from {when}</text>')
-    desc = (f"Fee against pilotage units (1 to 2,000) for {len(series)} schedule(s) of {name}; "
-            f"highest fee shown ${top:,}.")
-    return (f'<svg class="chart" role="img" viewBox="0 0 {w} {h}" width="100%" aria-labelledby="t-{route} d-{route}">'
-            f'<title id="t-{route}">{esc.text(name)}: fee by pilotage units</title>'
-            f'<desc id="d-{route}">{esc.text(desc)}</desc>'
-            f'<line x1="{pad}" y1="{h - pad}" x2="{w - pad}" y2="{h - pad}" stroke="currentColor"/>'
-            f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{h - pad}" stroke="currentColor"/>'
-            f'<text x="{w - pad}" y="{h - 8}" font-size="11" text-anchor="end" fill="currentColor">2,000 PU</text>'
-            f'<text x="4" y="{pad - 6}" font-size="11" fill="currentColor">${top:,}</text>'
-            + "".join(lines) + "".join(legend) + "</svg>"
-            f'<p class="chart-alt">{esc.text(desc)}</p>')
-
-
 def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: Diagnostics,
           changes: str) -> dict[str, str]:
     """Every page of the site: path under docs/ -> Markdown."""
@@ -321,7 +283,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                         key=lambda t: (t.effective.start or dt.date.min, t.id))
         dated = [t for t in scheds if t.effective.start is not None]
         routes.append({"name": names[route], "route": route,
-                       "chart": _chart(route, names[route], dated) + _rate_chart(route, names[route], dated),
+                       "chart": fee_chart(route, names[route], dated) + rate_chart(route, names[route], dated),
                        "schedules": [_schedule_view(t, P) for t in scheds],
                        "others": [_other_view(t, P) for t in tariffs if t.route in (route, "hudson" if
                                   route.startswith("hudson") else route) and not isinstance(t, BracketSchedule)
@@ -409,67 +371,6 @@ def _other_view(t: AnyTariff, P: Pages) -> dict[str, object]:
 
 # ---- the calculator ----------------------------------------------------------------------------------------
 
-def _expr_json(e) -> dict[str, object]:  # type: ignore[no-untyped-def]
-    from compiler.tariffs.formula import Bin, Neg, Num, Units
-    if isinstance(e, Num):
-        return {"num": str(e.value)}
-    if isinstance(e, Units):
-        return {"units": True}
-    if isinstance(e, Neg):
-        return {"neg": _expr_json(e.operand)}
-    assert isinstance(e, Bin)
-    return {"op": e.op, "l": _expr_json(e.left), "r": _expr_json(e.right)}
-
-
-def _extra_json(t: AnyTariff) -> dict[str, object]:
-    from compiler.tariffs.model import FractionOfRate, Percentage, PerUnitFee, TimeFee
-    d: dict[str, object] = {"kind": t.kind, "citation": t.citation, "provision": t.provision, "title": t.title,
-                            "option": getattr(t, "option", ""), "choice": getattr(t, "choice", "")}
-    if isinstance(t, Percentage):
-        d.update(percent=str(t.percent.value), of=t.of, per=t.per, max_percent=str(t.max_percent.value)  # type: ignore[union-attr]
-                 if t.max_percent else None, max_per=t.max_per, free_hours=t.free_hours)
-    elif isinstance(t, PerUnitFee):
-        d.update(rate=str(t.rate.value), min_units=str(t.min_units.value) if t.min_units else None,  # type: ignore[union-attr]
-                 max_units=str(t.max_units.value) if t.max_units else None)
-    elif isinstance(t, TimeFee):
-        d.update(amount=str(t.amount.value), per=t.per, after=str(t.after.value) if t.after else None,  # type: ignore[union-attr]
-                 part_counts=t.part_counts)
-    elif isinstance(t, FractionOfRate):
-        d.update(numerator=t.numerator, denominator=t.denominator,
-                 miles=str(t.condition_miles.value) if t.condition_miles else None)
-    if t.effective.start is not None and t.effective.start_basis != "with-text":
-        d["since"] = t.effective.start.isoformat()
-    return d
-
-
-def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
-    """The fee plans as data for the calculator (same objects the fee module is generated from)."""
-    from compiler.fees.plans import OPTION_ORDER, established, no_schedule_message
-    out: dict[str, object] = {}
-    for route, plan in plans.items():
-        periods = []
-        for s in established(plan):
-            periods.append({
-                "start": s.effective.start.isoformat(), "end": s.effective.end.isoformat() if s.effective.end else None,
-                "citation": s.citation, "provision": s.provision, "group": plan.group[s.id],
-                "min": str(s.min_units.value) if s.min_units else None,
-                "max": str(s.max_units.value) if s.max_units else None,
-                "notes": list(s.notes) + list(plan.notes_with_base.get(plan.group[s.id], ())),
-                "brackets": [{"low": str(b.low), "low_inclusive": b.low_inclusive,
-                              "high": str(b.high) if b.high is not None else None,
-                              "high_inclusive": b.high_inclusive, "written": b.written, "expr": _expr_json(b.fee)}
-                             for b in s.brackets]})
-        out[route] = {"periods": periods,
-                      "groups": {k: [_extra_json(t) for t in v] for k, v in plan.with_base.items()},
-                      "rules": [_extra_json(t) for t in plan.rule_fees],
-                      "options": [{"name": o.name, "kind": o.kind, "choices": list(o.choices), "help": o.help}
-                                  for o in plan.options],
-                      "option_order": list(OPTION_ORDER),
-                      "no_schedule": no_schedule_message(plan, "{on}"),
-                      "zone2": plan.zone2_route or None}
-    return out
-
-
 def _slug(section: str) -> str:
     return re.sub(r"[^a-z0-9.-]+", "-", section.lower())
 
@@ -527,37 +428,3 @@ def _diag_link(located: dict[str, list[tuple[int, str]]], d, P: Pages) -> str:  
     return ""
 
 
-def _rate_chart(route: str, name: str, schedules: list[BracketSchedule]) -> str:
-    """The fee for a 300-unit vessel over time, one step per schedule: how the rate moved, at a glance."""
-    pts = []
-    for s in schedules:
-        try:
-            pts.append((s.effective.start, s.effective.end, cents(s.fee(Decimal(300)))))
-        except ValueError:
-            continue
-    if not pts:
-        return ""
-    w, h, pad = 640, 220, 40
-    first = min(p[0] for p in pts)
-    last = max((p[1] or p[0]) for p in pts)
-    last = max(last, first) + dt.timedelta(days=365)
-    span = (last - first).days or 1
-    top = max(p[2] for p in pts)
-
-    def x(d: dt.date) -> float:
-        return pad + (d - first).days / span * (w - 2 * pad)
-
-    def y(v: Decimal) -> float:
-        return h - pad - float(v / top) * (h - 2 * pad)
-
-    bars = "".join(f'<line x1="{x(a):.1f}" y1="{y(v):.1f}" x2="{x(b or last):.1f}" y2="{y(v):.1f}" stroke="#1565c0" '
-                   f'stroke-width="3"/><text x="{x(a):.1f}" y="{y(v) - 4:.1f}" font-size="10" fill="currentColor">'
-                   f'${v:,}</text>' for a, b, v in pts)
-    desc = "; ".join(f"from {a}: ${v:,}" for a, b, v in pts)
-    return (f'<svg class="chart" role="img" viewBox="0 0 {w} {h}" width="100%" aria-labelledby="tt-{route} dd-{route}">'
-            f'<title id="tt-{route}">{esc.text(name)}: the fee for 300 pilotage units over time</title>'
-            f'<desc id="dd-{route}">{esc.text(desc)}</desc>'
-            f'<line x1="{pad}" y1="{h - pad}" x2="{w - pad}" y2="{h - pad}" stroke="currentColor"/>'
-            f'<text x="{pad}" y="{h - 8}" font-size="11" fill="currentColor">{first.year}</text>'
-            f'<text x="{w - pad}" y="{h - 8}" font-size="11" text-anchor="end" fill="currentColor">{last.year}</text>'
-            + bars + f'</svg><p class="chart-alt">The fee for 300 pilotage units, {esc.text(desc)}.</p>')

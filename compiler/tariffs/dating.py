@@ -13,7 +13,7 @@ import datetime as dt
 from dataclasses import replace
 
 from compiler.diagnostics import Diagnostics
-from compiler.frontend.tree import lineage
+from compiler.frontend.nodes import lineage
 from compiler.law.timeline import TextVersion, Timeline, short_name
 from compiler.tariffs.model import AnyTariff
 from compiler.tariffs.routes import RouteTable

@@ -1,0 +1,67 @@
+"""The fee calculator's data: the fee plans as JSON for the page's script (the same plans the fee
+module is generated from, so the page gives the same cents)."""
+
+from __future__ import annotations
+
+from compiler.tariffs.model import AnyTariff
+
+
+def _expr_json(e) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    from compiler.tariffs.formula import Bin, Neg, Num, Units
+    if isinstance(e, Num):
+        return {"num": str(e.value)}
+    if isinstance(e, Units):
+        return {"units": True}
+    if isinstance(e, Neg):
+        return {"neg": _expr_json(e.operand)}
+    assert isinstance(e, Bin)
+    return {"op": e.op, "l": _expr_json(e.left), "r": _expr_json(e.right)}
+
+
+def _extra_json(t: AnyTariff) -> dict[str, object]:
+    from compiler.tariffs.model import FractionOfRate, Percentage, PerUnitFee, TimeFee
+    d: dict[str, object] = {"kind": t.kind, "citation": t.citation, "provision": t.provision, "title": t.title,
+                            "option": getattr(t, "option", ""), "choice": getattr(t, "choice", "")}
+    if isinstance(t, Percentage):
+        d.update(percent=str(t.percent.value), of=t.of, per=t.per, max_percent=str(t.max_percent.value)  # type: ignore[union-attr]
+                 if t.max_percent else None, max_per=t.max_per, free_hours=t.free_hours)
+    elif isinstance(t, PerUnitFee):
+        d.update(rate=str(t.rate.value), min_units=str(t.min_units.value) if t.min_units else None,  # type: ignore[union-attr]
+                 max_units=str(t.max_units.value) if t.max_units else None)
+    elif isinstance(t, TimeFee):
+        d.update(amount=str(t.amount.value), per=t.per, after=str(t.after.value) if t.after else None,  # type: ignore[union-attr]
+                 part_counts=t.part_counts)
+    elif isinstance(t, FractionOfRate):
+        d.update(numerator=t.numerator, denominator=t.denominator,
+                 miles=str(t.condition_miles.value) if t.condition_miles else None)
+    if t.effective.start is not None and t.effective.start_basis != "with-text":
+        d["since"] = t.effective.start.isoformat()
+    return d
+
+
+def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """The fee plans as data for the calculator (same objects the fee module is generated from)."""
+    from compiler.fees.plans import OPTION_ORDER, established, no_schedule_message
+    out: dict[str, object] = {}
+    for route, plan in plans.items():
+        periods = []
+        for s in established(plan):
+            periods.append({
+                "start": s.effective.start.isoformat(), "end": s.effective.end.isoformat() if s.effective.end else None,
+                "citation": s.citation, "provision": s.provision, "group": plan.group[s.id],
+                "min": str(s.min_units.value) if s.min_units else None,
+                "max": str(s.max_units.value) if s.max_units else None,
+                "notes": list(s.notes) + list(plan.notes_with_base.get(plan.group[s.id], ())),
+                "brackets": [{"low": str(b.low), "low_inclusive": b.low_inclusive,
+                              "high": str(b.high) if b.high is not None else None,
+                              "high_inclusive": b.high_inclusive, "written": b.written, "expr": _expr_json(b.fee)}
+                             for b in s.brackets]})
+        out[route] = {"periods": periods,
+                      "groups": {k: [_extra_json(t) for t in v] for k, v in plan.with_base.items()},
+                      "rules": [_extra_json(t) for t in plan.rule_fees],
+                      "options": [{"name": o.name, "kind": o.kind, "choices": list(o.choices), "help": o.help}
+                                  for o in plan.options],
+                      "option_order": list(OPTION_ORDER),
+                      "no_schedule": no_schedule_message(plan, "{on}"),
+                      "zone2": plan.zone2_route or None}
+    return out

@@ -1,0 +1,155 @@
+"""Fees as percentages of a base rate ("5 percent per hour of the Zone 2 Base Rate … up to a maximum
+charge of 35 percent"), launch and transport fees per pilotage unit, and the deleted [bracketed]
+dollar amounts of an amended rule, kept as superseded."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Iterator
+
+from compiler.diagnostics import Severity
+from compiler.frontend.nodes import Node
+from compiler.tariffs.model import OPTION_TITLES, AnyTariff, Amount, Effective, FlatFee, Percentage, PerUnitFee
+from compiler.tariffs.reading import Ctx, slug, default_start, prose, rx
+
+
+_PERCENT_RE = rx(r"(?i)(?P<p>\d+(?:\.\d+)?)\s*(?:percent|%)(?P<per>\s+per\s+hour)?\s+of\s+the\s+"
+                         r"(?P<of>Zone\s+2\s+Base\s+Rate|regular\s+pilotage\s+fee)"
+                         r"(?:[^.;]*?up\s+to\s+a\s+maximum\s+charge\s+of\s+(?P<max>\d+)\s*(?:percent|%))?"
+                         r"(?P<day>[^.;]*?for\s+each\s+24[\s-]+hours?(?P<period>\s+period)?)?")
+_LAUNCH_RE = rx(r"(?i)\$(?P<rate>\d+\.\d+)\s+per\s+Pilotage\s+Unit(?:\s*\([^)]*\))?\s+for\s+(?:the\s+)?"
+                        r"(?P<what>[A-Z][A-Za-z ]+?)(?=[,.]|\s+\()")
+_TRANSPORT_RE = rx(r"(?i)when\s+the\s+(?P<station>Norrie Point|Yonkers)\s+Station\s+is\s+closed[^$]*?\$"
+                           r"(?P<rate>\d+\.\d+)")
+_UNIT_BOUNDS_RE = rx(r"(?i)minimum\s+of\s+(?P<min>\d+)\s+(?:pilotage\s+)?Units,?\s+(?:and\s+a\s+)?maximum\s+of\s+"
+                             r"(?P<max>\d+)\s+(?:pilotage\s+)?Units")
+_ZONE_RE = rx(r"(?i)Zone\s+(?P<z>\d)")
+
+
+def _reading(text: str) -> tuple[str, list[int]]:
+    """The amended reading: bracketed (deleted) matter dropped; a map from its offsets to ``text``'s."""
+    out: list[str] = []
+    where: list[int] = []
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == "[":
+            depth += 1
+            continue
+        if ch == "]" and depth:
+            depth -= 1
+            continue
+        if depth == 0:
+            out.append(ch)
+            where.append(i)
+    where.append(len(text))
+    return "".join(out), where
+
+
+def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
+    """"5 percent per hour of the Zone 2 Base Rate … up to a maximum charge of 35 percent"; "$2.99 per
+    Pilotage Unit for the Yonkers Pilot Station" (the zone's route); "when the Norrie Point Station is
+    closed … $1.315"; and the dollar amounts in [deleted] matter, kept as superseded. Which quote option
+    each percentage is comes from the manifest's [document.options]."""
+    named = {pid: (option, choice) for pid, option, choice in (ctx.entry.options if ctx.entry else ())}
+    bounds = _bounds(ctx)
+    deleted = 0
+    for start, end in prose(node):
+        raw = ctx.text[start:end]
+        text, where = _reading(raw)
+
+        def amt(value: Decimal, a: int, b: int) -> Amount:
+            return ctx.amount(value, start + where[a], start + where[b - 1] + 1)
+
+        eff = default_start(ctx, node)
+        percents = list(_PERCENT_RE.finditer(text))
+        for k, m in enumerate(percents, 1):
+            key = node.id if len(percents) == 1 else f"{node.id}#{k}"
+            option, choice = named.get(key, ("", ""))
+            if not option:
+                ctx.diag(Severity.INFO, start + where[m.start()], f"fee in {node.citation} has no quote option",
+                         "tariff-option")
+            per = "hour" if m["per"] else "24 hours" if m["day"] else ""
+            max_per = "24 hours" if m["per"] and m["day"] else ""
+            of = "zone-2-base-rate" if "zone" in m["of"].lower() else "regular-fee"
+            notes = []
+            if of == "zone-2-base-rate":
+                zone2 = ctx.routes.get(ctx.routes.select(route, "Zone 2"))
+                notes.append(f"\"Zone 2 Base Rate\" is read as the base pilotage charge of "
+                             f"{zone2.name if zone2 else 'the route of Zone 2'} for the vessel's pilotage units on the "
+                             "same day (an interpretation: the rule does not define it).")
+            if per:
+                notes.append(f"Charged per {per} or part thereof.")
+            free = 1 if re.search(r"(?i)used\s+within\s+one\s+hour,\s+no\s+charge", text) else 0
+            if free:
+                notes.append("No charge if the pilot's services are used within one hour.")
+            yield Percentage(
+                id=f"{route}/{key.replace('#', '/')}", kind="percentage", route=route, series=f"{route}/{slug(key)}",
+                title=OPTION_TITLES.get(option, "Fee") + (f" ({choice})" if choice else ""), provision=node.id,
+                citation=node.citation,
+                file=ctx.doc.file, effective=eff, status=ctx.status, notes=tuple(notes),
+                percent=amt(Decimal(m["p"]), m.start("p"), m.end("p")), of=of, per=per,
+                max_percent=amt(Decimal(m["max"]), m.start("max"), m.end("max")) if m["max"] else None,
+                max_per=max_per, option=option, choice=choice, free_hours=free)
+        zone = _ZONE_RE.search(text)
+        for m in _LAUNCH_RE.finditer(text):
+            zoned = ctx.routes.select(route, f"Zone {zone['z']}") if zone else ""
+            what = re.sub(r"(?i)^pilot transport fee at ", "", " ".join(m["what"].split()))
+            clamp_note = (f"A minimum of {bounds['min'].value} and a maximum of {bounds['max'].value} units applies.",) \
+                if "min" in bounds and "max" in bounds else ()
+            yield PerUnitFee(
+                id=f"{zoned or route}/{node.id}/{slug(what)}", kind="per-unit", route=zoned or route,
+                series=f"{zoned or route}/launch/{slug(what)}",
+                title=f"Launch fee: {what}", provision=node.id, citation=node.citation, file=ctx.doc.file,
+                effective=eff, status=ctx.status, notes=clamp_note,
+                rate=amt(Decimal(m["rate"]), m.start("rate"), m.end("rate")),
+                min_units=bounds.get("min"), max_units=bounds.get("max"), option="launch", choice=slug(what))
+        for m in _TRANSPORT_RE.finditer(text):
+            b = _UNIT_BOUNDS_RE.search(text, m.end())
+            station = slug(m["station"])
+            yield PerUnitFee(
+                id=f"{route}/{node.id}/transport-{station}-closed", kind="per-unit", route=route,
+                series=f"{route}/transport-{station}-closed", title=f"Pilot transport fee when {m['station']} Station is closed",
+                provision=node.id, citation=node.citation, file=ctx.doc.file, effective=eff, status=ctx.status,
+                notes=(), rate=amt(Decimal(m["rate"]), m.start("rate"), m.end("rate")),
+                min_units=amt(Decimal(b["min"]), b.start("min"), b.end("min")) if b else None,
+                max_units=amt(Decimal(b["max"]), b.start("max"), b.end("max")) if b else None,
+                option="station_closed", choice=station)
+        # the superseded dollar amounts, in the bracketed (deleted) matter
+        for m in re.finditer(r"\[([^\[\]]*\$[^\[\]]*)\]", raw):
+            deleted += 1
+            k = deleted
+            for j, d in enumerate(re.finditer(r"\$(\d[\d,]*(?:\.\d+)?)", m.group(1)), 1):
+                a0 = start + m.start(1) + d.start(1)
+                value = Decimal(d.group(1).replace(",", "").rstrip("."))
+                cond = m.group(1)
+                yield FlatFee(
+                    id=f"{route}/{node.id}/deleted-{k}-{j}", kind="flat", route=route,
+                    series=f"{route}/{slug(node.id)}/deleted-{k}-{j}", title=f"Former fee (deleted): {node.citation}",
+                    provision=node.id, citation=node.citation, file=ctx.doc.file,
+                    effective=Effective(None, eff.start, "unresolved", "in force before the amendment; its start is "
+                                        "not in the corpus", "manifest" if eff.start else "unresolved",
+                                        "replaced when the amendment took effect"),
+                    status="superseded", notes=("Deleted matter ([bracketed]) of the rule notice: the amount before "
+                                                "the amendment.",),
+                    amount=ctx.amount(value, a0, a0 + len(d.group(1))), condition=" ".join(cond.split()))
+
+
+def _unit_bounds(ctx: Ctx, node: Node) -> dict[str, Amount]:
+    for start, end in prose(node):
+        text = ctx.text[start:end]
+        m = _UNIT_BOUNDS_RE.search(text)
+        if m and re.search(r"(?i)launch fees", text):
+            return {"min": ctx.amount(Decimal(m["min"]), start + m.start("min"), start + m.end("min")),
+                    "max": ctx.amount(Decimal(m["max"]), start + m.start("max"), start + m.end("max"))}
+    return {}
+
+
+def _bounds(ctx: Ctx) -> dict[str, Amount]:
+    """The rule's "minimum of 100 Units and a maximum of 500 Units" for launch fees, found once per
+    document: in the first priced section that states it."""
+    if not ctx.memo.get("bounds") and ctx.section is not None:
+        ctx.memo["bounds"] = _unit_bounds(ctx, ctx.section) or next(
+            (b for b in (_unit_bounds(ctx, n) for n in ctx.section.walk()) if b), {})
+    found: dict[str, Amount] = ctx.memo.get("bounds") or {}
+    return found

@@ -1,0 +1,79 @@
+"""A minimum/maximum "charge calculated on N pilotage units", a transporting charge as a fraction of
+the rate, detention by the hour and days carried off."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Iterator
+
+from compiler.frontend import numbers as W
+from compiler.frontend.nodes import Node
+from compiler.tariffs.model import AnyTariff, Amount, Effective, FractionOfRate, TimeFee
+from compiler.tariffs.reading import Ctx, prose, rx
+
+
+_MIN_RE = rx(r"(?i)A (?P<which>minimum|maximum) charge calculated on (?P<n>[a-z\- \n]+?) pilotage units")
+_MILES_RE = rx(r"(?i)piloted for less than (?P<n>[a-z\- \n]+?) miles shall pay a transporting charge equal to "
+                       r"(?P<f>[a-z\- \n]+?) of the statutory rate")
+_HOURLY_RE = rx(r"(?i)detained on board a vessel at berth for more than (?P<after>[a-z\- \n]+?) hours shall be "
+                        r"paid at the rate of (?P<m>[a-z\- \n]+?dollars) per hour(?P<part> or fraction thereof)?")
+_DAILY_RE = rx(r"(?i)pilot carried off on board a vessel[^.]*? shall be paid (?P<m>[a-z\- \n]+?dollars) per day")
+
+
+def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff | tuple[str, Amount]]:
+    """"A minimum charge calculated on N pilotage units" (a ("minimum", N) pair, applied to the route's
+    base schedules); the transporting charge, detention by the hour and carried-off days."""
+    for start, end in prose(node):
+        text = ctx.text[start:end]
+        for m in _MIN_RE.finditer(text):
+            try:
+                n = W.parse(m["n"])[1]
+            except ValueError:
+                continue
+            yield (m["which"].lower(), ctx.amount(Decimal(n), start + m.start("n"), start + m.end("n")))  # type: ignore[arg-type]
+        for m in _MILES_RE.finditer(text):
+            try:
+                miles = W.parse(m["n"])[1]
+                frac = W.parse(m["f"])[1]
+            except ValueError:
+                continue
+            yield FractionOfRate(
+                id=f"{route}/{node.id}/transporting-charge", kind="fraction", route=route,
+                series=f"{route}/transporting-charge", title=f"Transporting charge (under {miles} miles)",
+                provision=node.id, citation=node.citation, file=ctx.doc.file,
+                effective=Effective(None, None, "with", "in force with the rates of the same text"), status=ctx.status,
+                notes=("\"Two-thirds of the statutory rate\" is charged instead of the pilotage fee: two-thirds of "
+                       "the fee at the statutory rate (with the unit minimum and maximum), rounded once.",),
+                numerator=frac.numerator, denominator=frac.denominator,  # type: ignore[union-attr]
+                fraction_source=ctx.src(start + m.start("f"), start + m.end("f")),
+                condition_miles=ctx.amount(Decimal(miles), start + m.start("n"), start + m.end("n")),  # type: ignore[arg-type]
+                option="miles")
+        for m in _HOURLY_RE.finditer(text):
+            try:
+                after = W.parse(m["after"])[1]
+                money = W.money(m["m"])
+            except ValueError:
+                continue
+            yield TimeFee(
+                id=f"{route}/{node.id}/detention", kind="time", route=route,
+                series=f"{route}/detention", title="Pilot detained on board (per hour)",
+                provision=node.id, citation=node.citation, file=ctx.doc.file,
+                effective=Effective(None, None, "with", "in force with the rates of the same text"), status=ctx.status,
+                notes=("Read as: once the detention exceeds two hours, every hour of it is paid, a part of an hour "
+                       "counting as an hour.",),
+                amount=ctx.amount(money, start + m.start("m"), start + m.end("m")), per="hour",
+                after=ctx.amount(Decimal(after), start + m.start("after"), start + m.end("after")),  # type: ignore[arg-type]
+                part_counts=bool(m["part"]), option="detention_hours")
+        for m in _DAILY_RE.finditer(text):
+            try:
+                money = W.money(m["m"])
+            except ValueError:
+                continue
+            yield TimeFee(
+                id=f"{route}/{node.id}/carried-off", kind="time", route=route,
+                series=f"{route}/carried-off", title="Pilot carried off (per day)",
+                provision=node.id, citation=node.citation, file=ctx.doc.file,
+                effective=Effective(None, None, "with", "in force with the rates of the same text"), status=ctx.status,
+                notes=("Paid per whole day: the law says nothing of part days, so a fractional number of days is "
+                       "refused rather than guessed.",),
+                amount=ctx.amount(money, start + m.start("m"), start + m.end("m")), per="day", option="carried_off_days")
