@@ -6,7 +6,7 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
 
 .PHONY: build test bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	@echo "navlaw: setting up $(VENV)/ (Python packages pinned in pyproject.toml)"
 	python3 -m venv $(VENV)
 	$(PIP) install --upgrade pip
