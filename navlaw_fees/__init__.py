@@ -301,6 +301,7 @@ from ._schedules import (
     NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT,
     NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_IN_FORCE_FROM,
     NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT,
+    NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_FREE_HOURS,
     NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_IN_FORCE_FROM,
     NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT,
     NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT,
@@ -534,9 +535,12 @@ def _quote_hudson_lower(u: Decimal, on: _date, options: dict[str, Any]) -> Quote
         if value is not None:
             amount_of = number(value, 'late_arrival_hours', allow_zero=True)
             in_force(NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_IN_FORCE_FROM, on, 'late_arrival_hours', '21 NYCRR § 55.2(h)(3)')
-            if amount_of:
+            if amount_of and amount_of <= NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_FREE_HOURS:
+                notes.append('late_arrival_hours: no charge, the vessel is not more than one hour later than its scheduled arrival time (21 NYCRR § 55.2(h)(3)).')
+            elif amount_of:
                 total, how = hourly_percent(amount_of, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT, False)
                 lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(h)(3)'))
+                notes.append('late_arrival_hours: charged only when the vessel is more than one hour late ("more than one hour later than its scheduled arrival time"); then every hour of the lateness is charged, a part of an hour as an hour (an interpretation: the rule does not say whether the first hour counts once the vessel is that late) (21 NYCRR § 55.2(h)(3)).')
         value = options.get('late_order')
         if value is not None and flag(value, 'late_order'):
             in_force(NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM, on, 'late_order', '21 NYCRR § 55.2(h)(4)')
@@ -712,9 +716,12 @@ def _quote_hudson_upper(u: Decimal, on: _date, options: dict[str, Any]) -> Quote
         if value is not None:
             amount_of = number(value, 'late_arrival_hours', allow_zero=True)
             in_force(NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_IN_FORCE_FROM, on, 'late_arrival_hours', '21 NYCRR § 55.2(h)(3)')
-            if amount_of:
+            if amount_of and amount_of <= NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_FREE_HOURS:
+                notes.append('late_arrival_hours: no charge, the vessel is not more than one hour later than its scheduled arrival time (21 NYCRR § 55.2(h)(3)).')
+            elif amount_of:
                 total, how = hourly_percent(amount_of, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT, False)
                 lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(h)(3)'))
+                notes.append('late_arrival_hours: charged only when the vessel is more than one hour late ("more than one hour later than its scheduled arrival time"); then every hour of the lateness is charged, a part of an hour as an hour (an interpretation: the rule does not say whether the first hour counts once the vessel is that late) (21 NYCRR § 55.2(h)(3)).')
         value = options.get('late_order')
         if value is not None and flag(value, 'late_order'):
             in_force(NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM, on, 'late_order', '21 NYCRR § 55.2(h)(4)')

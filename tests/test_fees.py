@@ -271,3 +271,25 @@ def test_cli_fee_errors_are_one_line_not_tracebacks(capsys, argv, code, message)
         got = e.code
     _, err = capsys.readouterr()
     assert got == code and message in err and "Traceback" not in err
+
+
+# ---- thresholds as written (issue 19) ------------------------------------------------------------
+
+def test_late_arrival_is_charged_only_when_more_than_one_hour_late():
+    """21 NYCRR § 55.2(h)(3): "If a vessel arrives at the pilot station more than one hour later than its
+    scheduled arrival time … there shall be a charge of … 5 percent per hour of the Zone 2 Base Rate, up to
+    a maximum charge of 35%." The Zone 2 Base Rate for 300 PU on 2026-06-01 is the Upper River base:
+    300 × $19.17 (§ 89-a(4)(b)(1)(vii)) = $5,751.00."""
+    on = dt.date(2026, 6, 1)
+    for late in ("0.5", "1"):  # not more than one hour late: no charge, and the quote says why
+        q = nf.quote("hudson-upper", units=300, on=on, late_arrival_hours=late)
+        assert q.total == Decimal("5751.00") and len(q.lines) == 1
+        assert ("late_arrival_hours: no charge, the vessel is not more than one hour later than its scheduled "
+                "arrival time (21 NYCRR § 55.2(h)(3)).") in q.notes
+    # 1.5 hours late: two hours, a part hour counting as an hour: 5% × 2 × $5,751.00 = $575.10
+    q = nf.quote("hudson-upper", units=300, on=on, late_arrival_hours="1.5")
+    assert q.lines[1].amount == Decimal("575.10") and q.lines[1].citation == "21 NYCRR § 55.2(h)(3)"
+    assert any(n.startswith("late_arrival_hours: charged only when the vessel is more than one hour late") and
+               "the rule does not say whether the first hour counts" in n for n in q.notes)
+    # 8 hours late: 5% × 8 = 40%, capped at 35%: 35% × $5,751.00 = $2,012.85
+    assert nf.quote("hudson-upper", units=300, on=on, late_arrival_hours=8).lines[1].amount == Decimal("2012.85")

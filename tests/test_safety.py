@@ -494,3 +494,13 @@ def test_serve_survives_any_error_in_a_rebuild():
 
     assert guarded(broken, said.append) == 1
     assert said == ["navlaw serve: the build failed: AttributeError: 'list' object has no attribute 'items'"]
+
+
+def test_detention_hours_of_1e25_is_a_fee_error_not_invalid_operation():
+    import datetime as dt
+
+    import navlaw_fees as nf
+
+    for value in (Decimal("1e25"), "1e25", 10 ** 30):
+        with pytest.raises(nf.FeeError, match="detention_hours"):
+            nf.quote("long-island-sound", units=350, on=dt.date(2026, 6, 1), detention_hours=value)

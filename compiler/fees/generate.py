@@ -222,8 +222,9 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                     free = ""
                     if t.free_hours:
                         free_c = mod.const(f"{pre}_FREE_HOURS", Decimal(t.free_hours))
+                        reason = t.free_reason or f"within {t.free_hours} hour(s)"
                         lines += [f"if amount_of and amount_of <= {free_c}:",
-                                  f"    notes.append({pystr(f'{name}: no charge, services used within {t.free_hours} hour ({t.citation}).')})",
+                                  f"    notes.append({pystr(f'{name}: no charge, {reason} ({t.citation}).')})",
                                   "elif amount_of:"]
                         free = "    "
                     else:
@@ -232,6 +233,8 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                     lines += [f"{free}total, how = hourly_percent(amount_of, {pct}, {mx}, {t.max_per == '24 hours'})",
                               f"{free}lines.append(Line({text(f'{desc}: ', V('how'), f' of {what}')}, percent_of({of}, total), "
                               f"{pystr(t.citation)}))"]
+                    if t.reading:
+                        lines += [f"{free}notes.append({pystr(f'{name}: {t.reading} ({t.citation}).')})"]
             else:
                 cond = f"if value == {pystr(choice_value)}:" if opt.kind == "choice" else ""
                 line = (f"lines.append(Line({pystr(f'{desc}: {t.percent.value}% of {what}')}, "  # type: ignore[union-attr]

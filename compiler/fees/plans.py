@@ -354,12 +354,15 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
             if hours is not None and hours == 0:
                 continue
             if hours is not None and t.free_hours and hours <= t.free_hours:
-                notes.append(f"{name}: no charge, services used within {t.free_hours} hour ({t.citation}).")
+                reason = t.free_reason or f"within {t.free_hours} hour(s)"
+                notes.append(f"{name}: no charge, {reason} ({t.citation}).")
                 continue
             of = zone2_amount() if t.of == "zone-2-base-rate" else base_amount
             amount, how = _pct_line(t, of, hours)
             what = "the Zone 2 base rate" if t.of == "zone-2-base-rate" else "the regular pilotage fee"
             lines.append(Line(f"{label.capitalize()}: {how} of {what}", amount, t.citation))
+            if t.reading and hours is not None:
+                notes.append(f"{name}: {t.reading} ({t.citation}).")
         elif isinstance(t, PerUnitFee):
             on_units = clamp(u, t.min_units.value if t.min_units else None, t.max_units.value if t.max_units else None)
             lines.append(Line(f"{t.title}: {on_units} PU × ${t.rate.value}", cents(on_units * t.rate.value),  # type: ignore[union-attr]

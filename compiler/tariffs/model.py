@@ -165,7 +165,9 @@ class Percentage(Tariff):
     option: str = ""
     choice: str = ""
     max_per: str = ""  # "" (the whole charge) | "24 hours" ("maximum of 35 percent for each 24 hour period")
-    free_hours: int = 0  # "if the pilot's services are used within one hour, no charge"
+    free_hours: int = 0  # hours that cost nothing: "used within one hour, no charge"; "more than one hour later"
+    free_reason: str = ""  # why, for the quote's note: "the vessel is not more than one hour later than …"
+    reading: str = ""  # the interpretation a charged line applies, for the quote's notes
 
 
 @dataclass(frozen=True)

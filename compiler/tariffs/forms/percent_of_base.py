@@ -11,6 +11,7 @@ from typing import Iterator
 from compiler.diagnostics import Severity
 from compiler.frontend.nodes import Node
 from compiler.tariffs.model import OPTION_TITLES, AnyTariff, Amount, Effective, FlatFee, Percentage, PerUnitFee
+from compiler.frontend import numbers as W
 from compiler.tariffs.reading import Ctx, slug, default_start, prose, rx
 
 
@@ -80,9 +81,18 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                              "same day (an interpretation: the rule does not define it).")
             if per:
                 notes.append(f"Charged per {per} or part thereof.")
-            free = 1 if re.search(r"(?i)used\s+within\s+one\s+hour,\s+no\s+charge", text) else 0
-            if free:
+            free, free_reason = _threshold(text)
+            reading = ""
+            if free_reason.startswith("services"):
                 notes.append("No charge if the pilot's services are used within one hour.")
+            elif free:
+                late = _LATER_RE.search(text)
+                assert late is not None
+                reading = (f"charged only when the vessel is more than {late['n']} hour{'s' if free != 1 else ''} late "
+                           f"(\"{' '.join(late.group(0).split())}\"); then every hour of the lateness is charged, a "
+                           "part of an hour as an hour (an interpretation: the rule does not say whether the first "
+                           "hour counts once the vessel is that late)")
+                notes.append(reading[0].upper() + reading[1:] + ".")
             yield Percentage(
                 id=f"{route}/{key.replace('#', '/')}", kind="percentage", route=route, series=f"{route}/{slug(key)}",
                 title=OPTION_TITLES.get(option, "Fee") + (f" ({choice})" if choice else ""), provision=node.id,
@@ -90,7 +100,8 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                 file=ctx.doc.file, effective=eff, status=ctx.status, notes=tuple(notes),
                 percent=amt(Decimal(m["p"]), m.start("p"), m.end("p")), of=of, per=per,
                 max_percent=amt(Decimal(m["max"]), m.start("max"), m.end("max")) if m["max"] else None,
-                max_per=max_per, option=option, choice=choice, free_hours=free)
+                max_per=max_per, option=option, choice=choice, free_hours=free, free_reason=free_reason,
+                reading=reading)
         zone = _ZONE_RE.search(text)
         for m in _LAUNCH_RE.finditer(text):
             zoned = ctx.routes.select(route, f"Zone {zone['z']}") if zone else ""
@@ -133,6 +144,27 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                     status="superseded", notes=("Deleted matter ([bracketed]) of the rule notice: the amount before "
                                                 "the amendment.",),
                     amount=ctx.amount(value, a0, a0 + len(d.group(1))), condition=" ".join(cond.split()))
+
+
+_WITHIN_RE = rx(r"(?i)used within one hour, no charge")
+_LATER_RE = rx(r"(?i)more than (?P<n>[a-z-]{1,20}) hours? later than its scheduled (?P<what>arrival|departure) time")
+
+
+def _threshold(text: str) -> tuple[int, str]:
+    """The hours that cost nothing, and why: "if the pilot's services are used within one hour, no
+    charge"; "If a vessel arrives … more than one hour later than its scheduled arrival time … there
+    shall be a charge" (up to that lateness, no charge)."""
+    if _WITHIN_RE.search(text):
+        return 1, "services used within 1 hour"
+    m = _LATER_RE.search(text)
+    if m:
+        try:
+            n = W.parse(m["n"])[1]
+        except ValueError:
+            return 0, ""
+        if isinstance(n, int):
+            return n, f"the vessel is not more than {m['n']} hour{'s' if n != 1 else ''} later than its scheduled {m['what']} time"
+    return 0, ""
 
 
 def _unit_bounds(ctx: Ctx, node: Node) -> dict[str, Amount]:
