@@ -46,6 +46,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
     else:
         print("\n".join(outline(doc)))
     _print_diagnostics(diags)
+    if args.format != "json":  # at a glance: was it understood?
+        from compiler.frontend.assess import summarize
+        print(f"{args.file}: {summarize(doc).line(diags)}", file=sys.stderr)
     return EXIT_ERRORS if diags.has_errors() else EXIT_OK
 
 

@@ -76,7 +76,6 @@ BAD_INPUTS = {
     "empty": (b"", "the file is empty"),
     "blank": (b"  \n\n", "holds only white space"),
     "binary": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "the file is binary"),
-    "cp850": ("§ 88. Pilotage.\n1. Every vessel.\n".encode("cp850"), "not UTF-8"),
     "latin1": ("§ 88. Pilotage.\n1. Every vessel.\n".encode("latin-1"), "not UTF-8"),
     "stray-control": (b"\xc2\xa7 5. Test.\n1. Good.\n2. Bad \x1b line.\n", "the grammar cannot place this line"),
     "malformed-row": (b"\xc2\xa7 88. Rates.\n(b) Scale:\nPILOTAGE UNITS\tFACTOR\tADJUSTMENT\n0 to 24.99\t0\t+455\n"
@@ -99,12 +98,19 @@ def test_bad_input_one_clear_diagnostic_exit_1(case, tmp_path, capsys):
     assert "Traceback" not in err + out
 
 
-def test_cp850_hint_names_the_encoding(tmp_path, capsys):
+def test_cp850_as_lbdc_sends_it_is_decoded_and_said(tmp_path, capsys):
+    """Issue 15: LBDC law files come in CP850, where § is byte 0xF5; navlaw reads them (and says so)
+    instead of refusing them. Latin-1 with § as 0xA7 is still refused with a hint."""
     f = tmp_path / "lbdc.txt"
     f.write_bytes("§ 88. Pilotage.\n1. Every vessel.\n".encode("cp850"))
-    _, _, err = run(capsys, "parse", str(f))
-    assert "f:1:1" not in err and f"{f}:1:1: error" in err
-    assert "CP850" in err and "^" in err
+    code, out, err = run(capsys, "parse", str(f))
+    assert code == 0
+    assert f"{f}:1:1: info: decoded as CP850, the encoding of LBDC law files (byte 0xF5 is §)" in err
+    assert "§ 88. Pilotage" in out and "1. Every vessel." in out
+    g = tmp_path / "latin.txt"
+    g.write_bytes("§ 88. Pilotage.\n1. Every vessel.\n".encode("latin-1"))
+    code, _, err = run(capsys, "parse", str(g))
+    assert code == 1 and "not UTF-8" in err and "^" in err
 
 
 def test_missing_file_and_usage(tmp_path, capsys):

@@ -11,6 +11,7 @@ from compiler.frontend.load import SourceDocument, decode, load
 from compiler.frontend.manifest import Entry, Manifest, load_manifest
 from compiler.frontend.normalize import normalize
 from compiler.frontend.nodes import NAV_LAW, Code, Document
+from compiler.frontend.assess import assess, refuse_non_law
 from compiler.frontend.fragments import wrap_fragments
 from compiler.frontend.tree import build
 
@@ -38,6 +39,7 @@ class Corpus:
 def compile_source(src: SourceDocument, entry: Entry | None = None,
                    diagnostics: Diagnostics | None = None) -> Document:
     diags = diagnostics if diagnostics is not None else Diagnostics()
+    refuse_non_law(src.text, src.path)
     nt = normalize(src.text, entry.list_numbering if entry else "auto")  # type: ignore[arg-type]
     code = Code(entry.code_prefix, entry.code_cite) if entry and entry.code_cite else NAV_LAW
     section = entry.section if entry else ""
@@ -47,6 +49,7 @@ def compile_source(src: SourceDocument, entry: Entry | None = None,
     doc = build(nt, src.path, code, section, diags)
     if entry and entry.fragments:
         doc = wrap_fragments(doc, [(f.covers, *f.lines) for f in entry.fragments], code, diags)
+    assess(doc, src.text, entry, diags, src.encoding)
     return doc
 
 

@@ -66,7 +66,7 @@ class Reading:
         if self.style != prev.style:
             return False
         return (self.base == prev.base + 1 and self.insert == 0) or (
-            self.base == prev.base and self.insert == prev.insert + 1)
+            self.base == prev.base and self.insert in _next_inserts(prev.insert))
 
     @property
     def first(self) -> bool:
@@ -86,15 +86,38 @@ def _letters(s: str) -> int:
     return ord(s) - ord("a") + 1
 
 
+# An insert ("12-a", "(1-c)") is a number: a digit suffix is itself (1-99); a letter suffix is
+# 100 × its letter + how many times it is written, so that both of New York's ways of inserting go
+# in order and continue a list: "12-a, 12-b, 12-c" and "12-a, 12-aa, 12-aaa" (then "12-b").
+_LETTER_INSERT = 100
+
+
 def _insert(suffix: str) -> int:
-    return _letters(suffix) if suffix.isalpha() else int(suffix)
+    if suffix.isdigit():
+        return int(suffix)
+    if suffix.isalpha() and len(set(suffix)) == 1:
+        return _LETTER_INSERT * _letters(suffix[0]) + len(suffix)
+    raise ValueError(suffix)
+
+
+def _next_inserts(insert: int) -> set[int]:
+    """The inserts that continue a list after ``insert``."""
+    if insert == 0:
+        return {1, _LETTER_INSERT + 1}  # "12" is followed by "12-1" or "12-a"
+    if insert < _LETTER_INSERT:
+        return {insert + 1}
+    letter = insert // _LETTER_INSERT
+    return {insert + 1, _LETTER_INSERT * (letter + 1) + 1}  # "12-aa" after "12-a"; "12-b" after "12-a"
 
 
 def readings(label: str) -> list[Reading]:
     """Every plausible reading of a label, the preferred one first (used when nothing else decides)."""
     k = key(label)
     base, _, suffix = k.partition("-")
-    insert = _insert(suffix.lower()) if suffix else 0
+    try:
+        insert = _insert(suffix.lower()) if suffix else 0
+    except ValueError:  # "(1-ab)": no insert New York writes
+        return []
     if label.strip().endswith("."):
         return [Reading("number", int(base), insert)] if base.isdigit() else []
     if base.isdigit():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,7 @@ class SourceDocument:
     text: str
     sha256: str
     size: int
+    encoding: str = "utf-8"  # "cp850": an LBDC file as LBDC sends it (byte 0xF5 is §)
 
 
 # Bytes that do not occur in text files: NUL and the C0 controls other than tab, LF, FF and CR.
@@ -28,7 +30,20 @@ def _fail(path: str, message: str, hint: str = "", line: int = 0, column: int = 
 
 
 def decode(data: bytes, path: str) -> str:
-    """Decode a law text. Only UTF-8 is accepted; anything else is an error that says what it looks like."""
+    """Decode a law text: UTF-8, or CP850 where the bytes are LBDC's (see ``encoding_of``); anything
+    else is an error that says what it looks like."""
+    return _decode(data, path)[0]
+
+
+def _is_lbdc_cp850(data: bytes) -> bool:
+    """CP850 as LBDC sends it: § is byte 0xF5, written before a section number ("\xf5 4." "\xf5\xf5 1-3"),
+    and at least half the non-ASCII bytes are such section signs."""
+    signs = len(re.findall(rb"\xf5(?=\xf5|\s*\d)", data))
+    high = sum(1 for b in data if b >= 0x80)
+    return signs > 0 and 2 * signs >= high
+
+
+def _decode(data: bytes, path: str) -> tuple[str, str]:
     if not data.strip():
         raise _fail(path, "the file is empty: there is no law text to parse" if not data else
                     "the file holds only white space: there is no law text to parse")
@@ -39,7 +54,10 @@ def decode(data: bytes, path: str) -> str:
                     "give navlaw the plain-text export of the law, encoded as UTF-8")
     try:
         text = data.decode("utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8")
+        encoding = "utf-8"
     except UnicodeDecodeError as exc:
+        if _is_lbdc_cp850(data):
+            return data.decode("cp850"), "cp850"
         before = data[: exc.start]
         line = before.count(b"\n") + 1
         line_start = before.rfind(b"\n") + 1
@@ -57,7 +75,7 @@ def decode(data: bytes, path: str) -> str:
     if not text.strip() or not text.replace("\u200b", "").replace("\ufeff", "").strip():
         # Unicode white space only (no-break, ideographic, zero-width spaces): no law text either
         raise _fail(path, "the file holds only white space: there is no law text to parse")
-    return text
+    return text, encoding
 
 
 def _guess_legacy_encoding(data: bytes) -> str:
@@ -84,4 +102,5 @@ def load(path: str | Path, display: str | None = None) -> SourceDocument:
         raise _fail(shown, "this is a directory, not a file") from None
     except OSError as exc:
         raise _fail(shown, f"cannot read the file: {exc.strerror}") from None
-    return SourceDocument(shown, decode(data, shown), hashlib.sha256(data).hexdigest(), len(data))
+    text, encoding = _decode(data, shown)
+    return SourceDocument(shown, text, hashlib.sha256(data).hexdigest(), len(data), encoding)

@@ -6,7 +6,8 @@ After ``normalize(raw)`` returns ``nt``, these hold (each is a test in tests/tes
 2. Every literal backslash-n sequence (the two characters ``\\`` ``n``) became a line break, and
    ``nt.wrapped`` says whether the text is hard-wrapped (short lines continuing one another).
 3. Mojibake of the section sign and of common punctuation is repaired: "ｧ" and "Â§" became "§",
-   "â€”" "—", "â€“" "–", "â€™" "’", "â€œ" "“", "â€\\x9d" "”".
+   "â€”" "—", "â€“" "–", "â€™" "’", "â€œ" "“", "â€\\x9d" "”"; and "õ" before a section number
+   ("õ 4.", "õõ 1-3": LBDC's CP850 § read as Latin-1) became "§".
 4. A no-break space became a plain space, and a run of tabs became one tab (one cell separator).
 5. With list numbering judged an artifact (a flattened HTML list: "2. (b) ...", "   3. (ii) ..."),
    the ordinal and the spaces after it are gone before a parenthesized label; indentation stays,
@@ -146,6 +147,7 @@ def _at_line_starts(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[st
             yield m
 
 
+_LBDC_SECTION_SIGN_RE = re.compile(r"õ(?=õ|[ \t]*\d)")
 _MOJIBAKE = {"ｧ": "§", "Â§": "§", "â€”": "—", "â€“": "–", "â€™": "’", "â€œ": "“", "â€\x9d": "”"}
 # Patterns below start with a literal where they can: the regex engine then scans with a fast
 # substring search instead of testing a character class at every position (20x on the corpus).
@@ -200,6 +202,8 @@ def normalize(raw: str, list_numbering: ListNumbering = "auto") -> NormalText:
     if present:
         rx = re.compile("|".join(map(re.escape, present)))
         text = step(text, rx.finditer(text), lambda m: _MOJIBAKE[m.group(0)], "mojibake")
+    if "õ" in text:
+        text = step(text, _LBDC_SECTION_SIGN_RE.finditer(text), lambda m: "§", "mojibake")
     text = step(text, _NBSP_RE.finditer(text), lambda m: " ", "no-break space")
     text = step(text, _TAB_RUN_RE.finditer(text), lambda m: "\t", "tab run")
     mode = detect_list_numbering(text) if list_numbering == "auto" else list_numbering

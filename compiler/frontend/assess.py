@@ -1,0 +1,104 @@
+"""Whether navlaw understood a text: what it looks like when it is not law text navlaw reads (JSON,
+HTML or XML, a bill or amending act given as law text, an LBDC law dump), and how much of it the tree
+holds as law (sections, provisions) against plain text. Never exit 0 with nothing said on a text
+navlaw did not understand: each finding says what the file looks like and what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
+from compiler.frontend.manifest import Entry
+from compiler.frontend.nodes import Document
+
+_TAG = re.compile(r"\s*(?:<\?xml|<!doctype|<html|<body|<head|<pre|<div|<p\b|<[a-z_][a-z0-9_]*(?:\s[^<>]*)?>)", re.I)
+_BILL = re.compile(r"(?im)^\s*(?:\*\*Bill\s+ID:\*\*|##\s+Full\s+Text\b|AN\s+ACT\s+to\s+(?:amend|add|repeal)\b|"
+                   r"The\s+People\s+of\s+the\s+State\s+of\s+New\s+York,\s+represented|EXPLANATION--Matter\s+in\b)")
+_LBDC = re.compile(r"(?m)^\.\.SO DOC ")
+_SAMPLE = 65536
+
+
+def refuse_non_law(text: str, path: str) -> None:
+    """JSON and HTML/XML are not law text: an error (NavlawError) that says what to do."""
+    head = text[:_SAMPLE].lstrip("\ufeff")
+    stripped = head.lstrip()
+    if stripped[:1] in "{[":
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if isinstance(data, (dict, list)):
+            keys = _json_keys(data)
+            raise NavlawError([Diagnostic(
+                Severity.ERROR, "the file is JSON, not law text" + (f" (its fields include {', '.join(keys)})" if keys else ""),
+                path, 1, 1, stripped.split("\n", 1)[0][:120], "input",
+                "extract the law text from the field that holds it (e.g. each node's field_text, in order) "
+                "and give navlaw that text")])
+    if _TAG.match(stripped) and len(re.findall(r"<[A-Za-z/!?][^<>]{0,200}>", head)) >= 3:
+        raise NavlawError([Diagnostic(
+            Severity.ERROR, "the file is HTML or XML, not law text", path, 1, 1, stripped.split("\n", 1)[0][:120],
+            "input", "save the page's text (for a bill print, the <PRE> block) as plain text, without the markup")])
+
+
+def _json_keys(data: object) -> list[str]:
+    first = data[0] if isinstance(data, list) and data else data
+    if isinstance(first, dict):
+        return sorted(str(k) for k in first)[:6]
+    return []
+
+
+@dataclass(frozen=True)
+class Summary:
+    sections: int
+    provisions: int
+    text: int  # unlabelled paragraphs and lines the tree keeps as plain text
+    tables: int
+
+    def line(self, diags: Diagnostics) -> str:
+        counts = {s: sum(1 for d in diags if d.severity is s) for s in Severity}
+        return (f"{self.sections} section(s), {self.provisions} provision(s), {self.tables} table(s), "
+                f"{self.text} paragraph(s) left as plain text; {counts[Severity.ERROR]} error(s), "
+                f"{counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} note(s)")
+
+
+def summarize(doc: Document) -> Summary:
+    kinds = [n.kind for n in doc.walk()]
+    return Summary(kinds.count("section"), kinds.count("provision"), kinds.count("text"), kinds.count("table"))
+
+
+def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, encoding: str = "utf-8") -> None:
+    """Warnings for a text navlaw read but may not have understood."""
+    path = doc.file
+    if encoding != "utf-8":
+        diags.add(Diagnostic(Severity.INFO, f"decoded as {encoding.upper()}, the encoding of LBDC law files "
+                             "(byte 0xF5 is §)", path, 1, 1, "", "input-encoding"))
+    if _LBDC.search(text):
+        diags.add(Diagnostic(Severity.WARNING, "this looks like an LBDC law dump (`..SO DOC` record lines): navlaw "
+                             "does not yet read its records as such, so its record lines are kept as text and its "
+                             "section ids may be wrong", path, _line_of(text, _LBDC), 1, "", "input-kind",
+                             "check the tree (`navlaw parse FILE`) before relying on it"))
+    bill = _BILL.search(text[:_SAMPLE])
+    if bill and (entry is None or entry.kind != "act"):
+        diags.add(Diagnostic(Severity.WARNING, "this looks like a bill or an amending act, not the text of the law "
+                             f"(\"{' '.join(bill.group(0).split())}\")", path, _line_of(text, _BILL), 1, "",
+                             "input-kind", "give it kind = \"act\" in corpus/manifest.toml, with the date it "
+                             "became law, so its instructions amend the law from their effective date"))
+    s = summarize(doc)
+    covered = entry is not None and (entry.section or entry.covers)
+    if s.sections == 0 and not covered:
+        diags.add(Diagnostic(Severity.WARNING, "no section heading (\"§ 12.\", \"Section 12.\") was recognized: the "
+                             "text is not a tree of sections", path, 1, 1, "", "input-kind",
+                             "if it is one section's text, name the section in the manifest (section = \"12\")"))
+    elif s.text > 20 and s.text > 2 * (s.sections + s.provisions):
+        diags.add(Diagnostic(Severity.WARNING, f"most of the text is left as plain text ({s.text} paragraphs against "
+                             f"{s.sections} section(s) and {s.provisions} provision(s)): the layout may not be one "
+                             "navlaw reads", path, 1, 1, "", "input-kind",
+                             "check the outline (`navlaw parse FILE`); labels navlaw did not recognise stay text"))
+
+
+def _line_of(text: str, pattern: re.Pattern[str]) -> int:
+    m = pattern.search(text)
+    return text.count("\n", 0, m.start()) + 1 if m else 1
