@@ -19,6 +19,7 @@ _BILL = re.compile(r"(?im)^\s*(?:\*\*Bill\s+ID:\*\*|##\s+Full\s+Text\b|AN\s+ACT\
                    r"The\s+People\s+of\s+the\s+State\s+of\s+New\s+York,\s+represented|EXPLANATION--Matter\s+in\b)")
 _LBDC = re.compile(r"(?m)^\.\.SO DOC ")
 _SAMPLE = 65536
+_BILL_HEAD = 8192
 
 
 def refuse_non_law(text: str, path: str) -> None:
@@ -75,12 +76,14 @@ def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, en
     if encoding != "utf-8":
         diags.add(Diagnostic(Severity.INFO, f"decoded as {encoding.upper()}, the encoding of LBDC law files "
                              "(byte 0xF5 is §)", path, 1, 1, "", "input-encoding"))
-    if _LBDC.search(text):
+    if text.startswith("..SO DOC ") or "\n..SO DOC " in text:  # a str search: this runs on every document
         diags.add(Diagnostic(Severity.WARNING, "this looks like an LBDC law dump (`..SO DOC` record lines): navlaw "
                              "does not yet read its records as such, so its record lines are kept as text and its "
                              "section ids may be wrong", path, _line_of(text, _LBDC), 1, "", "input-kind",
                              "check the tree (`navlaw parse FILE`) before relying on it"))
-    bill = _BILL.search(text[:_SAMPLE])
+    bill = _BILL.search(text[:_BILL_HEAD])  # a bill names itself at its head (the footer: below)
+    if bill is None and "EXPLANATION--Matter" in text:
+        bill = _BILL.search(text, text.index("EXPLANATION--Matter") - 1)
     if bill and (entry is None or entry.kind != "act"):
         diags.add(Diagnostic(Severity.WARNING, "this looks like a bill or an amending act, not the text of the law "
                              f"(\"{' '.join(bill.group(0).split())}\")", path, _line_of(text, _BILL), 1, "",

@@ -109,8 +109,9 @@ class Builder:
         for offset, reason in errors:
             self.diag(Severity.ERROR, offset, f"the grammar cannot place this line: {reason}", "parse",
                       "remove the stray character; the line is kept as unparsed text")
-        for m in _LABEL_DIGITS.finditer(self.text):
-            if not m.group(1).isascii():
+        for line in lines:  # the grammar reads labels in 0-9 only: a label in other digits is a text line
+            m = _LABEL_DIGITS.match(self.text, line.start, line.end) if line.kind == "text" else None
+            if m and not m.group(1).isascii():
                 self.diag(Severity.ERROR, m.start(1), f"the label {m.group(1)!r} is written with digits that are not "
                           "ASCII (0-9): it is not read as a number", "label",
                           "write the number with the digits 0-9; the line is kept as text")
@@ -491,7 +492,7 @@ class Builder:
 
 # A label at a line start (an article, part or section number, "(2)" or "2.") written with digits of
 # another script ("Article ６"): the grammar reads only 0-9, and such a line is an error, not text.
-_LABEL_DIGITS = re.compile(r"(?m)^[ \t]*(?:(?:Article|ARTICLE|Part|PART|Section|§+)[ \t]*|\()?(\d+)")
+_LABEL_DIGITS = re.compile(r"[ \t]*(?:(?:Article|ARTICLE|Part|PART|Section|§+)[ \t]*|\()?(\d+)")
 
 
 def build(nt: NormalText, file: str, code: Code = NAV_LAW, section: str = "",
