@@ -216,3 +216,19 @@ def test_no_section_number_or_provision_id_of_the_corpus_in_compiler_code():
             if tok.type not in (tokenize.COMMENT, tokenize.NL):
                 prev = tok
     assert found == []
+
+
+def test_every_benchmark_imports():
+    """The benchmarks are not run by the tests, but they must not rot: each imports what exists."""
+    import importlib.util
+    import sys
+
+    bench = ROOT / "benchmarks"
+    sys.path.insert(0, str(bench))
+    try:
+        for path in sorted(bench.glob("*.py")):
+            spec = importlib.util.spec_from_file_location(f"bench_{path.stem}", path)
+            assert spec is not None and spec.loader is not None
+            spec.loader.exec_module(importlib.util.module_from_spec(spec))  # defines, runs nothing: main() is guarded
+    finally:
+        sys.path.remove(str(bench))
