@@ -258,7 +258,9 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
         print(f"navlaw fee: {e}", file=sys.stderr)
         return EXIT_USAGE
     dims = (args.length, args.breadth, args.depth)
-    if args.units is None and any(d is None for d in dims):
+    if args.no_measurements:
+        options["measurements_provided"] = False
+    elif args.units is None and any(d is None for d in dims):
         print("navlaw fee: give --units N, or --length FT --breadth FT --depth FT", file=sys.stderr)
         return EXIT_USAGE
     from compiler.fees.generate import stale_module
@@ -378,6 +380,8 @@ holds or is inside the corpus is refused (exit 2).""")
     sp.add_argument("--length", metavar="FT", help="overall length in feet")
     sp.add_argument("--breadth", metavar="FT", help="extreme breadth in feet")
     sp.add_argument("--depth", metavar="FT", help="depth to the uppermost continuous deck in feet")
+    sp.add_argument("--no-measurements", action="store_true",
+                    help="the vessel's measurements were not provided: the maximum pilotage charge, where the law says so")
     sp.add_argument("--on", type=_date, metavar="DATE", help="date of the service (default: today)")
     sp.add_argument("--json", action="store_true", help="print the quote as JSON")
     corpus_arg(sp)

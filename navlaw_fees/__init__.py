@@ -30,7 +30,7 @@ from typing import Any, Literal, TypedDict, Union, Unpack, overload
 
 from ._runtime import (CENT, MAX_UNITS, FeeError, Line, Period, Quote, cents, check_options, choice, clamp, day, flag,
                        hourly_percent, in_force, number, percent_of, period, pilotage_units, started,
-                       vessel_units, whole)
+                       unmeasured_units, vessel_or_unmeasured, whole)
 from ._schedules import (
     NAV_88_4_B_1_II_A_ADDITION_PERCENT,
     NAV_88_4_B_1_II_A_III_B1_AMOUNT,
@@ -336,7 +336,7 @@ HOURS_PER_DAY = Decimal(24)
 
 _SANDY_HOOK_PERIODS = (
     Period(NAV_88_4_B_II_1_A_IV_FROM, NAV_88_4_B_II_1_A_IV_UNTIL, sandy_hook_nav_88_4_b_ii_1_a_iv, 'Nav. Law § 88(4)(b)(ii)(1)(A)(iv)', None, None,
-           ("Row '100 to 499.99': the formula '$(P.U.X7.01' lacks 1 missing closing parenthesis; read as if supplied.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilots surcharge board (Nav. Law § 88(4)(e)); the law caps it at $125 per ship but leaves the amount to the board.', 'Not included: the capital expense fund surcharge (initial increase) set by the Sandy Hook pilots surcharge board (Nav. Law § 88(4)(e)); the law caps it at $75 per ship but leaves the amount to the board.'), 2),
+           ("Row '100 to 499.99': the formula '$(P.U.X7.01' lacks 1 missing closing parenthesis; read as if supplied.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilots surcharge board (Nav. Law § 88(4)(e)); the law caps it at $125 per ship but leaves the amount to the board.', 'Not included: the capital expense fund surcharge (initial increase) set by the Sandy Hook pilots surcharge board (Nav. Law § 88(4)(e)); the law caps it at $75 per ship but leaves the amount to the board.'), 2, 'Nav. Law § 88(4)(d)'),
     Period(NAV_88_4_B_1_II_A_II_FROM, NAV_88_4_B_1_II_A_II_UNTIL, sandy_hook_nav_88_4_b_1_ii_a_ii, 'Nav. Law § 88(4)(b)(1)(ii)(A)(ii)', None, None,
            ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.'), 1),
     Period(NAV_88_4_B_1_II_A_III_FROM, NAV_88_4_B_1_II_A_III_UNTIL, sandy_hook_nav_88_4_b_1_ii_a_iii, 'Nav. Law § 88(4)(b)(1)(ii)(A)(iii)', None, None,
@@ -352,7 +352,7 @@ _SANDY_HOOK_NO_SCHEDULE = "no sandy-hook rate schedule can be established for {o
 _SANDY_HOOK_OPTIONS = ()
 
 
-def _quote_sandy_hook(u: Decimal, on: _date, options: dict[str, Any]) -> Quote:
+def _quote_sandy_hook(given: Decimal | None, on: _date, options: dict[str, Any]) -> Quote:
     """Sandy Hook pilotage."""
     if options:
         check_options("sandy-hook", options, _SANDY_HOOK_OPTIONS)
@@ -361,11 +361,14 @@ def _quote_sandy_hook(u: Decimal, on: _date, options: dict[str, Any]) -> Quote:
             break
     else:
         raise FeeError(_SANDY_HOOK_NO_SCHEDULE.format(on=on.isoformat()))
+    u = given if given is not None else unmeasured_units(p)
     used = clamp(u, p.min_units, p.max_units)
     exact, bracket, formula = p.fee(used)
     base = exact.quantize(CENT, ROUND_HALF_UP)
     lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation)]
     notes = list(p.notes)
+    if given is None:
+        notes.append(f"Measurements not provided: the maximum pilotage charge, on {u} pilotage units ({p.unmeasured}).")
     if used != u:
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {p.citation}.")
     if p.text == 1:
@@ -378,13 +381,13 @@ def _quote_sandy_hook(u: Decimal, on: _date, options: dict[str, Any]) -> Quote:
 
 _HUDSON_LOWER_PERIODS = (
     Period(NAV_89_A_4_B_1_VII_HUDSON_LOWER_FROM, None, hudson_lower_nav_89_a_4_b_1_vii, 'Nav. Law § 89-a(4)(b)(1)(vii)', None, NAV_89_A_4_B_1_VII_HUDSON_LOWER_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(1) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(1) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)'),
 )
 _HUDSON_LOWER_NO_SCHEDULE = "no hudson-lower rate schedule can be established for {on}; the corpus establishes them from 2022-01-01 (089-a.4-7-8.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
 _HUDSON_LOWER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", )
 
 
-def _quote_hudson_lower(u: Decimal, on: _date, options: dict[str, Any]) -> Quote:
+def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any]) -> Quote:
     """Hudson River Section 1 (Lower River) base pilotage; options: second_pilot, launch, station_closed, docking, undocking, shifting, anchoring, stop_hours, ice_detention_hours, ice_second_pilot, delay_hours, dismissed, detained_hours, standby_hours, departure_delay_hours, no_notice, cancellation, late_arrival_hours, late_order."""
     if options:
         check_options("hudson-lower", options, _HUDSON_LOWER_OPTIONS)
@@ -393,11 +396,14 @@ def _quote_hudson_lower(u: Decimal, on: _date, options: dict[str, Any]) -> Quote
             break
     else:
         raise FeeError(_HUDSON_LOWER_NO_SCHEDULE.format(on=on.isoformat()))
+    u = given if given is not None else unmeasured_units(p)
     used = clamp(u, p.min_units, p.max_units)
     exact, bracket, formula = p.fee(used)
     base = exact.quantize(CENT, ROUND_HALF_UP)
     lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation)]
     notes = list(p.notes)
+    if given is None:
+        notes.append(f"Measurements not provided: the maximum pilotage charge, on {u} pilotage units ({p.unmeasured}).")
     if used != u:
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {p.citation}.")
     z2: list[Decimal] = []
@@ -551,15 +557,15 @@ def _quote_hudson_lower(u: Decimal, on: _date, options: dict[str, Any]) -> Quote
 
 _HUDSON_UPPER_PERIODS = (
     Period(NAV_89_A_4_B_FROM, NAV_89_A_4_B_UNTIL, hudson_upper_nav_89_a_4_b, 'Nav. Law § 89-a(4)(b)', None, NAV_89_A_4_B_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Mid-river launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.'), 1),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Mid-river launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.'), 1, 'Nav. Law § 89-a(4)(d)'),
     Period(NAV_89_A_4_B_1_VII_HUDSON_UPPER_FROM, None, hudson_upper_nav_89_a_4_b_1_vii, 'Nav. Law § 89-a(4)(b)(1)(vii)', None, NAV_89_A_4_B_1_VII_HUDSON_UPPER_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Mid-river launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Mid-river launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)'),
 )
 _HUDSON_UPPER_NO_SCHEDULE = "no hudson-upper rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), from 2022-01-01 (089-a.4-7-8.txt); known in force until 2006-01-01; the corpus has no text of it from then until 2022-01-01 (089-a.4-7-8.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
 _HUDSON_UPPER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", )
 
 
-def _quote_hudson_upper(u: Decimal, on: _date, options: dict[str, Any]) -> Quote:
+def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any]) -> Quote:
     """Hudson River Section 2 (Upper River) base pilotage; options: second_pilot, launch, station_closed, docking, undocking, shifting, anchoring, stop_hours, ice_detention_hours, ice_second_pilot, delay_hours, dismissed, detained_hours, standby_hours, departure_delay_hours, no_notice, cancellation, late_arrival_hours, late_order."""
     if options:
         check_options("hudson-upper", options, _HUDSON_UPPER_OPTIONS)
@@ -568,11 +574,14 @@ def _quote_hudson_upper(u: Decimal, on: _date, options: dict[str, Any]) -> Quote
             break
     else:
         raise FeeError(_HUDSON_UPPER_NO_SCHEDULE.format(on=on.isoformat()))
+    u = given if given is not None else unmeasured_units(p)
     used = clamp(u, p.min_units, p.max_units)
     exact, bracket, formula = p.fee(used)
     base = exact.quantize(CENT, ROUND_HALF_UP)
     lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation)]
     notes = list(p.notes)
+    if given is None:
+        notes.append(f"Measurements not provided: the maximum pilotage charge, on {u} pilotage units ({p.unmeasured}).")
     if used != u:
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {p.citation}.")
     z2: list[Decimal] = []
@@ -734,23 +743,23 @@ _LONG_ISLAND_SOUND_PERIODS = (
     Period(NAV_89_B_4_B_1_FROM_2002_07_01_FROM, NAV_89_B_4_B_1_FROM_2002_07_01_UNTIL, long_island_sound_nav_89_b_4_b_1_from_2002_07_01, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2002_07_01_MIN_UNITS, NAV_89_B_4_B_1_FROM_2002_07_01_MAX_UNITS,
            ('A minimum charge on 100 and a maximum charge on 450 pilotage units clamp the units.',), 0),
     Period(NAV_89_B_4_B_1_FROM_2022_07_21_FROM, NAV_89_B_4_B_1_FROM_2022_07_21_UNTIL, long_island_sound_nav_89_b_4_b_1_from_2022_07_21, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2022_07_21_MIN_UNITS, NAV_89_B_4_B_1_FROM_2022_07_21_MAX_UNITS,
-           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1),
+           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)'),
     Period(NAV_89_B_4_B_1_FROM_2023_01_01_FROM, NAV_89_B_4_B_1_FROM_2023_01_01_UNTIL, long_island_sound_nav_89_b_4_b_1_from_2023_01_01, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2023_01_01_MIN_UNITS, NAV_89_B_4_B_1_FROM_2023_01_01_MAX_UNITS,
-           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1),
+           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)'),
     Period(NAV_89_B_4_B_1_FROM_2024_01_01_FROM, NAV_89_B_4_B_1_FROM_2024_01_01_UNTIL, long_island_sound_nav_89_b_4_b_1_from_2024_01_01, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2024_01_01_MIN_UNITS, NAV_89_B_4_B_1_FROM_2024_01_01_MAX_UNITS,
-           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1),
+           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)'),
     Period(NAV_89_B_4_B_1_FROM_2025_01_01_FROM, NAV_89_B_4_B_1_FROM_2025_01_01_UNTIL, long_island_sound_nav_89_b_4_b_1_from_2025_01_01, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2025_01_01_MIN_UNITS, NAV_89_B_4_B_1_FROM_2025_01_01_MAX_UNITS,
-           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1),
+           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)'),
     Period(NAV_89_B_4_B_1_FROM_2026_01_01_FROM, NAV_89_B_4_B_1_FROM_2026_01_01_UNTIL, long_island_sound_nav_89_b_4_b_1_from_2026_01_01, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2026_01_01_MIN_UNITS, NAV_89_B_4_B_1_FROM_2026_01_01_MAX_UNITS,
-           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1),
+           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)'),
     Period(NAV_89_B_4_B_1_FROM_2027_01_01_FROM, None, long_island_sound_nav_89_b_4_b_1_from_2027_01_01, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2027_01_01_MIN_UNITS, NAV_89_B_4_B_1_FROM_2027_01_01_MAX_UNITS,
-           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1),
+           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)'),
 )
 _LONG_ISLAND_SOUND_NO_SCHEDULE = "no long-island-sound rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), from 2022-07-21 (089-b.2022.txt); known in force until 2006-01-01; the corpus has no text of it from then until 2022-07-21 (089-b.2022.txt)"
 _LONG_ISLAND_SOUND_OPTIONS = ("miles", "detention_hours", "carried_off_days", )
 
 
-def _quote_long_island_sound(u: Decimal, on: _date, options: dict[str, Any]) -> Quote:
+def _quote_long_island_sound(given: Decimal | None, on: _date, options: dict[str, Any]) -> Quote:
     """Long Island Sound and Block Island Sound pilotage; options: miles, detention_hours, carried_off_days."""
     if options:
         check_options("long-island-sound", options, _LONG_ISLAND_SOUND_OPTIONS)
@@ -759,11 +768,14 @@ def _quote_long_island_sound(u: Decimal, on: _date, options: dict[str, Any]) -> 
             break
     else:
         raise FeeError(_LONG_ISLAND_SOUND_NO_SCHEDULE.format(on=on.isoformat()))
+    u = given if given is not None else unmeasured_units(p)
     used = clamp(u, p.min_units, p.max_units)
     exact, bracket, formula = p.fee(used)
     base = exact.quantize(CENT, ROUND_HALF_UP)
     lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation)]
     notes = list(p.notes)
+    if given is None:
+        notes.append(f"Measurements not provided: the maximum pilotage charge, on {u} pilotage units ({p.unmeasured}).")
     if used != u:
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {p.citation}.")
     if p.text == 0:
@@ -888,37 +900,41 @@ class _LongIslandSoundOptions(TypedDict, total=False):
 @overload
 def quote(route: Literal['sandy-hook'], *, units: Number | None = None, length_ft: Number | None = None,
           breadth_ft: Number | None = None, depth_ft: Number | None = None, on: _date | None = None,
-          **options: Unpack[_SandyHookOptions]) -> Quote: ...
+          measurements_provided: bool = True, **options: Unpack[_SandyHookOptions]) -> Quote: ...
 @overload
 def quote(route: Literal['hudson-lower'], *, units: Number | None = None, length_ft: Number | None = None,
           breadth_ft: Number | None = None, depth_ft: Number | None = None, on: _date | None = None,
-          **options: Unpack[_HudsonLowerOptions]) -> Quote: ...
+          measurements_provided: bool = True, **options: Unpack[_HudsonLowerOptions]) -> Quote: ...
 @overload
 def quote(route: Literal['hudson-upper'], *, units: Number | None = None, length_ft: Number | None = None,
           breadth_ft: Number | None = None, depth_ft: Number | None = None, on: _date | None = None,
-          **options: Unpack[_HudsonUpperOptions]) -> Quote: ...
+          measurements_provided: bool = True, **options: Unpack[_HudsonUpperOptions]) -> Quote: ...
 @overload
 def quote(route: Literal['long-island-sound'], *, units: Number | None = None, length_ft: Number | None = None,
           breadth_ft: Number | None = None, depth_ft: Number | None = None, on: _date | None = None,
-          **options: Unpack[_LongIslandSoundOptions]) -> Quote: ...
+          measurements_provided: bool = True, **options: Unpack[_LongIslandSoundOptions]) -> Quote: ...
 
 
 def quote(route: str, *, units: object = None, length_ft: object = None, breadth_ft: object = None,
-          depth_ft: object = None, on: object = None, **options: Any) -> Quote:
+          depth_ft: object = None, on: object = None, measurements_provided: object = True,
+          **options: Any) -> Quote:
     """An itemized pilotage quote for ``route`` on the date ``on`` (default: today).
 
     Give ``units=`` (pilotage units) or ``length_ft=``, ``breadth_ft=`` and ``depth_ft=`` (int, Decimal or
-    str; a float only if finite). Route options are keyword arguments; see :func:`options`.
+    str; a float only if finite); or ``measurements_provided=False`` and neither, where the law charges a
+    vessel whose measurements are not provided the maximum pilotage charge. Route options are keyword
+    arguments; see :func:`options`.
     """
     quoter = _QUOTERS.get(route) if isinstance(route, str) else None
     if quoter is None:
         raise FeeError(f"unknown route {route!r}; routes: {', '.join(ROUTES)}")
     # the common case (a positive finite Decimal and a date) first; everything else is checked in full
+    u: Decimal | None
     if (type(units) is Decimal and length_ft is None and breadth_ft is None and depth_ft is None
-            and units.is_finite() and 0 < units <= MAX_UNITS):
+            and units.is_finite() and 0 < units <= MAX_UNITS and measurements_provided is True):
         u = units
     else:
-        u = vessel_units(units, length_ft, breadth_ft, depth_ft)
+        u = vessel_or_unmeasured(measurements_provided, units, length_ft, breadth_ft, depth_ft)
     return quoter(u, on if type(on) is _date else day(on), options)
 
 

@@ -214,6 +214,32 @@ class Period(NamedTuple):
     max_units: Decimal | None
     notes: tuple[str, ...]
     text: int  # which source text it comes from (selects what comes with it)
+    unmeasured: str = ""  # the provision charging a vessel without measurements the maximum, if its text has one
+
+
+def unmeasured_units(p: Period) -> Decimal:
+    """``measurements_provided=False``: the units of "the maximum pilotage charge" — the schedule's
+    maximum — where the schedule's text says so; a FeeError naming what the law leaves open otherwise."""
+    if not p.unmeasured:
+        raise FeeError(f"measurements_provided=False: the text {p.citation} comes from says nothing of a vessel whose "
+                       "measurements are not provided (the corpus may lack the provision that does); give units= "
+                       "or the vessel's dimensions")
+    if p.max_units is None:
+        raise FeeError(f"measurements_provided=False: {p.unmeasured} subjects the vessel to the maximum pilotage "
+                       f"charge, but {p.citation} states no maximum, so the law fixes no amount")
+    return p.max_units
+
+
+def vessel_or_unmeasured(measurements_provided: object, units: object, length_ft: object, breadth_ft: object,
+                         depth_ft: object) -> Decimal | None:
+    """The vessel's pilotage units, or None for "measurements not provided" (the maximum charge)."""
+    if measurements_provided is True:
+        return vessel_units(units, length_ft, breadth_ft, depth_ft)
+    if measurements_provided is not False:
+        raise FeeError(f"measurements_provided must be True or False, not {measurements_provided!r}")
+    if any(x is not None for x in (units, length_ft, breadth_ft, depth_ft)):
+        raise FeeError("measurements_provided=False: give no units or dimensions (the law charges the maximum)")
+    return None
 
 
 def period(periods: tuple[Period, ...], on: _dt.date, no_schedule: str) -> Period:

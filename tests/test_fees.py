@@ -293,3 +293,36 @@ def test_late_arrival_is_charged_only_when_more_than_one_hour_late():
                "the rule does not say whether the first hour counts" in n for n in q.notes)
     # 8 hours late: 5% × 8 = 40%, capped at 35%: 35% × $5,751.00 = $2,012.85
     assert nf.quote("hudson-upper", units=300, on=on, late_arrival_hours=8).lines[1].amount == Decimal("2012.85")
+
+
+def test_failure_to_provide_measurements_is_the_maximum_pilotage_charge_where_the_text_says_so():
+    """§ 89-a(4)(d): "Failure to provide the measurements so required shall subject vessel to the maximum
+    pilotage charge"; § 89-a(4)(b)(1)(vii): "A maximum charge of up to 500 pilotage units shall be
+    applicable". 2026-06-01, Upper River: 500 × $19.17 = $9,585.00; Lower River: 500 × $13.61 = $6,805.00.
+    § 89-b(4)(d) says the same, § 89-b(4)(b)(2) caps at five hundred units: 500 × $10.89 = $5,445.00."""
+    on = dt.date(2026, 6, 1)
+    for route, total in (("hudson-upper", "9585.00"), ("hudson-lower", "6805.00"), ("long-island-sound", "5445.00")):
+        q = nf.quote(route, on=on, measurements_provided=False)
+        assert q.total == Decimal(total) and q.units == 500, route
+        assert q.notes[-1].startswith("Measurements not provided: the maximum pilotage charge, on 500 pilotage units")
+    assert "(Nav. Law § 89-a(4)(d))" in nf.quote("hudson-upper", on=on, measurements_provided=False).notes[-1]
+    # Sandy Hook: the 2022 tables' text holds no such sentence (only the 2002 consolidation has § 88(4)(d),
+    # and it is not known in force in 2026) and "1650 and up" has no maximum: the law fixes no amount
+    with pytest.raises(nf.FeeError, match="says nothing of a vessel whose measurements are not provided"):
+        nf.quote("sandy-hook", on=on, measurements_provided=False)
+    with pytest.raises(nf.FeeError, match="give no units or dimensions"):
+        nf.quote("hudson-upper", units=300, on=on, measurements_provided=False)
+    with pytest.raises(nf.FeeError, match="measurements_provided must be True or False"):
+        nf.quote("hudson-upper", units=300, on=on, measurements_provided="no")
+
+
+def test_the_reference_evaluator_agrees_on_a_vessel_without_measurements(corpus, tariffs):
+    from compiler.fees.plans import build_plans, reference_quote
+    from compiler.tariffs.routes import RouteTable
+
+    plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
+    for route in ("hudson-upper", "hudson-lower", "long-island-sound"):
+        for on in (dt.date(2023, 6, 1), dt.date(2026, 6, 1), dt.date(2028, 2, 1)):
+            a = nf.quote(route, on=on, measurements_provided=False)
+            b = reference_quote(plans, route, on=on, measurements_provided=False)
+            assert (a.total, a.lines[0].amount, a.notes[-1]) == (b.total, b.lines[0].amount, b.notes[-1])

@@ -297,6 +297,7 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
             "min": mod.const(f"{pre}_MIN_UNITS", s.min_units.value) if s.min_units else "None",
             "max": mod.const(f"{pre}_MAX_UNITS", s.max_units.value) if s.max_units else "None",
             "notes": repr(period_notes(plan, s)), "text": str(texts[plan.group[s.id]]),
+            "unmeasured": pystr(s.unmeasured) if s.unmeasured else "",
         })
     body: list[str] = []
     # what comes with each text: the percentage addition, the transporting charge (it replaces the base line)

@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from compiler.runtime import (FeeError, Line, Quote, cents, check_options, choice, clamp, day, flag, number, started,
-                          vessel_units, whole)
+from compiler.runtime import (FeeError, Line, Period, Quote, cents, check_options, choice, clamp, day, flag, number,
+                              started, unmeasured_units, vessel_or_unmeasured, whole)
 from compiler.tariffs.formula import describe
 from compiler.tariffs.routes import RouteTable
 from compiler.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
@@ -280,11 +280,11 @@ def _pct_line(t: Percentage, base_amount: Decimal, hours: Decimal | None) -> tup
 
 def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None, length_ft: object = None,
                     breadth_ft: object = None, depth_ft: object = None, on: object = None,
-                    **options: object) -> Quote:
+                    measurements_provided: object = True, **options: object) -> Quote:
     if not isinstance(route, str) or route not in plans:
         raise FeeError(f"unknown route {route!r}; routes: {', '.join(plans)}")
     plan = plans[route]
-    u = vessel_units(units, length_ft, breadth_ft, depth_ft)
+    given = vessel_or_unmeasured(measurements_provided, units, length_ft, breadth_ft, depth_ft)
     when = day(on)
     check_options(route, options, tuple(o.name for o in plan.options))
     base = plan.schedule_on(when)
@@ -293,6 +293,13 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
     extras = plan.with_base.get(plan.group.get(base.id, ""), ())
     notes.extend(n for t in extras if isinstance(t, Percentage) and t.of == "calculated-fee" for n in t.notes)
     notes.extend(plan.notes_with_base.get(plan.group.get(base.id, ""), ()))
+    if given is None:
+        u = unmeasured_units(Period(base.effective.start or when, base.effective.end, lambda x: (x, "", ""), base.citation,
+                                    base.min_units.value if base.min_units else None,
+                                    base.max_units.value if base.max_units else None, (), 0, base.unmeasured))
+        notes.append(f"Measurements not provided: the maximum pilotage charge, on {u} pilotage units ({base.unmeasured}).")
+    else:
+        u = given
     used = clamp_amounts(u, base.min_units, base.max_units)
     if used != u:
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {base.citation}.")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from compiler.cache import BuildCache
 from compiler.diagnostics import Diagnostic, Diagnostics
@@ -22,7 +23,7 @@ from compiler.frontend.corpus import Compiled, Corpus
 from compiler.frontend.nodes import section_of
 from compiler.tariffs.forms import LATE, PRICED, UNPRICED
 from compiler.tariffs.forms import table
-from compiler.tariffs.model import AnyTariff, Amount, BracketSchedule
+from compiler.tariffs.model import AnyTariff, BracketSchedule
 from compiler.tariffs.reading import Ctx, provisions
 from compiler.tariffs.routes import RouteTable
 
@@ -35,27 +36,32 @@ def extract_document(compiled: Compiled, diags: Diagnostics, routes: RouteTable 
     ctx = Ctx(compiled, diags, routes or RouteTable())
     out: list[AnyTariff] = list(table.read_document(ctx))
     late: list[AnyTariff] = []
-    clamps: dict[str, dict[str, Amount]] = {}  # route -> "minimum"/"maximum" -> units
+    facts: dict[str, dict[str, Any]] = {}  # route -> "minimum"/"maximum" -> units, "unmeasured" -> citation
     for section, node in provisions(ctx.doc):
         ctx.section = section
         route = ctx.routes.priced(section_of(node.id) if node.id else section.label)
         for form in PRICED if route else UNPRICED:
             for t in form(ctx, route, node):
                 if isinstance(t, tuple):
-                    clamps.setdefault(route, {})[t[0]] = t[1]
+                    facts.setdefault(route, {})[t[0]] = t[1]
                 else:
                     (late if form in LATE else out).append(t)
     out.extend(late)
-    return [_clamped(t, clamps[t.route]) if isinstance(t, BracketSchedule) and t.route in clamps
-            and t.series == f"{t.route}/base" and t.min_units is None and t.max_units is None else t for t in out]
+    return [_with_facts(t, {k: v for r in ctx.routes.family(t.route)[::-1] for k, v in facts.get(r, {}).items()})
+            if isinstance(t, BracketSchedule) and t.series == f"{t.route}/base" else t for t in out]
 
 
-def _clamped(s: BracketSchedule, clamp: dict[str, Amount]) -> BracketSchedule:
-    """A route's "minimum/maximum charge calculated on N pilotage units" on one of its base schedules."""
-    both = "minimum" in clamp and "maximum" in clamp
-    return replace(s, min_units=clamp.get("minimum"), max_units=clamp.get("maximum"),
-                   notes=s.notes + ((f"A minimum charge on {clamp['minimum'].value} and a maximum charge on "
-                                     f"{clamp['maximum'].value} pilotage units clamp the units.",) if both else ()))
+def _with_facts(s: BracketSchedule, facts: dict[str, Any]) -> BracketSchedule:
+    """What the text says of a route's base schedules elsewhere: "minimum/maximum charge calculated on
+    N pilotage units" (unless the schedule states its own clamp), the charge without measurements."""
+    if "unmeasured" in facts:
+        s = replace(s, unmeasured=facts["unmeasured"])
+    if ("minimum" in facts or "maximum" in facts) and s.min_units is None and s.max_units is None:
+        both = "minimum" in facts and "maximum" in facts
+        s = replace(s, min_units=facts.get("minimum"), max_units=facts.get("maximum"),
+                    notes=s.notes + ((f"A minimum charge on {facts['minimum'].value} and a maximum charge on "
+                                      f"{facts['maximum'].value} pilotage units clamp the units.",) if both else ()))
+    return s
 
 
 def extract(corpus: Corpus, diags: Diagnostics | None = None, cache: BuildCache | None = None) -> list[AnyTariff]:

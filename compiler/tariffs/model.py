@@ -129,6 +129,10 @@ class BracketSchedule(Tariff):
     unit_name: str = "pilotage units"
     min_units: Amount | None = None  # "minimum charge calculated on 200 pilotage units"
     max_units: Amount | None = None  # "maximum charge of up to 500 pilotage units"
+    # the sentence of the same text that charges a vessel whose measurements are not provided the
+    # maximum ("Failure to provide the measurements so required shall subject vessel to the maximum
+    # pilotage charge"): its citation, or "" when the text says nothing of it
+    unmeasured: str = ""
 
     def fee(self, units: Decimal) -> Decimal:
         """The exact (unrounded) fee for ``units`` after clamping."""

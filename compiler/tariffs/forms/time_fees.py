@@ -17,14 +17,19 @@ _MILES_RE = rx(r"(?i)piloted for less than (?P<n>[a-z\- \n]+?) miles shall pay a
                        r"(?P<f>[a-z\- \n]+?) of the statutory rate")
 _HOURLY_RE = rx(r"(?i)detained on board a vessel at berth for more than (?P<after>[a-z\- \n]+?) hours shall be "
                         r"paid at the rate of (?P<m>[a-z\- \n]+?dollars) per hour(?P<part> or fraction thereof)?")
+_UNMEASURED_RE = rx(r"(?i)Failure to provide the measurements so required shall subject (?:the )?vessel to the maximum "
+                    r"pilotage charge")
 _DAILY_RE = rx(r"(?i)pilot carried off on board a vessel[^.]*? shall be paid (?P<m>[a-z\- \n]+?dollars) per day")
 
 
-def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff | tuple[str, Amount]]:
+def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff | tuple[str, Amount | str]]:
     """"A minimum charge calculated on N pilotage units" (a ("minimum", N) pair, applied to the route's
-    base schedules); the transporting charge, detention by the hour and carried-off days."""
+    base schedules), "Failure to provide the measurements … the maximum pilotage charge" (an
+    ("unmeasured", citation) pair); the transporting charge, detention by the hour and carried-off days."""
     for start, end in prose(node):
         text = ctx.text[start:end]
+        if _UNMEASURED_RE.search(text):  # the maximum charge for a vessel whose measurements are not given
+            yield ("unmeasured", node.citation)
         for m in _MIN_RE.finditer(text):
             try:
                 n = W.parse(m["n"])[1]
