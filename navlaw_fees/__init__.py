@@ -381,7 +381,7 @@ def _quote_sandy_hook(given: Decimal | None, on: _date, options: dict[str, Any])
 
 _HUDSON_LOWER_PERIODS = (
     Period(NAV_89_A_4_B_1_VII_HUDSON_LOWER_FROM, None, hudson_lower_nav_89_a_4_b_1_vii, 'Nav. Law § 89-a(4)(b)(1)(vii)', None, NAV_89_A_4_B_1_VII_HUDSON_LOWER_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(1) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)'),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)'),
 )
 _HUDSON_LOWER_NO_SCHEDULE = "no hudson-lower rate schedule can be established for {on}; the corpus establishes them from 2022-01-01 (089-a.4-7-8.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
 _HUDSON_LOWER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", )
@@ -413,6 +413,8 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
             z2.append(_zone2_hudson_upper(u, on, notes))
         return z2[0]
 
+    if 'launch' not in options:
+        notes.append('Launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(1) sets launch fees per pilotage unit by station).')
     if options:
         value = options.get('second_pilot')
         if value is not None and flag(value, 'second_pilot'):
@@ -557,9 +559,9 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
 
 _HUDSON_UPPER_PERIODS = (
     Period(NAV_89_A_4_B_FROM, NAV_89_A_4_B_UNTIL, hudson_upper_nav_89_a_4_b, 'Nav. Law § 89-a(4)(b)', None, NAV_89_A_4_B_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Mid-river launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.'), 1, 'Nav. Law § 89-a(4)(d)'),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.'), 1, 'Nav. Law § 89-a(4)(d)'),
     Period(NAV_89_A_4_B_1_VII_HUDSON_UPPER_FROM, None, hudson_upper_nav_89_a_4_b_1_vii, 'Nav. Law § 89-a(4)(b)(1)(vii)', None, NAV_89_A_4_B_1_VII_HUDSON_UPPER_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Mid-river launch fee (Nav. Law § 89-a(4)(b)(1-a)): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station — pass launch=… to include one.', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)'),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)'),
 )
 _HUDSON_UPPER_NO_SCHEDULE = "no hudson-upper rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), from 2022-01-01 (089-a.4-7-8.txt); known in force until 2006-01-01; the corpus has no text of it from then until 2022-01-01 (089-a.4-7-8.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
 _HUDSON_UPPER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", )
@@ -591,6 +593,16 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
             z2.append(_zone2_hudson_upper(u, on, notes))
         return z2[0]
 
+    if p.text == 0:
+        if 'launch' not in options:
+            notes.append('Launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station).')
+        if 'launch' not in options:
+            notes.append('Mid-river launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station).')
+    if p.text == 1:
+        if 'launch' not in options:
+            notes.append('Launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station).')
+        if 'launch' not in options:
+            notes.append('Mid-river launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station).')
     if options:
         value = options.get('second_pilot')
         if value is not None and flag(value, 'second_pilot'):

@@ -304,8 +304,10 @@ def test_failure_to_provide_measurements_is_the_maximum_pilotage_charge_where_th
     for route, total in (("hudson-upper", "9585.00"), ("hudson-lower", "6805.00"), ("long-island-sound", "5445.00")):
         q = nf.quote(route, on=on, measurements_provided=False)
         assert q.total == Decimal(total) and q.units == 500, route
-        assert q.notes[-1].startswith("Measurements not provided: the maximum pilotage charge, on 500 pilotage units")
-    assert "(Nav. Law § 89-a(4)(d))" in nf.quote("hudson-upper", on=on, measurements_provided=False).notes[-1]
+        assert any(n.startswith("Measurements not provided: the maximum pilotage charge, on 500 pilotage units")
+                   for n in q.notes), route
+    assert ("Measurements not provided: the maximum pilotage charge, on 500 pilotage units (Nav. Law § 89-a(4)(d))."
+            in nf.quote("hudson-upper", on=on, measurements_provided=False).notes)
     # Sandy Hook: the 2022 tables' text holds no such sentence (only the 2002 consolidation has § 88(4)(d),
     # and it is not known in force in 2026) and "1650 and up" has no maximum: the law fixes no amount
     with pytest.raises(nf.FeeError, match="says nothing of a vessel whose measurements are not provided"):
@@ -325,4 +327,18 @@ def test_the_reference_evaluator_agrees_on_a_vessel_without_measurements(corpus,
         for on in (dt.date(2023, 6, 1), dt.date(2026, 6, 1), dt.date(2028, 2, 1)):
             a = nf.quote(route, on=on, measurements_provided=False)
             b = reference_quote(plans, route, on=on, measurements_provided=False)
-            assert (a.total, a.lines[0].amount, a.notes[-1]) == (b.total, b.lines[0].amount, b.notes[-1])
+            assert (a.total, a.lines, a.notes) == (b.total, b.lines, b.notes)
+
+
+def test_notes_agree_with_lines_the_launch_note_goes_when_a_station_is_chosen():
+    """Issue 19 item 7: a note never tells to pass launch=… when the launch fee is in the quote, and
+    notes are worded for people (the API's names are in nf.options)."""
+    on = dt.date(2026, 6, 1)
+    bare = nf.quote("hudson-upper", units=300, on=on)
+    assert any(n.startswith("Launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a)")
+               for n in bare.notes)
+    with_launch = nf.quote("hudson-upper", units=300, on=on, launch="yonkers-pilot-station")
+    assert with_launch.lines[1].description == "Launch fee: Yonkers Pilot Station: 300 PU × $2.99"  # $897.00
+    assert with_launch.lines[1].amount == Decimal("897.00")
+    assert not any("not included: no pilot station" in n for n in with_launch.notes)
+    assert not any("pass launch" in n for route in nf.ROUTES for n in nf.quote(route, units=300, on=on).notes)

@@ -315,6 +315,8 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
                           f"    base = cents(exact * {num} / {den})",
                           f"    lines[0] = Line({desc}, base, {pystr(t.citation)})"]
                 block += [f"    notes.append({pystr(n)})" for n in t.notes]
+        for opt, note in plan.notes_unless.get(f, ()):
+            block += [f"if {pystr(opt)} not in options:", f"    notes.append({pystr(note)})"]
         for t in plan.with_base[f]:
             if isinstance(t, Percentage) and t.of == "calculated-fee":
                 pct = mod.const(f"{ident(t.provision)}_ADDITION_PERCENT", t.percent.value, t.title)  # type: ignore[union-attr]

@@ -112,6 +112,9 @@ class Plan:
     title: str = ""  # what its base fee is called (the route table's title)
     family: tuple[str, ...] = ()  # the route ids whose tariffs apply to it: itself and its family
     zone2_route: str = ""  # the route whose base is its "Zone 2 Base Rate" (it may be itself), if any
+    # by group key: (option, note) — a note a quote carries only when it does not use that option
+    # ("Launch fee not included: no pilot station was chosen" — not when launch= is given)
+    notes_unless: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
     def schedule_on(self, on: dt.date) -> BracketSchedule:
         for s in self.base:
@@ -174,6 +177,7 @@ def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]
                                   key=lambda t: (t.effective.end is None, -(t.effective.end or dt.date.min).toordinal())))
         with_base: dict[str, tuple[AnyTariff, ...]] = {}
         notes_with_base: dict[str, tuple[str, ...]] = {}
+        notes_unless: dict[str, tuple[tuple[str, str], ...]] = {}
         group: dict[str, str] = {}
         for s in base:
             assert s.effective.start is not None
@@ -181,11 +185,13 @@ def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]
             extras = tuple(sorted((t for t in live if t.route in fam and t.effective.start_basis == "with-text"
                                    and not isinstance(t, BoardSet) and t.effective.contains(day) is True),
                                   key=lambda t: t.id))
-            notes = tuple(_notes_for(routes, route, s.file, day, live))
-            key = "|".join(t.id for t in extras) + "#" + "|".join(notes)
+            pairs = _notes_for(routes, route, s.file, day, live)
+            notes = tuple(n for opt, n in pairs if not opt)
+            key = "|".join(t.id for t in extras) + "#" + "|".join(n for _, n in pairs)
             group[s.id] = key
             with_base[key] = extras
             notes_with_base[key] = notes
+            notes_unless[key] = tuple((opt, n) for opt, n in pairs if opt)
         rule = tuple(t for t in live if t.route in fam and isinstance(t, (Percentage, PerUnitFee)) and t.option
                      and t.effective.start is not None and t.effective.start_basis != "with-text")
         options = _options(route, with_base, rule)
@@ -193,38 +199,40 @@ def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]
         plans[route] = Plan(route, base, unresolved, with_base, notes_with_base, rule, options,
                             zone2=plans.get(z2) if z2 else None, group=group,
                             title=routes.get(route).title if routes.get(route) else route,  # type: ignore[union-attr]
-                            family=fam, zone2_route=z2)
+                            family=fam, zone2_route=z2, notes_unless=notes_unless)
     return {r: plans[r] for r in routes.ids()}
 
 
-def _notes_for(routes: RouteTable, route: str, file: str, day: dt.date, live: list[AnyTariff]) -> list[str]:
-    """What a quote must say about fees the law creates but this quote cannot compute."""
-    out: list[str] = []
+def _notes_for(routes: RouteTable, route: str, file: str, day: dt.date,
+               live: list[AnyTariff]) -> list[tuple[str, str]]:
+    """What a quote must say about fees the law creates but this quote cannot compute: (option, note),
+    the option "" for a note every quote carries, else the option whose use makes the note untrue."""
+    out: list[tuple[str, str]] = []
     fam = routes.family(route)
     launch = _common_citation(sorted({t.citation for t in live if t.route in fam and getattr(t, "option", "") == "launch"}))
     for t in live:
         if t.route not in fam or not isinstance(t, BoardSet) or t.effective.contains(day) is not True:
             continue
         if t.cap is not None:
-            out.append(f"Not included: the {t.title.lower()} set by the {t.who} ({t.citation}); the law caps it "
-                       f"at ${t.cap.value:,} {t.cap_unit} but leaves the amount to the board.")
+            out.append(("", f"Not included: the {t.title.lower()} set by the {t.who} ({t.citation}); the law caps it "
+                             f"at ${t.cap.value:,} {t.cap_unit} but leaves the amount to the board."))
         elif "launch" in t.title.lower() and launch:
             own = routes.get(route)
             if own is not None and t.title.lower() in own.not_charged:
                 continue
-            out.append(f"{t.title} ({t.citation}): set by the {t.who}; {launch} sets launch fees per "
-                       "pilotage unit by station — pass launch=… to include one.")
+            out.append(("launch", f"{t.title} not included: no pilot station was chosen ({t.citation}: set by the "
+                                  f"{t.who}; {launch} sets launch fees per pilotage unit by station)."))
         else:
-            out.append(f"Not included: the {t.title.lower()} ({t.citation}), set by the {t.who}; its amount is "
-                       "not in the law text.")
+            out.append(("", f"Not included: the {t.title.lower()} ({t.citation}), set by the {t.who}; its amount is "
+                             "not in the law text."))
     surcharges = [t for t in live if t.route in fam and t.file == file and t.series.endswith("retirement-surcharge")]
     if surcharges:
         first = surcharges[0]
         months = re.search(r"ending with the (\S+) month", surcharges[-1].effective.end_phrase)
         span = f"until the {months.group(1)} month" if months else "for a period"
-        out.append(f"Not included: the pilots' retirement surcharge ({first.citation}): its statutory amounts run "
-                   f"{span} after a date the corpus does not establish "
-                   f"({first.effective.start_phrase.split(': ')[-1]}), and after them the surcharge board sets it.")
+        out.append(("", f"Not included: the pilots' retirement surcharge ({first.citation}): its statutory amounts "
+                         f"run {span} after a date the corpus does not establish "
+                         f"({first.effective.start_phrase.split(': ')[-1]}), and after them the surcharge board sets it."))
     return out
 
 
@@ -303,6 +311,7 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
     used = clamp_amounts(u, base.min_units, base.max_units)
     if used != u:
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {base.citation}.")
+    notes.extend(n for opt, n in plan.notes_unless.get(plan.group.get(base.id, ""), ()) if opt not in options)
     bracket = base.bracket_for(u)
     if bracket is None:
         raise FeeError(f"{u} pilotage units fall in no bracket of {base.citation}")

@@ -52,6 +52,7 @@ def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
                 "min": str(s.min_units.value) if s.min_units else None,
                 "max": str(s.max_units.value) if s.max_units else None,
                 "notes": list(s.notes) + list(plan.notes_with_base.get(plan.group[s.id], ())),
+                "notes_unless": [list(x) for x in plan.notes_unless.get(plan.group[s.id], ())],
                 "brackets": [{"low": str(b.low), "low_inclusive": b.low_inclusive,
                               "high": str(b.high) if b.high is not None else None,
                               "high_inclusive": b.high_inclusive, "written": b.written, "expr": _expr_json(b.fee)}

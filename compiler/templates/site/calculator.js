@@ -139,7 +139,9 @@ function quote(route, units, on, options) {
     }
   }
   const total = lines.reduce((s, l) => s + l.cents, 0n);
-  return { lines: lines.map((l) => ({ ...l, amount: money(l.cents) })), total: money(total), notes: base.notes };
+  // a note the quote carries only when it does not use an option ("Launch fee not included: …")
+  const notes = base.notes.concat((base.notes_unless || []).filter(([opt]) => options[opt] === undefined).map(([, n]) => n));
+  return { lines: lines.map((l) => ({ ...l, amount: money(l.cents) })), total: money(total), notes };
 }
 
 if (typeof module !== "undefined") module.exports = { quote, setPlans: (p) => { globalThis.PLANS = p; } };
