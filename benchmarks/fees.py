@@ -13,7 +13,7 @@ import random
 import statistics
 import sys
 import time
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,6 +74,21 @@ def main() -> None:
     print(f"tariff objects (reference_quote)   {ref:>10,.0f} quotes/s")
     print(f"ratio generated / reference        {gen / ref:>10.1f}x   (target >= 3x; >= 50,000 quotes/s: "
           f"{'met' if gen >= 50000 and gen / ref >= 3 else 'NOT met'})")
+    # a plain quote (no options) against the least a quote must do: one Decimal multiply and quantize
+    plain = [(r, u, on, {}) for r, u, on, _ in work]
+    plain_rate = rate(nf.quote, plain, args.rounds)
+    rate_d, cent = Decimal("10.89"), Decimal("0.01")
+    ops = []
+    for _ in range(args.rounds):
+        t = time.perf_counter()
+        for _, units, _, _ in plain:
+            (units * rate_d).quantize(cent, rounding=ROUND_HALF_UP)
+        ops.append(len(plain) / (time.perf_counter() - t))
+    floor = statistics.median(ops)
+    print(f"plain quote                        {plain_rate:>10,.0f} quotes/s")
+    print(f"one Decimal multiply-and-quantize  {floor:>10,.0f} ops/s")
+    print(f"cost of a plain quote              {floor / plain_rate:>10.1f}x one multiply-and-quantize "
+          f"(target <= 30x: {'met' if floor / plain_rate <= 30 else 'NOT met'})")
 
 
 if __name__ == "__main__":
