@@ -46,7 +46,7 @@ def _within_texts(tariffs: list[AnyTariff]) -> list[AnyTariff]:
                               end_phrase=f"replaced by {out[b].citation}, whose start is unresolved")
             else:
                 continue
-            out[a] = replace(out[a], effective=eff)  # type: ignore[arg-type]
+            out[a] = replace(out[a], effective=eff)
     return out
 
 
@@ -60,11 +60,11 @@ def _version_of(timeline: Timeline, file: str, provision: str) -> TextVersion | 
     return best
 
 
-def act_tariffs(timeline: Timeline, diags: Diagnostics, routes: RouteTable) -> list:  # type: ignore[type-arg]
+def act_tariffs(timeline: Timeline, diags: Diagnostics, routes: RouteTable) -> list[AnyTariff]:
     """Tariffs read from the texts amending acts put in force."""
     from compiler.tariffs.extract import extract_document
 
-    out = []
+    out: list[AnyTariff] = []
     for vs in timeline.versions.values():
         for v in vs:
             if v.compiled is not None and v.compiled.entry is not None and v.compiled.entry.kind == "act":
