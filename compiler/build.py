@@ -97,7 +97,8 @@ def compile_law(corpus_dir: str, cache: BuildCache | None = None) -> Law:
 
 def fee_module(result: Law) -> dict[str, str]:
     """The generated navlaw_fees package: file name -> text."""
-    from compiler.fees.generate import render, sources_of
+    from compiler.fees.generate import render
+    from compiler.fees.package import sources_of
     from compiler.fees.plans import build_plans
     from compiler.tariffs.routes import RouteTable
 

@@ -223,7 +223,8 @@ def cmd_serve(args: argparse.Namespace, stop: threading.Event | None = None,
 
 
 def _option_args(extra: list[str]) -> dict[str, object]:
-    """``--second-pilot --launch yonkers-pilot-station --miles=10`` -> keyword options."""
+    """``--second-pilot --launch yonkers-pilot-station --miles=10`` -> keyword options; an option given
+    twice is a list (``--stop-hours 6 --stop-hours 8``: two stops)."""
     out: dict[str, object] = {}
     i = 0
     while i < len(extra):
@@ -240,7 +241,14 @@ def _option_args(extra: list[str]) -> dict[str, object]:
                 out[key] = True
                 i += 1
                 continue
-        out[key] = {"true": True, "yes": True, "false": False, "no": False}.get(value.lower(), value)
+        given: object = {"true": True, "yes": True, "false": False, "no": False}.get(value.lower(), value)
+        if isinstance(given, str) and given.isdigit():
+            given = int(given)  # "--shifting 2": twice
+        if key in out:  # "--stop-hours 6 --stop-hours 8": each stop on its own
+            prev = out[key]
+            out[key] = (prev if isinstance(prev, list) else [prev]) + [given]
+        else:
+            out[key] = given
         i += 1
     return out
 
@@ -263,7 +271,7 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     elif args.units is None and any(d is None for d in dims):
         print("navlaw fee: give --units N, or --length FT --breadth FT --depth FT", file=sys.stderr)
         return EXIT_USAGE
-    from compiler.fees.generate import stale_module
+    from compiler.fees.package import stale_module
 
     stale = stale_module(Path(nf.__file__), Path(args.corpus))
     if stale:

@@ -166,6 +166,40 @@ def choice(value: object, name: str, allowed: tuple[str, ...]) -> str:
     return value
 
 
+MAX_OCCURRENCES = 100  # stops, shifts, delays in one quote
+
+
+def occurrences(value: object, name: str) -> tuple[Decimal, ...]:
+    """Hours of a charge that may occur more than once: a number, or a list of them (each stop, each
+    delay is charged on its own, with its own maximum)."""
+    if isinstance(value, (list, tuple)):
+        if not value or len(value) > MAX_OCCURRENCES:
+            raise FeeError(f"{name} must be a number of hours or a list of 1 to {MAX_OCCURRENCES} of them")
+        return tuple(number(v, f"{name}[{i}]", allow_zero=True) for i, v in enumerate(value))
+    return (number(value, name, allow_zero=True),)
+
+
+def times(value: object, name: str) -> int:
+    """How often a fee of one event is charged: True (once), False, or a whole number of times."""
+    if value is True or value is False:
+        return int(value)
+    if isinstance(value, int) and 0 <= value <= MAX_OCCURRENCES:
+        return value
+    raise FeeError(f"{name} must be True, False or a whole number of times from 0 to {MAX_OCCURRENCES}, not {value!r}")
+
+
+def choices(value: object, name: str, allowed: tuple[str, ...], most: int) -> tuple[str, ...]:
+    """One choice, or a list of distinct ones where the law charges up to ``most`` of them."""
+    chosen = tuple(value) if isinstance(value, (list, tuple)) else (value,)
+    if not chosen or len(chosen) > most:
+        raise FeeError(f"{name}: {'one' if most == 1 else f'1 to {most}'} of {', '.join(allowed)} on this route, "
+                       f"not {value!r}")
+    out = tuple(choice(v, name, allowed) for v in chosen)
+    if len(set(out)) != len(out):
+        raise FeeError(f"{name}: {value!r} names one twice")
+    return out
+
+
 def whole(value: object, name: str) -> int:
     d = number(value, name, allow_zero=True)
     if d != d.to_integral_value():

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from datetime import date as _date
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Literal, TypedDict, Union, Unpack, overload
+from typing import Any, Literal, Sequence, TypedDict, Union, Unpack, overload
 
-from ._runtime import (CENT, MAX_UNITS, FeeError, Line, Period, Quote, cents, check_options, choice, clamp, day, flag,
-                       hourly_percent, in_force, number, percent_of, period, pilotage_units, started,
-                       unmeasured_units, vessel_or_unmeasured, whole)
+from ._runtime import (CENT, MAX_UNITS, FeeError, Line, Period, Quote, cents, check_options, choice, choices, clamp,
+                       day, flag, hourly_percent, in_force, number, occurrences, percent_of, period, pilotage_units,
+                       started, times, unmeasured_units, vessel_or_unmeasured, whole)
 from ._schedules import (
     NAV_88_4_B_1_II_A_ADDITION_PERCENT,
     NAV_88_4_B_1_II_A_III_B1_AMOUNT,
@@ -467,65 +467,67 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
             if value == 'tug':
                 lines.append(Line('Undocking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
         value = options.get('shifting')
-        if value is not None and flag(value, 'shifting'):
-            in_force(NYCRR_21_55_2_E_SHIFTING_IN_FORCE_FROM, on, 'shifting', '21 NYCRR § 55.2(e)')
-            lines.append(Line('Shifting: 20% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_E_SHIFTING_PERCENT), '21 NYCRR § 55.2(e)'))
+        if value is not None:
+            for _ in range(times(value, 'shifting')):
+                in_force(NYCRR_21_55_2_E_SHIFTING_IN_FORCE_FROM, on, 'shifting', '21 NYCRR § 55.2(e)')
+                lines.append(Line('Shifting: 20% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_E_SHIFTING_PERCENT), '21 NYCRR § 55.2(e)'))
         value = options.get('anchoring')
-        if value is not None and flag(value, 'anchoring'):
-            in_force(NYCRR_21_55_2_F_ANCHORING_IN_FORCE_FROM, on, 'anchoring', '21 NYCRR § 55.2(f)')
-            lines.append(Line('Anchoring: 5% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_F_ANCHORING_PERCENT), '21 NYCRR § 55.2(f)'))
+        if value is not None:
+            for _ in range(times(value, 'anchoring')):
+                in_force(NYCRR_21_55_2_F_ANCHORING_IN_FORCE_FROM, on, 'anchoring', '21 NYCRR § 55.2(f)')
+                lines.append(Line('Anchoring: 5% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_F_ANCHORING_PERCENT), '21 NYCRR § 55.2(f)'))
         value = options.get('stop_hours')
         if value is not None:
-            amount_of = number(value, 'stop_hours', allow_zero=True)
-            in_force(NYCRR_21_55_2_A_STOP_HOURS_IN_FORCE_FROM, on, 'stop_hours', '21 NYCRR § 55.2(a)')
-            if amount_of:
-                total, how = hourly_percent(amount_of, NYCRR_21_55_2_A_STOP_HOURS_PERCENT, NYCRR_21_55_2_A_STOP_HOURS_MAX_PERCENT, False)
-                lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(a)'))
+            for amount_of in occurrences(value, 'stop_hours'):
+                in_force(NYCRR_21_55_2_A_STOP_HOURS_IN_FORCE_FROM, on, 'stop_hours', '21 NYCRR § 55.2(a)')
+                if amount_of:
+                    total, how = hourly_percent(amount_of, NYCRR_21_55_2_A_STOP_HOURS_PERCENT, NYCRR_21_55_2_A_STOP_HOURS_MAX_PERCENT, False)
+                    lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(a)'))
         value = options.get('ice_detention_hours')
         if value is not None:
-            amount_of = number(value, 'ice_detention_hours', allow_zero=True)
-            in_force(NYCRR_21_55_2_C_ICE_DETENTION_HOURS_IN_FORCE_FROM, on, 'ice_detention_hours', '21 NYCRR § 55.2(c)')
-            periods = started(amount_of, HOURS_PER_DAY)
-            if periods:
-                lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)'))
+            for amount_of in occurrences(value, 'ice_detention_hours'):
+                in_force(NYCRR_21_55_2_C_ICE_DETENTION_HOURS_IN_FORCE_FROM, on, 'ice_detention_hours', '21 NYCRR § 55.2(c)')
+                periods = started(amount_of, HOURS_PER_DAY)
+                if periods:
+                    lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)'))
         value = options.get('ice_second_pilot')
         if value is not None and flag(value, 'ice_second_pilot'):
             in_force(NYCRR_21_55_2_C_ICE_SECOND_PILOT_IN_FORCE_FROM, on, 'ice_second_pilot', '21 NYCRR § 55.2(c)')
             lines.append(Line('Second pilot (ice): 50% of the regular pilotage fee', percent_of(base, NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT), '21 NYCRR § 55.2(c)'))
         value = options.get('delay_hours')
         if value is not None:
-            amount_of = number(value, 'delay_hours', allow_zero=True)
-            in_force(NYCRR_21_55_2_G_1_DELAY_HOURS_IN_FORCE_FROM, on, 'delay_hours', '21 NYCRR § 55.2(g)(1)')
-            if amount_of and amount_of <= NYCRR_21_55_2_G_1_DELAY_HOURS_FREE_HOURS:
-                notes.append('delay_hours: no charge, services used within 1 hour (21 NYCRR § 55.2(g)(1)).')
-            elif amount_of:
-                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_1_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_1_DELAY_HOURS_MAX_PERCENT, False)
-                lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(1)'))
+            for amount_of in occurrences(value, 'delay_hours'):
+                in_force(NYCRR_21_55_2_G_1_DELAY_HOURS_IN_FORCE_FROM, on, 'delay_hours', '21 NYCRR § 55.2(g)(1)')
+                if amount_of and amount_of <= NYCRR_21_55_2_G_1_DELAY_HOURS_FREE_HOURS:
+                    notes.append('delay_hours: no charge, services used within 1 hour (21 NYCRR § 55.2(g)(1)).')
+                elif amount_of:
+                    total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_1_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_1_DELAY_HOURS_MAX_PERCENT, False)
+                    lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(1)'))
         value = options.get('dismissed')
         if value is not None and flag(value, 'dismissed'):
             in_force(NYCRR_21_55_2_G_2_DISMISSED_IN_FORCE_FROM, on, 'dismissed', '21 NYCRR § 55.2(g)(2)')
             lines.append(Line('Dismissed without rendering services: 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_G_2_DISMISSED_PERCENT), '21 NYCRR § 55.2(g)(2)'))
         value = options.get('detained_hours')
         if value is not None:
-            amount_of = number(value, 'detained_hours', allow_zero=True)
-            in_force(NYCRR_21_55_2_G_3_DETAINED_HOURS_IN_FORCE_FROM, on, 'detained_hours', '21 NYCRR § 55.2(g)(3)')
-            if amount_of:
-                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_3_DETAINED_HOURS_PERCENT, NYCRR_21_55_2_G_3_DETAINED_HOURS_MAX_PERCENT, True)
-                lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(3)'))
+            for amount_of in occurrences(value, 'detained_hours'):
+                in_force(NYCRR_21_55_2_G_3_DETAINED_HOURS_IN_FORCE_FROM, on, 'detained_hours', '21 NYCRR § 55.2(g)(3)')
+                if amount_of:
+                    total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_3_DETAINED_HOURS_PERCENT, NYCRR_21_55_2_G_3_DETAINED_HOURS_MAX_PERCENT, True)
+                    lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(3)'))
         value = options.get('standby_hours')
         if value is not None:
-            amount_of = number(value, 'standby_hours', allow_zero=True)
-            in_force(NYCRR_21_55_2_G_4_STANDBY_HOURS_IN_FORCE_FROM, on, 'standby_hours', '21 NYCRR § 55.2(g)(4)')
-            if amount_of:
-                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_4_STANDBY_HOURS_PERCENT, NYCRR_21_55_2_G_4_STANDBY_HOURS_MAX_PERCENT, False)
-                lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(4)'))
+            for amount_of in occurrences(value, 'standby_hours'):
+                in_force(NYCRR_21_55_2_G_4_STANDBY_HOURS_IN_FORCE_FROM, on, 'standby_hours', '21 NYCRR § 55.2(g)(4)')
+                if amount_of:
+                    total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_4_STANDBY_HOURS_PERCENT, NYCRR_21_55_2_G_4_STANDBY_HOURS_MAX_PERCENT, False)
+                    lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(4)'))
         value = options.get('departure_delay_hours')
         if value is not None:
-            amount_of = number(value, 'departure_delay_hours', allow_zero=True)
-            in_force(NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_IN_FORCE_FROM, on, 'departure_delay_hours', '21 NYCRR § 55.2(g)(5)')
-            if amount_of:
-                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_MAX_PERCENT, False)
-                lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(5)'))
+            for amount_of in occurrences(value, 'departure_delay_hours'):
+                in_force(NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_IN_FORCE_FROM, on, 'departure_delay_hours', '21 NYCRR § 55.2(g)(5)')
+                if amount_of:
+                    total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_MAX_PERCENT, False)
+                    lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(5)'))
         value = options.get('no_notice')
         if value is not None and flag(value, 'no_notice'):
             in_force(NYCRR_21_55_2_H_1_NO_NOTICE_IN_FORCE_FROM, on, 'no_notice', '21 NYCRR § 55.2(h)(1)')
@@ -541,14 +543,14 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 lines.append(Line('Late cancellation (under-2-hours): 35% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
         value = options.get('late_arrival_hours')
         if value is not None:
-            amount_of = number(value, 'late_arrival_hours', allow_zero=True)
-            in_force(NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_IN_FORCE_FROM, on, 'late_arrival_hours', '21 NYCRR § 55.2(h)(3)')
-            if amount_of and amount_of <= NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_FREE_HOURS:
-                notes.append('late_arrival_hours: no charge, the vessel is not more than one hour later than its scheduled arrival time (21 NYCRR § 55.2(h)(3)).')
-            elif amount_of:
-                total, how = hourly_percent(amount_of, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT, False)
-                lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(h)(3)'))
-                notes.append('late_arrival_hours: charged only when the vessel is more than one hour late ("more than one hour later than its scheduled arrival time"); then every hour of the lateness is charged, a part of an hour as an hour (an interpretation: the rule does not say whether the first hour counts once the vessel is that late) (21 NYCRR § 55.2(h)(3)).')
+            for amount_of in occurrences(value, 'late_arrival_hours'):
+                in_force(NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_IN_FORCE_FROM, on, 'late_arrival_hours', '21 NYCRR § 55.2(h)(3)')
+                if amount_of and amount_of <= NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_FREE_HOURS:
+                    notes.append('late_arrival_hours: no charge, the vessel is not more than one hour later than its scheduled arrival time (21 NYCRR § 55.2(h)(3)).')
+                elif amount_of:
+                    total, how = hourly_percent(amount_of, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT, False)
+                    lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(h)(3)'))
+                    notes.append('late_arrival_hours: charged only when the vessel is more than one hour late ("more than one hour later than its scheduled arrival time"); then every hour of the lateness is charged, a part of an hour as an hour (an interpretation: the rule does not say whether the first hour counts once the vessel is that late) (21 NYCRR § 55.2(h)(3)).')
         value = options.get('late_order')
         if value is not None and flag(value, 'late_order'):
             in_force(NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM, on, 'late_order', '21 NYCRR § 55.2(h)(4)')
@@ -612,19 +614,19 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of(base, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)'))
         value = options.get('launch')
         if value is not None:
-            value = choice(value, 'launch', ('hyde-park-anchorage', 'norrie-point-pilot-station', 'yonkers-pilot-station'))
-            in_force(NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(2)')
-            if value == 'yonkers-pilot-station':
-                on_units = clamp(u, NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_MIN_UNITS, NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_MAX_UNITS)
-                lines.append(Line('Launch fee: Yonkers Pilot Station: ' + str(on_units) + ' PU × $2.99', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(2)'))
-            in_force(NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(2)')
-            if value == 'norrie-point-pilot-station':
-                on_units = clamp(u, NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_MIN_UNITS, NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_MAX_UNITS)
-                lines.append(Line('Launch fee: Norrie Point Pilot Station: ' + str(on_units) + ' PU × $2.63', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(2)'))
-            in_force(NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(2)')
-            if value == 'hyde-park-anchorage':
-                on_units = clamp(u, NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_MIN_UNITS, NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_MAX_UNITS)
-                lines.append(Line('Launch fee: Hyde Park Anchorage: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_RATE), '21 NYCRR § 55.2(b)(2)'))
+            for value in choices(value, 'launch', ('hyde-park-anchorage', 'norrie-point-pilot-station', 'yonkers-pilot-station'), 2):
+                in_force(NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(2)')
+                if value == 'yonkers-pilot-station':
+                    on_units = clamp(u, NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_MIN_UNITS, NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_MAX_UNITS)
+                    lines.append(Line('Launch fee: Yonkers Pilot Station: ' + str(on_units) + ' PU × $2.99', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(2)'))
+                in_force(NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(2)')
+                if value == 'norrie-point-pilot-station':
+                    on_units = clamp(u, NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_MIN_UNITS, NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_MAX_UNITS)
+                    lines.append(Line('Launch fee: Norrie Point Pilot Station: ' + str(on_units) + ' PU × $2.63', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(2)'))
+                in_force(NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(2)')
+                if value == 'hyde-park-anchorage':
+                    on_units = clamp(u, NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_MIN_UNITS, NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_MAX_UNITS)
+                    lines.append(Line('Launch fee: Hyde Park Anchorage: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_RATE), '21 NYCRR § 55.2(b)(2)'))
         value = options.get('station_closed')
         if value is not None:
             value = choice(value, 'station_closed', ('norrie-point', 'yonkers'))
@@ -661,65 +663,67 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
             if value == 'tug':
                 lines.append(Line('Undocking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
         value = options.get('shifting')
-        if value is not None and flag(value, 'shifting'):
-            in_force(NYCRR_21_55_2_E_SHIFTING_IN_FORCE_FROM, on, 'shifting', '21 NYCRR § 55.2(e)')
-            lines.append(Line('Shifting: 20% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_E_SHIFTING_PERCENT), '21 NYCRR § 55.2(e)'))
+        if value is not None:
+            for _ in range(times(value, 'shifting')):
+                in_force(NYCRR_21_55_2_E_SHIFTING_IN_FORCE_FROM, on, 'shifting', '21 NYCRR § 55.2(e)')
+                lines.append(Line('Shifting: 20% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_E_SHIFTING_PERCENT), '21 NYCRR § 55.2(e)'))
         value = options.get('anchoring')
-        if value is not None and flag(value, 'anchoring'):
-            in_force(NYCRR_21_55_2_F_ANCHORING_IN_FORCE_FROM, on, 'anchoring', '21 NYCRR § 55.2(f)')
-            lines.append(Line('Anchoring: 5% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_F_ANCHORING_PERCENT), '21 NYCRR § 55.2(f)'))
+        if value is not None:
+            for _ in range(times(value, 'anchoring')):
+                in_force(NYCRR_21_55_2_F_ANCHORING_IN_FORCE_FROM, on, 'anchoring', '21 NYCRR § 55.2(f)')
+                lines.append(Line('Anchoring: 5% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_F_ANCHORING_PERCENT), '21 NYCRR § 55.2(f)'))
         value = options.get('stop_hours')
         if value is not None:
-            amount_of = number(value, 'stop_hours', allow_zero=True)
-            in_force(NYCRR_21_55_2_A_STOP_HOURS_IN_FORCE_FROM, on, 'stop_hours', '21 NYCRR § 55.2(a)')
-            if amount_of:
-                total, how = hourly_percent(amount_of, NYCRR_21_55_2_A_STOP_HOURS_PERCENT, NYCRR_21_55_2_A_STOP_HOURS_MAX_PERCENT, False)
-                lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(a)'))
+            for amount_of in occurrences(value, 'stop_hours'):
+                in_force(NYCRR_21_55_2_A_STOP_HOURS_IN_FORCE_FROM, on, 'stop_hours', '21 NYCRR § 55.2(a)')
+                if amount_of:
+                    total, how = hourly_percent(amount_of, NYCRR_21_55_2_A_STOP_HOURS_PERCENT, NYCRR_21_55_2_A_STOP_HOURS_MAX_PERCENT, False)
+                    lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(a)'))
         value = options.get('ice_detention_hours')
         if value is not None:
-            amount_of = number(value, 'ice_detention_hours', allow_zero=True)
-            in_force(NYCRR_21_55_2_C_ICE_DETENTION_HOURS_IN_FORCE_FROM, on, 'ice_detention_hours', '21 NYCRR § 55.2(c)')
-            periods = started(amount_of, HOURS_PER_DAY)
-            if periods:
-                lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)'))
+            for amount_of in occurrences(value, 'ice_detention_hours'):
+                in_force(NYCRR_21_55_2_C_ICE_DETENTION_HOURS_IN_FORCE_FROM, on, 'ice_detention_hours', '21 NYCRR § 55.2(c)')
+                periods = started(amount_of, HOURS_PER_DAY)
+                if periods:
+                    lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)'))
         value = options.get('ice_second_pilot')
         if value is not None and flag(value, 'ice_second_pilot'):
             in_force(NYCRR_21_55_2_C_ICE_SECOND_PILOT_IN_FORCE_FROM, on, 'ice_second_pilot', '21 NYCRR § 55.2(c)')
             lines.append(Line('Second pilot (ice): 50% of the regular pilotage fee', percent_of(base, NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT), '21 NYCRR § 55.2(c)'))
         value = options.get('delay_hours')
         if value is not None:
-            amount_of = number(value, 'delay_hours', allow_zero=True)
-            in_force(NYCRR_21_55_2_G_1_DELAY_HOURS_IN_FORCE_FROM, on, 'delay_hours', '21 NYCRR § 55.2(g)(1)')
-            if amount_of and amount_of <= NYCRR_21_55_2_G_1_DELAY_HOURS_FREE_HOURS:
-                notes.append('delay_hours: no charge, services used within 1 hour (21 NYCRR § 55.2(g)(1)).')
-            elif amount_of:
-                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_1_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_1_DELAY_HOURS_MAX_PERCENT, False)
-                lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(1)'))
+            for amount_of in occurrences(value, 'delay_hours'):
+                in_force(NYCRR_21_55_2_G_1_DELAY_HOURS_IN_FORCE_FROM, on, 'delay_hours', '21 NYCRR § 55.2(g)(1)')
+                if amount_of and amount_of <= NYCRR_21_55_2_G_1_DELAY_HOURS_FREE_HOURS:
+                    notes.append('delay_hours: no charge, services used within 1 hour (21 NYCRR § 55.2(g)(1)).')
+                elif amount_of:
+                    total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_1_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_1_DELAY_HOURS_MAX_PERCENT, False)
+                    lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(1)'))
         value = options.get('dismissed')
         if value is not None and flag(value, 'dismissed'):
             in_force(NYCRR_21_55_2_G_2_DISMISSED_IN_FORCE_FROM, on, 'dismissed', '21 NYCRR § 55.2(g)(2)')
             lines.append(Line('Dismissed without rendering services: 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_G_2_DISMISSED_PERCENT), '21 NYCRR § 55.2(g)(2)'))
         value = options.get('detained_hours')
         if value is not None:
-            amount_of = number(value, 'detained_hours', allow_zero=True)
-            in_force(NYCRR_21_55_2_G_3_DETAINED_HOURS_IN_FORCE_FROM, on, 'detained_hours', '21 NYCRR § 55.2(g)(3)')
-            if amount_of:
-                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_3_DETAINED_HOURS_PERCENT, NYCRR_21_55_2_G_3_DETAINED_HOURS_MAX_PERCENT, True)
-                lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(3)'))
+            for amount_of in occurrences(value, 'detained_hours'):
+                in_force(NYCRR_21_55_2_G_3_DETAINED_HOURS_IN_FORCE_FROM, on, 'detained_hours', '21 NYCRR § 55.2(g)(3)')
+                if amount_of:
+                    total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_3_DETAINED_HOURS_PERCENT, NYCRR_21_55_2_G_3_DETAINED_HOURS_MAX_PERCENT, True)
+                    lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(3)'))
         value = options.get('standby_hours')
         if value is not None:
-            amount_of = number(value, 'standby_hours', allow_zero=True)
-            in_force(NYCRR_21_55_2_G_4_STANDBY_HOURS_IN_FORCE_FROM, on, 'standby_hours', '21 NYCRR § 55.2(g)(4)')
-            if amount_of:
-                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_4_STANDBY_HOURS_PERCENT, NYCRR_21_55_2_G_4_STANDBY_HOURS_MAX_PERCENT, False)
-                lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(4)'))
+            for amount_of in occurrences(value, 'standby_hours'):
+                in_force(NYCRR_21_55_2_G_4_STANDBY_HOURS_IN_FORCE_FROM, on, 'standby_hours', '21 NYCRR § 55.2(g)(4)')
+                if amount_of:
+                    total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_4_STANDBY_HOURS_PERCENT, NYCRR_21_55_2_G_4_STANDBY_HOURS_MAX_PERCENT, False)
+                    lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(4)'))
         value = options.get('departure_delay_hours')
         if value is not None:
-            amount_of = number(value, 'departure_delay_hours', allow_zero=True)
-            in_force(NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_IN_FORCE_FROM, on, 'departure_delay_hours', '21 NYCRR § 55.2(g)(5)')
-            if amount_of:
-                total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_MAX_PERCENT, False)
-                lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(5)'))
+            for amount_of in occurrences(value, 'departure_delay_hours'):
+                in_force(NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_IN_FORCE_FROM, on, 'departure_delay_hours', '21 NYCRR § 55.2(g)(5)')
+                if amount_of:
+                    total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_MAX_PERCENT, False)
+                    lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(5)'))
         value = options.get('no_notice')
         if value is not None and flag(value, 'no_notice'):
             in_force(NYCRR_21_55_2_H_1_NO_NOTICE_IN_FORCE_FROM, on, 'no_notice', '21 NYCRR § 55.2(h)(1)')
@@ -735,14 +739,14 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 lines.append(Line('Late cancellation (under-2-hours): 35% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
         value = options.get('late_arrival_hours')
         if value is not None:
-            amount_of = number(value, 'late_arrival_hours', allow_zero=True)
-            in_force(NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_IN_FORCE_FROM, on, 'late_arrival_hours', '21 NYCRR § 55.2(h)(3)')
-            if amount_of and amount_of <= NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_FREE_HOURS:
-                notes.append('late_arrival_hours: no charge, the vessel is not more than one hour later than its scheduled arrival time (21 NYCRR § 55.2(h)(3)).')
-            elif amount_of:
-                total, how = hourly_percent(amount_of, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT, False)
-                lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(h)(3)'))
-                notes.append('late_arrival_hours: charged only when the vessel is more than one hour late ("more than one hour later than its scheduled arrival time"); then every hour of the lateness is charged, a part of an hour as an hour (an interpretation: the rule does not say whether the first hour counts once the vessel is that late) (21 NYCRR § 55.2(h)(3)).')
+            for amount_of in occurrences(value, 'late_arrival_hours'):
+                in_force(NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_IN_FORCE_FROM, on, 'late_arrival_hours', '21 NYCRR § 55.2(h)(3)')
+                if amount_of and amount_of <= NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_FREE_HOURS:
+                    notes.append('late_arrival_hours: no charge, the vessel is not more than one hour later than its scheduled arrival time (21 NYCRR § 55.2(h)(3)).')
+                elif amount_of:
+                    total, how = hourly_percent(amount_of, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT, False)
+                    lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(h)(3)'))
+                    notes.append('late_arrival_hours: charged only when the vessel is more than one hour late ("more than one hour later than its scheduled arrival time"); then every hour of the lateness is charged, a part of an hour as an hour (an interpretation: the rule does not say whether the first hour counts once the vessel is that late) (21 NYCRR § 55.2(h)(3)).')
         value = options.get('late_order')
         if value is not None and flag(value, 'late_order'):
             in_force(NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM, on, 'late_order', '21 NYCRR § 55.2(h)(4)')
@@ -805,23 +809,23 @@ def _quote_long_island_sound(given: Decimal | None, on: _date, options: dict[str
     if options:
         value = options.get('detention_hours')
         if value is not None:
-            amount_of = number(value, 'detention_hours', allow_zero=True)
-            if p.text == 0:
-                if amount_of <= NAV_89_B_4_B_5_DETENTION_HOURS_UNPAID_HOURS:
-                    if amount_of:
-                        notes.append('detention_hours: a detention of 2 hours or less is not paid (Nav. Law § 89-b(4)(b)(5)).')
-                else:
-                    hours = started(amount_of)
-                    lines.append(Line('Pilot detained on board (per hour): ' + str(hours) + ' hour(s) × $25', cents(hours * NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR), 'Nav. Law § 89-b(4)(b)(5)'))
-                    notes.append('Read as: once the detention exceeds two hours, every hour of it is paid, a part of an hour counting as an hour.')
-            if p.text == 1:
-                if amount_of <= NAV_89_B_4_B_5_DETENTION_HOURS_UNPAID_HOURS:
-                    if amount_of:
-                        notes.append('detention_hours: a detention of 2 hours or less is not paid (Nav. Law § 89-b(4)(b)(5)).')
-                else:
-                    hours = started(amount_of)
-                    lines.append(Line('Pilot detained on board (per hour): ' + str(hours) + ' hour(s) × $25', cents(hours * NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR), 'Nav. Law § 89-b(4)(b)(5)'))
-                    notes.append('Read as: once the detention exceeds two hours, every hour of it is paid, a part of an hour counting as an hour.')
+            for amount_of in occurrences(value, 'detention_hours'):
+                if p.text == 0:
+                    if amount_of <= NAV_89_B_4_B_5_DETENTION_HOURS_UNPAID_HOURS:
+                        if amount_of:
+                            notes.append('detention_hours: a detention of 2 hours or less is not paid (Nav. Law § 89-b(4)(b)(5)).')
+                    else:
+                        hours = started(amount_of)
+                        lines.append(Line('Pilot detained on board (per hour): ' + str(hours) + ' hour(s) × $25', cents(hours * NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR), 'Nav. Law § 89-b(4)(b)(5)'))
+                        notes.append('Read as: once the detention exceeds two hours, every hour of it is paid, a part of an hour counting as an hour.')
+                if p.text == 1:
+                    if amount_of <= NAV_89_B_4_B_5_DETENTION_HOURS_UNPAID_HOURS:
+                        if amount_of:
+                            notes.append('detention_hours: a detention of 2 hours or less is not paid (Nav. Law § 89-b(4)(b)(5)).')
+                    else:
+                        hours = started(amount_of)
+                        lines.append(Line('Pilot detained on board (per hour): ' + str(hours) + ' hour(s) × $25', cents(hours * NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR), 'Nav. Law § 89-b(4)(b)(5)'))
+                        notes.append('Read as: once the detention exceeds two hours, every hour of it is paid, a part of an hour counting as an hour.')
         value = options.get('carried_off_days')
         if value is not None:
             days = whole(value, 'carried_off_days')
@@ -863,49 +867,49 @@ class _HudsonLowerOptions(TypedDict, total=False):
     station_closed: Literal['norrie-point', 'yonkers']
     docking: Literal['no-tug-no-thruster', 'thruster', 'tug']
     undocking: Literal['no-tug-no-thruster', 'thruster', 'tug']
-    shifting: bool
-    anchoring: bool
-    stop_hours: Number
-    ice_detention_hours: Number
+    shifting: bool | int
+    anchoring: bool | int
+    stop_hours: Number | Sequence[Number]
+    ice_detention_hours: Number | Sequence[Number]
     ice_second_pilot: bool
-    delay_hours: Number
+    delay_hours: Number | Sequence[Number]
     dismissed: bool
-    detained_hours: Number
-    standby_hours: Number
-    departure_delay_hours: Number
+    detained_hours: Number | Sequence[Number]
+    standby_hours: Number | Sequence[Number]
+    departure_delay_hours: Number | Sequence[Number]
     no_notice: bool
     cancellation: Literal['under-2-hours', 'under-6-hours']
-    late_arrival_hours: Number
+    late_arrival_hours: Number | Sequence[Number]
     late_order: bool
 
 
 class _HudsonUpperOptions(TypedDict, total=False):
     """The options of :func:`quote` for 'hudson-upper'."""
     second_pilot: bool
-    launch: Literal['hyde-park-anchorage', 'norrie-point-pilot-station', 'yonkers-pilot-station']
+    launch: Literal['hyde-park-anchorage', 'norrie-point-pilot-station', 'yonkers-pilot-station'] | Sequence[Literal['hyde-park-anchorage', 'norrie-point-pilot-station', 'yonkers-pilot-station']]
     station_closed: Literal['norrie-point', 'yonkers']
     docking: Literal['no-tug-no-thruster', 'thruster', 'tug']
     undocking: Literal['no-tug-no-thruster', 'thruster', 'tug']
-    shifting: bool
-    anchoring: bool
-    stop_hours: Number
-    ice_detention_hours: Number
+    shifting: bool | int
+    anchoring: bool | int
+    stop_hours: Number | Sequence[Number]
+    ice_detention_hours: Number | Sequence[Number]
     ice_second_pilot: bool
-    delay_hours: Number
+    delay_hours: Number | Sequence[Number]
     dismissed: bool
-    detained_hours: Number
-    standby_hours: Number
-    departure_delay_hours: Number
+    detained_hours: Number | Sequence[Number]
+    standby_hours: Number | Sequence[Number]
+    departure_delay_hours: Number | Sequence[Number]
     no_notice: bool
     cancellation: Literal['under-2-hours', 'under-6-hours']
-    late_arrival_hours: Number
+    late_arrival_hours: Number | Sequence[Number]
     late_order: bool
 
 
 class _LongIslandSoundOptions(TypedDict, total=False):
     """The options of :func:`quote` for 'long-island-sound'."""
     miles: Number
-    detention_hours: Number
+    detention_hours: Number | Sequence[Number]
     carried_off_days: Number
 
 

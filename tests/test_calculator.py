@@ -43,7 +43,11 @@ def cases(n: int, seed: int = 4) -> list[dict[str, object]]:
             opts = rnd.choice([{"second_pilot": True}, {"shifting": True, "docking": "tug"},
                                {"stop_hours": str(rnd.choice([1, 3, 9]))}, {"detained_hours": "30"},
                                {"launch": "yonkers-pilot-station"}, {"cancellation": "under-2-hours"},
-                               {"delay_hours": "1"}, {"ice_detention_hours": "25", "ice_second_pilot": True}])
+                               {"delay_hours": "1"}, {"ice_detention_hours": "25", "ice_second_pilot": True},
+                               {"stop_hours": ["6", "9"]}, {"shifting": 2, "anchoring": 3},
+                               {"delay_hours": ["0.5", "2", "12"]}])
+            if route == "hudson-upper" and rnd.random() < 0.2:
+                opts = {"launch": ["yonkers-pilot-station", "norrie-point-pilot-station"]}
         if route == "long-island-sound" and rnd.random() < 0.6:
             opts = rnd.choice([{"miles": "10"}, {"detention_hours": "3.5"}, {"carried_off_days": "2"},
                                {"miles": "30", "detention_hours": "1"}])

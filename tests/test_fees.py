@@ -171,7 +171,7 @@ def test_bad_input_is_a_fee_error_naming_the_argument(kwargs, message):
 @pytest.mark.parametrize("route, kwargs, message", [
     ("mars", dict(units=1), "unknown route 'mars'"),
     ("hudson-lower", dict(units=300, docking="rowboat"), "docking must be one of"),
-    ("hudson-lower", dict(units=300, shifting="yes"), "shifting must be True or False"),
+    ("hudson-lower", dict(units=300, shifting="yes"), "shifting must be True, False or a whole number of times"),
     ("hudson-lower", dict(units=300, stop_hours=-1), "stop_hours must be zero or more"),
     ("hudson-lower", dict(units=300, on=dt.date(2021, 6, 1)), "§ 89-a(4)(b)(1)(vi)"),
     ("long-island-sound", dict(units=300, carried_off_days="1.5"), "carried_off_days must be a whole number"),
@@ -342,3 +342,54 @@ def test_notes_agree_with_lines_the_launch_note_goes_when_a_station_is_chosen():
     assert with_launch.lines[1].amount == Decimal("897.00")
     assert not any("not included: no pilot station" in n for n in with_launch.notes)
     assert not any("pass launch" in n for route in nf.ROUTES for n in nf.quote(route, units=300, on=on).notes)
+
+
+def test_charges_that_occur_more_than_once_each_with_its_own_maximum():
+    """Issue 19 item 2. 21 NYCRR § 55.2(a): "5 percent per hour of the Zone 2 Base Rate, up to a maximum
+    charge of 35 percent" for each stop. Zone 2 base for 300 PU on 2026-06-01: $5,751.00.
+    Two stops of 6 h: 2 × (30% × $5,751.00 = $1,725.30). Stops of 6 h and 9 h: $1,725.30 + 35% ($2,012.85)."""
+    on = dt.date(2026, 6, 1)
+    q = nf.quote("hudson-upper", units=300, on=on, stop_hours=[6, 6])
+    assert [l.amount for l in q.lines[1:]] == [Decimal("1725.30"), Decimal("1725.30")]
+    q = nf.quote("hudson-upper", units=300, on=on, stop_hours=[6, 9])
+    assert [l.amount for l in q.lines[1:]] == [Decimal("1725.30"), Decimal("2012.85")]
+    # § 55.2(e) shifting, 20% of the Zone 2 Base Rate, twice: 2 × $1,150.20
+    q = nf.quote("hudson-lower", units=300, on=on, shifting=2)
+    assert [l.amount for l in q.lines[1:]] == [Decimal("1150.20"), Decimal("1150.20")]
+
+
+def test_both_launch_stations_on_the_upper_river_and_one_on_the_lower():
+    """§ 89-a(4)(b)(1-a): "All vessels shall pay an additional launch fee" (the Yonkers station) and "All
+    vessels transiting Section 2, Upper River … shall pay a mid-river launch fee" (Norrie Point);
+    21 NYCRR § 55.2(b)(2): $2.99 and $2.63 per pilotage unit. 300 PU: $897.00 + $789.00."""
+    on = dt.date(2026, 6, 1)
+    q = nf.quote("hudson-upper", units=300, on=on, launch=["yonkers-pilot-station", "norrie-point-pilot-station"])
+    assert [(l.description, l.amount) for l in q.lines[1:]] == [
+        ("Launch fee: Yonkers Pilot Station: 300 PU × $2.99", Decimal("897.00")),
+        ("Launch fee: Norrie Point Pilot Station: 300 PU × $2.63", Decimal("789.00"))]
+    with pytest.raises(nf.FeeError, match="launch"):
+        nf.quote("hudson-lower", units=300, on=on, launch=["yonkers-pilot-station", "yonkers-anchorage"])
+    with pytest.raises(nf.FeeError, match="names one twice"):
+        nf.quote("hudson-upper", units=300, on=on, launch=["yonkers-pilot-station", "yonkers-pilot-station"])
+
+
+def test_navlaw_fee_takes_repeated_options_as_the_api_does(capsys):
+    code = main(["fee", "hudson-upper", "--units", "300", "--on", "2026-06-01", "--json", "--stop-hours", "6",
+                 "--stop-hours", "9", "--shifting", "2"])
+    assert code == 0
+    q = json.loads(capsys.readouterr().out)
+    want = nf.quote("hudson-upper", units=300, on=dt.date(2026, 6, 1), stop_hours=[6, 9], shifting=2)
+    assert q["total"] == str(want.total) == "11789.55"  # 5,751.00 + 2 × 1,150.20 + 1,725.30 + 2,012.85
+
+
+def test_the_reference_evaluator_agrees_on_repeated_charges(corpus, tariffs):
+    from compiler.fees.plans import build_plans, reference_quote
+    from compiler.tariffs.routes import RouteTable
+
+    plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
+    on = dt.date(2026, 6, 1)
+    for kw in (dict(stop_hours=[6, 9]), dict(shifting=3, anchoring=True), dict(delay_hours=["0.5", 2, 12]),
+               dict(launch=["yonkers-pilot-station", "norrie-point-pilot-station"])):
+        a = nf.quote("hudson-upper", units=300, on=on, **kw)
+        b = reference_quote(plans, "hudson-upper", units=300, on=on, **kw)
+        assert (a.lines, a.notes) == (b.lines, b.notes), kw

@@ -10,7 +10,6 @@ Output is deterministic: same corpus, same bytes.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -20,8 +19,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from compiler import resources
 from compiler.cache import jinja_bytecode
-from compiler.tariffs.model import OPTION_TITLES
-from compiler.fees.plans import Option, Plan, established, no_schedule_message, option_help
+from compiler.fees.package import header_lines, pyproject
+from compiler.fees.plans import label_for, Option, Plan, established, no_schedule_message, option_help
 from compiler.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
 from compiler.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       to_json)
@@ -29,10 +28,6 @@ from compiler.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, 
 TEMPLATES = resources.PACKAGE / "templates"
 RUNTIME = resources.PACKAGE / "runtime.py"
 
-
-
-def label_for(name: str, value: str = "") -> str:
-    return OPTION_TITLES.get(name, name) + (f" ({value})" if value else "")
 
 
 def ident(text: str) -> str:
@@ -183,14 +178,24 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
     tariffs = list(dict.fromkeys(t for ts in plan.with_base.values() for t in ts if getattr(t, "option", "") == name)) + \
               [t for t in plan.rule_fees if getattr(t, "option", "") == ("docking" if name == "undocking" else name)]
     out = [f"value = options.get({pystr(name)})"]
-    if opt.kind == "flag":
+    indent = "    "
+    if opt.kind == "flag" and opt.most > 1:  # each shift, each anchoring
+        out += ["if value is not None:", f"    for _ in range(times(value, {pystr(name)})):"]
+        indent = "        "
+    elif opt.kind == "flag":
         out.append(f"if value is not None and flag(value, {pystr(name)}):")
+    elif opt.kind == "choice" and opt.most > 1:  # each launch station the route pays
+        out += ["if value is not None:", f"    for value in choices(value, {pystr(name)}, {opt.choices!r}, {opt.most}):"]
+        indent = "        "
     elif opt.kind == "choice":
         out.append("if value is not None:")
         out.append(f"    value = choice(value, {pystr(name)}, {opt.choices!r})")
-    elif opt.kind in ("hours", "miles"):
+    elif opt.kind == "hours":  # each stop, each delay: its own hours and its own maximum
+        out += ["if value is not None:", f"    for amount_of in occurrences(value, {pystr(name)}):"]
+        indent = "        "
+    elif opt.kind == "miles":
         out.append("if value is not None:")
-        out.append(f"    amount_of = number(value, {pystr(name)}, allow_zero={opt.kind == 'hours'})")
+        out.append(f"    amount_of = number(value, {pystr(name)}, allow_zero=False)")
     else:
         out.append("if value is not None:")
         out.append(f"    days = whole(value, {pystr(name)})")
@@ -270,7 +275,7 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
             body += ["    " + x for x in lines]
         else:
             body += lines
-    return out + ["    " + x for x in body]
+    return out + [indent + x for x in body]
 
 
 def period_notes(plan: Plan, s: BracketSchedule) -> tuple[str, ...]:
@@ -351,11 +356,15 @@ class OptionView:
 
 
 def option_type(o: Option) -> str:
-    """The type a caller's value must have: bool for a flag, the choices as a Literal, else a Number."""
+    """The type a caller's value must have: bool for a flag (or a count where it may occur several
+    times), the choices as a Literal (or a sequence of them), hours as a Number or a sequence of them."""
     if o.kind == "flag":
-        return "bool"
+        return "bool | int" if o.most > 1 else "bool"
     if o.kind == "choice" and o.choices:
-        return "Literal[" + ", ".join(repr(c) for c in o.choices) + "]"
+        one = "Literal[" + ", ".join(repr(c) for c in o.choices) + "]"
+        return f"{one} | Sequence[{one}]" if o.most > 1 else one
+    if o.kind == "hours":
+        return "Number | Sequence[Number]"
     return "Number"
 
 
@@ -376,7 +385,7 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
                 fns[s.id] = schedule_function(mod, plan.route, s, names[s.id])
     routes = [route_view(mod, plans[r], fns, names) for r in plans]
     listed = {r: [_schedule_summary(t) for t in tariffs if _listed(t, plans[r])] for r in plans}
-    header = _header(sources)
+    header = header_lines(sources)
     ctx = dict(header=header, constants=sorted(mod.constants.items()), comments=mod.comments,
                functions=sorted(fns.values(), key=lambda f: f.name), routes=routes, listed=listed,
                help=option_help(plans),
@@ -388,45 +397,8 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
         "_schedules.py": env.get_template("navlaw_fees/_schedules.py.j2").render(ctx),
         "_runtime.py": runtime,
         "py.typed": "",
-        "pyproject.toml": _pyproject(tariffs, sources),
+        "pyproject.toml": pyproject(tariffs, sources),
     }
-
-
-def package_version(tariffs: list[AnyTariff], sources: list[tuple[str, str]]) -> str:
-    """The module's version, from the law it was generated from: the latest date on which a fee of the
-    corpus takes effect (YYYY.M.D), and the digest of the corpus files as a local label, e.g.
-    ``2027.1.1+corpus.9c51ef4687c1``. Two corpora never share a version; a newer law sorts later."""
-    latest = max((t.effective.start for t in tariffs if t.effective.start is not None), default=None)
-    digest = hashlib.sha256("".join(f"{name}\0{sha}\n" for name, sha in sources).encode()).hexdigest()[:12]
-    base = f"{latest.year}.{latest.month}.{latest.day}" if latest else "0"
-    return f"{base}+corpus.{digest}"
-
-
-def _pyproject(tariffs: list[AnyTariff], sources: list[tuple[str, str]]) -> str:
-    """Packaging metadata, so that ``pip install ./navlaw_fees`` installs the module on its own:
-    no runtime dependencies, typed (py.typed), versioned by the law it was generated from."""
-    return "\n".join([
-        "# GENERATED by navlaw build (compiler/fees/generate.py) — do not edit.",
-        "# `pip install ./navlaw_fees` installs this fee module on its own: it needs nothing but Python.",
-        "[build-system]",
-        'requires = ["setuptools>=68"]',
-        'build-backend = "setuptools.build_meta"',
-        "",
-        "[project]",
-        'name = "navlaw-fees"',
-        f'version = "{package_version(tariffs, sources)}"',
-        'description = "Pilotage fees under the New York Navigation Law, to the cent, with citations (generated by navlaw)"',
-        'requires-python = ">=3.11"',
-        "dependencies = []",
-        "",
-        "[tool.setuptools]",
-        'packages = ["navlaw_fees"]',
-        'package-dir = {"navlaw_fees" = "."}',
-        "",
-        "[tool.setuptools.package-data]",
-        'navlaw_fees = ["py.typed"]',
-        "",
-    ])
 
 
 def _listed(t: AnyTariff, plan: Plan) -> bool:
@@ -444,55 +416,3 @@ def _schedule_summary(t: AnyTariff) -> dict[str, object]:
     if isinstance(t, BracketSchedule):
         out["brackets"] = tuple((b.written, b.formula) for b in t.brackets)
     return out
-
-
-def _header(sources: list[tuple[str, str]]) -> str:
-    lines = ["# GENERATED by navlaw (compiler/fees/generate.py) from the law texts below — do not edit.",
-             "# Regenerate with `navlaw build`; CI fails when this file differs from what the corpus generates.",
-             "# Sources (sha256):"]
-    lines += [f"#   {header_name(name)}  {digest}" for name, digest in sources]
-    return "\n".join(lines) + "\n"
-
-
-def header_name(name: str) -> str:
-    """A source file's name as the header lists it: as is when it is plain (printable, no leading,
-    trailing or doubled spaces), else as a Python literal (``ascii()``), so that no name can end the
-    comment line and put a statement at module level. ``read_header_name`` reads either back."""
-    plain = name.isprintable() and name == name.strip() and "  " not in name and name[:1] not in "'\""
-    return name if plain else ascii(name)
-
-
-def read_header_name(written: str) -> str:
-    import ast
-    return str(ast.literal_eval(written)) if written[:1] in "'\"" else written
-
-
-def sources_of(corpus) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
-    out = [(Path(c.source.path).name, c.source.sha256) for c in corpus.documents]
-    manifest = Path(corpus.root) / "manifest.toml"
-    if manifest.exists():
-        out.append(("manifest.toml", hashlib.sha256(manifest.read_bytes()).hexdigest()))
-    return sorted(out)
-
-
-def write_package(files: dict[str, str], target: Path) -> None:
-    target.mkdir(parents=True, exist_ok=True)
-    for name, text in sorted(files.items()):
-        (target / name).write_text(text, encoding="utf-8")
-
-
-def stale_module(init: Path, corpus: Path) -> str:
-    """Why a generated module (its ``__init__.py``) may not match the corpus: the sources and sha256
-    its header records differ from the corpus's files; "" when they agree (or there is no corpus)."""
-    header = init.read_text(encoding="utf-8").split('"""', 1)[0]
-    recorded: dict[str, str] = {}
-    for line in header.splitlines():
-        if line.startswith("#   "):
-            name, _, sha = line[4:].rpartition("  ")
-            recorded[read_header_name(name)] = sha
-    current = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(corpus.glob("*"))
-               if p.is_file() and (p.suffix == ".txt" or p.name == "manifest.toml")}
-    if corpus.exists() and current and recorded != current:
-        return (f"navlaw fee: warning: {init.parent} was generated from a different corpus than {corpus}/; "
-                "run `navlaw build` to regenerate it")
-    return ""

@@ -15,18 +15,22 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
+from typing import Callable
 from decimal import Decimal
 
-from compiler.runtime import (FeeError, Line, Period, Quote, cents, check_options, choice, clamp, day, flag, number,
-                              started, unmeasured_units, vessel_or_unmeasured, whole)
+from compiler.runtime import (MAX_OCCURRENCES, FeeError, Line, Period, Quote, cents, check_options, choice,
+                              choices as choose_many, clamp,
+                              day, flag, number, occurrences, started, times, unmeasured_units,
+                              vessel_or_unmeasured, whole)
 from compiler.tariffs.formula import describe
 from compiler.tariffs.routes import RouteTable
-from compiler.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
+from compiler.tariffs.model import (OPTION_TITLES, AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       clamp as clamp_amounts)
 
 HOURS_OPTIONS = ("stop_hours", "ice_detention_hours", "delay_hours", "detained_hours", "standby_hours",
                  "departure_delay_hours", "late_arrival_hours")
 FLAG_OPTIONS = ("second_pilot", "ice_second_pilot", "shifting", "anchoring", "dismissed", "no_notice", "late_order")
+REPEATABLE = ("shifting", "anchoring")  # events a vessel may have several of in one call: each is charged
 CHOICE_OPTIONS = ("launch", "station_closed", "docking", "undocking", "cancellation")
 # the order lines appear in a quote
 OPTION_ORDER = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring",
@@ -59,6 +63,11 @@ OPTION_TEXT = {
     "detention_hours": "hours detained on board at anchor or berth",
     "carried_off_days": "whole days carried off on board",
 }
+
+
+def label_for(name: str, value: str = "") -> str:
+    """What a quote line calls an option's charge: "Docking (tug)", "Intermediate stop"."""
+    return OPTION_TITLES.get(name, name) + (f" ({value})" if value else "")
 
 
 def _common_citation(citations: list[str]) -> str:
@@ -96,7 +105,8 @@ class Option:
     kind: str  # "hours" | "flag" | "choice" | "miles" | "days"
     choices: tuple[str, ...] = ()
     help: str = ""
-
+    most: int = 1  # how many times it may occur in one quote (hours: each stop; flags: each shift;
+                   # choices: each launch station the route pays)
 
 @dataclass(frozen=True)
 class Plan:
@@ -194,7 +204,11 @@ def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]
             notes_unless[key] = tuple((opt, n) for opt, n in pairs if opt)
         rule = tuple(t for t in live if t.route in fam and isinstance(t, (Percentage, PerUnitFee)) and t.option
                      and t.effective.start is not None and t.effective.start_basis != "with-text")
-        options = _options(route, with_base, rule)
+        own = routes.get(route)
+        launch_fees = len({t.title.lower() for t in live if isinstance(t, BoardSet) and t.route in fam
+                           and "launch fee" in t.title.lower()
+                           and (own is None or t.title.lower() not in own.not_charged)})
+        options = _options(route, with_base, rule, launch_fees)
         z2 = zone2_of.get(route, "")
         plans[route] = Plan(route, base, unresolved, with_base, notes_with_base, rule, options,
                             zone2=plans.get(z2) if z2 else None, group=group,
@@ -236,7 +250,10 @@ def _notes_for(routes: RouteTable, route: str, file: str, day: dt.date,
     return out
 
 
-def _options(route: str, with_base: dict[str, tuple[AnyTariff, ...]], rule: tuple[AnyTariff, ...]) -> tuple[Option, ...]:
+def _options(route: str, with_base: dict[str, tuple[AnyTariff, ...]], rule: tuple[AnyTariff, ...],
+             launch_fees: int = 1) -> tuple[Option, ...]:
+    """The route's quote options; ``launch_fees``: how many launch fees the statute charges the route
+    (Yonkers, and on the Upper River the mid-river launch too): so many stations may be chosen."""
     names: dict[str, set[str]] = {}
     for ts in list(with_base.values()) + [rule]:
         for t in ts:
@@ -253,7 +270,9 @@ def _options(route: str, with_base: dict[str, tuple[AnyTariff, ...]], rule: tupl
             continue
         kind = ("hours" if name in HOURS_OPTIONS or name == "detention_hours" else "flag" if name in FLAG_OPTIONS
                 else "choice" if name in CHOICE_OPTIONS else "miles" if name == "miles" else "days")
-        out.append(Option(name, kind, tuple(sorted(names[name])), OPTION_TEXT.get(name, "")))
+        most = (MAX_OCCURRENCES if kind == "hours" or name in REPEATABLE else
+                max(1, min(launch_fees, len(names[name]))) if name == "launch" else 1)
+        out.append(Option(name, kind, tuple(sorted(names[name])), OPTION_TEXT.get(name, ""), most))
     return tuple(out)
 
 
@@ -350,57 +369,76 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
     for name in OPTION_ORDER:
         if name not in options or name == "miles":
             continue
-        value = options[name]
         opt = next(o for o in plan.options if o.name == name)
-        if opt.kind == "flag":
-            if not flag(value, name):
-                continue
-        elif opt.kind == "choice":
-            value = choice(value, name, opt.choices)
-        candidates = [t for t in list(extras) + list(plan.rule_fees)
-                      if getattr(t, "option", "") == ("docking" if name == "undocking" else name)
-                      and (opt.kind != "choice" or getattr(t, "choice", "") == value)]
-        t = candidates[0]
-        if t in plan.rule_fees and not t.effective.contains(when):
-            raise FeeError(f"{name}: {t.citation} is not in force on {when.isoformat()} (in force from "
-                           f"{t.effective.start})")
-        label = OPTION_TEXT.get(name, name)
-        if isinstance(t, Percentage):
-            hours = number(value, name, allow_zero=True) if opt.kind == "hours" else None
-            if hours is not None and hours == 0:
-                continue
-            if hours is not None and t.free_hours and hours <= t.free_hours:
-                reason = t.free_reason or f"within {t.free_hours} hour(s)"
-                notes.append(f"{name}: no charge, {reason} ({t.citation}).")
-                continue
-            of = zone2_amount() if t.of == "zone-2-base-rate" else base_amount
-            amount, how = _pct_line(t, of, hours)
-            what = "the Zone 2 base rate" if t.of == "zone-2-base-rate" else "the regular pilotage fee"
-            lines.append(Line(f"{label.capitalize()}: {how} of {what}", amount, t.citation))
-            if t.reading and hours is not None:
-                notes.append(f"{name}: {t.reading} ({t.citation}).")
-        elif isinstance(t, PerUnitFee):
-            on_units = clamp(u, t.min_units.value if t.min_units else None, t.max_units.value if t.max_units else None)
-            lines.append(Line(f"{t.title}: {on_units} PU × ${t.rate.value}", cents(on_units * t.rate.value),  # type: ignore[union-attr]
-                              t.citation))
-        elif isinstance(t, TimeFee) and t.per == "hour":
-            hours = number(value, name, allow_zero=True)
-            after = t.after.value if t.after else Decimal(0)
-            if hours <= after:
-                if hours:
-                    notes.append(f"{name}: a detention of {after} hours or less is not paid ({t.citation}).")
-                continue
-            n = started(hours) if t.part_counts else int(hours)
-            lines.append(Line(f"{t.title}: {n} hour(s) × ${t.amount.value}", cents(n * t.amount.value), t.citation))  # type: ignore[union-attr]
-            notes.extend(t.notes)
-        elif isinstance(t, TimeFee):
-            days = whole(value, name)
-            if days:
-                lines.append(Line(f"{t.title}: {days} day(s) × ${t.amount.value}", cents(days * t.amount.value),  # type: ignore[union-attr]
-                                  t.citation))
+        for value in _occurrences(opt, options[name]):  # each stop, shift, delay, station on its own
+            _option_lines(plan, opt, value, extras, when, u, base_amount, zone2_amount, lines, notes)
     return Quote(route, when, u, tuple(lines), tuple(dict.fromkeys(notes)))
 
 
 def _base_line(plan: Plan, base: BracketSchedule, bracket, used: Decimal, amount: Decimal) -> Line:  # type: ignore[no-untyped-def]
     return Line(f"Pilotage: {used} PU, bracket \"{bracket.written}\": {describe(bracket.fee, 'PU')}", amount,
                 base.citation)
+
+
+def _occurrences(opt: Option, value: object) -> list[object]:
+    """An option's value as the occurrences it stands for: hours of each stop, each shift, each station."""
+    if opt.kind == "hours":
+        return list(occurrences(value, opt.name))
+    if opt.kind == "flag":
+        return [True] * (times(value, opt.name) if opt.most > 1 else int(flag(value, opt.name)))
+    if opt.kind == "choice":
+        return list(choose_many(value, opt.name, opt.choices, opt.most))
+    return [value]
+
+
+def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTariff, ...], when: dt.date, u: Decimal,
+                  base_amount: Decimal, zone2_amount: Callable[[], Decimal], lines: list[Line],
+                  notes: list[str]) -> None:
+    """The line (and notes) of one occurrence of an option."""
+    name = opt.name
+    if opt.kind == "flag":
+        if not flag(value, name):
+            return
+    elif opt.kind == "choice":
+        value = choice(value, name, opt.choices)
+    candidates = [t for t in list(extras) + list(plan.rule_fees)
+                  if getattr(t, "option", "") == ("docking" if name == "undocking" else name)
+                  and (opt.kind != "choice" or getattr(t, "choice", "") == value)]
+    t = candidates[0]
+    if t in plan.rule_fees and not t.effective.contains(when):
+        raise FeeError(f"{name}: {t.citation} is not in force on {when.isoformat()} (in force from "
+                       f"{t.effective.start})")
+    label = label_for(name, str(value) if opt.kind == "choice" else "")
+    if isinstance(t, Percentage):
+        hours = number(value, name, allow_zero=True) if opt.kind == "hours" else None
+        if hours is not None and hours == 0:
+            return
+        if hours is not None and t.free_hours and hours <= t.free_hours:
+            reason = t.free_reason or f"within {t.free_hours} hour(s)"
+            notes.append(f"{name}: no charge, {reason} ({t.citation}).")
+            return
+        of = zone2_amount() if t.of == "zone-2-base-rate" else base_amount
+        amount, how = _pct_line(t, of, hours)
+        what = "the Zone 2 base rate" if t.of == "zone-2-base-rate" else "the regular pilotage fee"
+        lines.append(Line(f"{label}: {how} of {what}", amount, t.citation))
+        if t.reading and hours is not None:
+            notes.append(f"{name}: {t.reading} ({t.citation}).")
+    elif isinstance(t, PerUnitFee):
+        on_units = clamp(u, t.min_units.value if t.min_units else None, t.max_units.value if t.max_units else None)
+        lines.append(Line(f"{t.title}: {on_units} PU × ${t.rate.value}", cents(on_units * t.rate.value),  # type: ignore[union-attr]
+                          t.citation))
+    elif isinstance(t, TimeFee) and t.per == "hour":
+        hours = number(value, name, allow_zero=True)
+        after = t.after.value if t.after else Decimal(0)
+        if hours <= after:
+            if hours:
+                notes.append(f"{name}: a detention of {after} hours or less is not paid ({t.citation}).")
+            return
+        n = started(hours) if t.part_counts else int(hours)
+        lines.append(Line(f"{t.title}: {n} hour(s) × ${t.amount.value}", cents(n * t.amount.value), t.citation))  # type: ignore[union-attr]
+        notes.extend(t.notes)
+    elif isinstance(t, TimeFee):
+        days = whole(value, name)
+        if days:
+            lines.append(Line(f"{t.title}: {days} day(s) × ${t.amount.value}", cents(days * t.amount.value),  # type: ignore[union-attr]
+                              t.citation))

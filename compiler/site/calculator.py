@@ -60,7 +60,7 @@ def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
         out[route] = {"periods": periods,
                       "groups": {k: [_extra_json(t) for t in v] for k, v in plan.with_base.items()},
                       "rules": [_extra_json(t) for t in plan.rule_fees],
-                      "options": [{"name": o.name, "kind": o.kind, "choices": list(o.choices), "help": o.help}
+                      "options": [{"name": o.name, "kind": o.kind, "choices": list(o.choices), "help": o.help, "most": o.most}
                                   for o in plan.options],
                       "option_order": list(OPTION_ORDER),
                       "no_schedule": no_schedule_message(plan, "{on}"),

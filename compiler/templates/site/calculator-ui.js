@@ -15,9 +15,12 @@
   function renderOptions() {
     const plan = PLANS[form.route.value];
     box.innerHTML = plan.options.map((o) => {
+      if (o.kind === "flag" && o.most > 1) return `<p><label><input type="checkbox" name="opt-${o.name}"> ${esc(o.help)}</label> <label>times <input name="times-${o.name}" size="3" inputmode="numeric" placeholder="1"></label></p>`;
       if (o.kind === "flag") return `<p><label><input type="checkbox" name="opt-${o.name}"> ${esc(o.help)}</label></p>`;
+      if (o.kind === "choice" && o.most > 1) return `<p><label>${esc(o.help)} (up to ${o.most}) <select multiple name="opt-${o.name}">${o.choices.map((c) => `<option>${esc(c)}</option>`).join("")}</select></label></p>`;
       if (o.kind === "choice") return `<p><label>${esc(o.help)} <select name="opt-${o.name}"><option value="">—</option>${o.choices.map((c) => `<option>${esc(c)}</option>`).join("")}</select></label></p>`;
-      return `<p><label>${esc(o.help)} <input name="opt-${o.name}" size="6" inputmode="decimal"></label></p>`;
+      const several = o.kind === "hours" ? " (several: 6, 8)" : "";
+      return `<p><label>${esc(o.help)}${several} <input name="opt-${o.name}" size="8" inputmode="decimal"></label></p>`;
     }).join("");
   }
   function units() {
@@ -35,7 +38,14 @@
     for (const o of plan.options) {
       const el = form.elements["opt-" + o.name];
       if (!el) continue;
-      if (o.kind === "flag") { if (el.checked) options[o.name] = true; }
+      if (o.kind === "flag" && o.most > 1) {
+        const n = Number((form.elements["times-" + o.name].value || "1").trim());
+        if (el.checked) options[o.name] = n > 1 ? n : true;
+      } else if (o.kind === "flag") { if (el.checked) options[o.name] = true; }
+      else if (o.kind === "choice" && o.most > 1) {
+        const picked = [...el.selectedOptions].map((x) => x.value);
+        if (picked.length) options[o.name] = picked;
+      } else if (o.kind === "hours" && el.value.includes(",")) options[o.name] = el.value.split(",").map((x) => x.trim()).filter((x) => x);
       else if (el.value.trim()) options[o.name] = el.value.trim();
     }
     try {

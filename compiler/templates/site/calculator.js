@@ -108,34 +108,41 @@ function quote(route, units, on, options) {
   };
   for (const name of plan.option_order) {
     if (options[name] === undefined || name === "miles") continue;
-    const value = options[name];
-    const key = name === "undocking" ? "docking" : name;
-    const t = [...extras, ...plan.rules].find((t) => t.option === key && (!t.choice || t.choice === value));
-    if (!t) throw new Error(`${name}: ${value} is not an option`);
-    if (t.since && on < t.since) throw new Error(`${name}: ${t.citation} is not in force on ${on}`);
-    if (t.kind === "percentage") {
-      const isHours = name.endsWith("_hours");
-      if (!isHours && value !== true && !t.choice) continue;
-      let pct;
-      if (isHours) {
+    const o = plan.options.find((x) => x.name === name) || { kind: "", most: 1 };
+    const given = options[name];
+    // each stop, each delay, each shift, each station is charged on its own
+    const occurrences = Array.isArray(given) ? given
+      : (o.kind === "flag" && typeof given === "number") ? Array(given).fill(true) : [given];
+    if (Array.isArray(given) && given.length > o.most) throw new Error(`${name}: at most ${o.most}`);
+    for (const value of occurrences) {
+      const key = name === "undocking" ? "docking" : name;
+      const t = [...extras, ...plan.rules].find((t) => t.option === key && (!t.choice || t.choice === value));
+      if (!t) throw new Error(`${name}: ${value} is not an option`);
+      if (t.since && on < t.since) throw new Error(`${name}: ${t.citation} is not in force on ${on}`);
+      if (t.kind === "percentage") {
+        const isHours = name.endsWith("_hours");
+        if (!isHours && value !== true && !t.choice) continue;
+        let pct;
+        if (isHours) {
+          const h = Q.of(value);
+          if (h.n === 0n) continue;
+          if (t.free_hours && Q.cmp(h, Q.int(t.free_hours)) <= 0) continue;
+          pct = hourly(t, h);
+        } else pct = Q.of(t.percent);
+        const of = t.of === "zone-2-base-rate" ? z2() : baseCents;
+        lines.push({ description: t.title, cents: Q.cents(Q.div(Q.mul(moneyQ(of), pct), Q.int(100))), citation: t.citation, provision: t.provision });
+      } else if (t.kind === "per-unit") {
+        const on_units = clamp(u, t.min_units, t.max_units);
+        lines.push({ description: t.title, cents: Q.cents(Q.mul(on_units, Q.of(t.rate))), citation: t.citation, provision: t.provision });
+      } else if (t.kind === "time" && t.per === "hour") {
         const h = Q.of(value);
-        if (h.n === 0n) continue;
-        if (t.free_hours && Q.cmp(h, Q.int(t.free_hours)) <= 0) continue;
-        pct = hourly(t, h);
-      } else pct = Q.of(t.percent);
-      const of = t.of === "zone-2-base-rate" ? z2() : baseCents;
-      lines.push({ description: t.title, cents: Q.cents(Q.div(Q.mul(moneyQ(of), pct), Q.int(100))), citation: t.citation, provision: t.provision });
-    } else if (t.kind === "per-unit") {
-      const on_units = clamp(u, t.min_units, t.max_units);
-      lines.push({ description: t.title, cents: Q.cents(Q.mul(on_units, Q.of(t.rate))), citation: t.citation, provision: t.provision });
-    } else if (t.kind === "time" && t.per === "hour") {
-      const h = Q.of(value);
-      if (Q.cmp(h, Q.of(t.after || "0")) <= 0) continue;
-      const n = t.part_counts ? started(h, Q.int(1)) : Q.floor(h);
-      lines.push({ description: t.title, cents: Q.cents(Q.mul(Q.int(Number(n)), Q.of(t.amount))), citation: t.citation, provision: t.provision });
-    } else if (t.kind === "time") {
-      const days = Number(value);
-      if (days) lines.push({ description: t.title, cents: Q.cents(Q.mul(Q.int(days), Q.of(t.amount))), citation: t.citation, provision: t.provision });
+        if (Q.cmp(h, Q.of(t.after || "0")) <= 0) continue;
+        const n = t.part_counts ? started(h, Q.int(1)) : Q.floor(h);
+        lines.push({ description: t.title, cents: Q.cents(Q.mul(Q.int(Number(n)), Q.of(t.amount))), citation: t.citation, provision: t.provision });
+      } else if (t.kind === "time") {
+        const days = Number(value);
+        if (days) lines.push({ description: t.title, cents: Q.cents(Q.mul(Q.int(days), Q.of(t.amount))), citation: t.citation, provision: t.provision });
+      }
     }
   }
   const total = lines.reduce((s, l) => s + l.cents, 0n);
