@@ -402,6 +402,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
     base = exact.quantize(CENT, ROUND_HALF_UP)
     lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation)]
     notes = list(p.notes)
+    instead: list[str] = []
     if given is None:
         notes.append(f"Measurements not provided: the maximum pilotage charge, on {u} pilotage units ({p.unmeasured}).")
     if used != u:
@@ -507,6 +508,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
         if value is not None and flag(value, 'dismissed'):
             in_force(NYCRR_21_55_2_G_2_DISMISSED_IN_FORCE_FROM, on, 'dismissed', '21 NYCRR § 55.2(g)(2)')
             lines.append(Line('Dismissed without rendering services: 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_G_2_DISMISSED_PERCENT), '21 NYCRR § 55.2(g)(2)'))
+            instead.append('dismissed: charged instead of the pilotage fee, none being rendered ("dismissed without rendering services", 21 NYCRR § 55.2(g)(2)).')
         value = options.get('detained_hours')
         if value is not None:
             for amount_of in occurrences(value, 'detained_hours'):
@@ -538,9 +540,11 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
             in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
             if value == 'under-6-hours':
                 lines.append(Line('Late cancellation (under-6-hours): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+                instead.append('cancellation: charged instead of the pilotage fee, none being rendered ("arrival/departure of a vessel is cancelled", 21 NYCRR § 55.2(h)(2)).')
             in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
             if value == 'under-2-hours':
                 lines.append(Line('Late cancellation (under-2-hours): 35% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+                instead.append('cancellation: charged instead of the pilotage fee, none being rendered ("arrival/departure of a vessel is cancelled", 21 NYCRR § 55.2(h)(2)).')
         value = options.get('late_arrival_hours')
         if value is not None:
             for amount_of in occurrences(value, 'late_arrival_hours'):
@@ -555,6 +559,9 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
         if value is not None and flag(value, 'late_order'):
             in_force(NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM, on, 'late_order', '21 NYCRR § 55.2(h)(4)')
             lines.append(Line('Late ordering of pilot: 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT), '21 NYCRR § 55.2(h)(4)'))
+    if instead:  # a fee charged instead of the pilotage fee: no pilotage was rendered
+        lines.pop(0)
+        notes.extend(instead)
     return Quote("hudson-lower", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
 
 # ---- hudson-upper: Hudson River Section 2 (Upper River) base pilotage ----------------------------
@@ -584,6 +591,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
     base = exact.quantize(CENT, ROUND_HALF_UP)
     lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation)]
     notes = list(p.notes)
+    instead: list[str] = []
     if given is None:
         notes.append(f"Measurements not provided: the maximum pilotage charge, on {u} pilotage units ({p.unmeasured}).")
     if used != u:
@@ -703,6 +711,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
         if value is not None and flag(value, 'dismissed'):
             in_force(NYCRR_21_55_2_G_2_DISMISSED_IN_FORCE_FROM, on, 'dismissed', '21 NYCRR § 55.2(g)(2)')
             lines.append(Line('Dismissed without rendering services: 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_G_2_DISMISSED_PERCENT), '21 NYCRR § 55.2(g)(2)'))
+            instead.append('dismissed: charged instead of the pilotage fee, none being rendered ("dismissed without rendering services", 21 NYCRR § 55.2(g)(2)).')
         value = options.get('detained_hours')
         if value is not None:
             for amount_of in occurrences(value, 'detained_hours'):
@@ -734,9 +743,11 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
             in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
             if value == 'under-6-hours':
                 lines.append(Line('Late cancellation (under-6-hours): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+                instead.append('cancellation: charged instead of the pilotage fee, none being rendered ("arrival/departure of a vessel is cancelled", 21 NYCRR § 55.2(h)(2)).')
             in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
             if value == 'under-2-hours':
                 lines.append(Line('Late cancellation (under-2-hours): 35% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+                instead.append('cancellation: charged instead of the pilotage fee, none being rendered ("arrival/departure of a vessel is cancelled", 21 NYCRR § 55.2(h)(2)).')
         value = options.get('late_arrival_hours')
         if value is not None:
             for amount_of in occurrences(value, 'late_arrival_hours'):
@@ -751,6 +762,9 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
         if value is not None and flag(value, 'late_order'):
             in_force(NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM, on, 'late_order', '21 NYCRR § 55.2(h)(4)')
             lines.append(Line('Late ordering of pilot: 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT), '21 NYCRR § 55.2(h)(4)'))
+    if instead:  # a fee charged instead of the pilotage fee: no pilotage was rendered
+        lines.pop(0)
+        notes.extend(instead)
     return Quote("hudson-upper", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
 
 # ---- long-island-sound: Long Island Sound and Block Island Sound pilotage ------------------------

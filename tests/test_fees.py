@@ -393,3 +393,34 @@ def test_the_reference_evaluator_agrees_on_repeated_charges(corpus, tariffs):
         a = nf.quote("hudson-upper", units=300, on=on, **kw)
         b = reference_quote(plans, "hudson-upper", units=300, on=on, **kw)
         assert (a.lines, a.notes) == (b.lines, b.notes), kw
+
+
+def test_a_dismissal_or_a_cancellation_is_charged_instead_of_pilotage_as_the_rule_says():
+    """Issue 19 item 3. 21 NYCRR § 55.2(g)(2): "a pilot reporting to a vessel is dismissed without rendering
+    services, the fee shall be … 15 percent of the Zone 2 Base Rate"; (h)(2): "If the arrival/departure of a
+    vessel is cancelled less than two hours before …, there shall be a charge of 35 percent of the Zone 2
+    Base Rate". No pilotage is rendered, so the fee stands alone: 15% × $5,751.00 = $862.65;
+    35% × $5,751.00 = $2,012.85 (300 PU, 2026-06-01)."""
+    on = dt.date(2026, 6, 1)
+    q = nf.quote("hudson-upper", units=300, on=on, dismissed=True)
+    assert [(l.description, l.amount) for l in q.lines] == [
+        ("Dismissed without rendering services: 15% of the Zone 2 base rate", Decimal("862.65"))]
+    assert q.total == Decimal("862.65")
+    assert ('dismissed: charged instead of the pilotage fee, none being rendered ("dismissed without rendering '
+            'services", 21 NYCRR § 55.2(g)(2)).') in q.notes
+    q = nf.quote("hudson-lower", units=300, on=on, cancellation="under-2-hours")
+    assert q.total == Decimal("2012.85") and len(q.lines) == 1
+    # a fee that is not instead of pilotage keeps the pilotage line: § 55.2(e) shifting
+    assert len(nf.quote("hudson-upper", units=300, on=on, shifting=True).lines) == 2
+
+
+def test_the_reference_evaluator_agrees_on_charges_instead_of_pilotage(corpus, tariffs):
+    from compiler.fees.plans import build_plans, reference_quote
+    from compiler.tariffs.routes import RouteTable
+
+    plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
+    on = dt.date(2026, 6, 1)
+    for kw in (dict(dismissed=True), dict(cancellation="under-6-hours", launch="yonkers-pilot-station")):
+        a = nf.quote("hudson-upper", units=300, on=on, **kw)
+        b = reference_quote(plans, "hudson-upper", units=300, on=on, **kw)
+        assert (a.total, a.lines, a.notes) == (b.total, b.lines, b.notes), kw

@@ -20,7 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from compiler import resources
 from compiler.cache import jinja_bytecode
 from compiler.fees.package import header_lines, pyproject
-from compiler.fees.plans import label_for, Option, Plan, established, no_schedule_message, option_help
+from compiler.fees.plans import instead_note, label_for, Option, Plan, established, no_schedule_message, option_help
 from compiler.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
 from compiler.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       to_json)
@@ -169,7 +169,8 @@ class RouteView:
     no_schedule: str
     options: tuple[OptionView, ...]
     body: list[str]
-    zone2: str = ""  # the function name of the route whose base is its "Zone 2 Base Rate", if any  # code lines of the quote function after the base line
+    zone2: str = ""  # the function name of the route whose base is its "Zone 2 Base Rate", if any
+    instead: bool = False  # whether an option of the route is charged instead of pilotage  # code lines of the quote function after the base line
 
 
 def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, route: str) -> list[str]:
@@ -242,9 +243,11 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                         lines += [f"{free}notes.append({pystr(f'{name}: {t.reading} ({t.citation}).')})"]
             else:
                 cond = f"if value == {pystr(choice_value)}:" if opt.kind == "choice" else ""
-                line = (f"lines.append(Line({pystr(f'{desc}: {t.percent.value}% of {what}')}, "  # type: ignore[union-attr]
-                        f"percent_of({of}, {pct}), {pystr(t.citation)}))")
-                lines += [cond, "    " + line] if cond else [line]
+                line = [f"lines.append(Line({pystr(f'{desc}: {t.percent.value}% of {what}')}, "  # type: ignore[union-attr]
+                        f"percent_of({of}, {pct}), {pystr(t.citation)}))"]
+                if t.instead_of_pilotage:
+                    line.append(f"instead.append({pystr(instead_note(name, t))})")
+                lines += [cond] + ["    " + x for x in line] if cond else line
         elif isinstance(t, PerUnitFee):
             rate = mod.const(f"{pre}_RATE", t.rate.value, t.title)  # type: ignore[union-attr]
             lo = mod.const(f"{pre}_MIN_UNITS", t.min_units.value) if t.min_units else "None"
@@ -344,9 +347,10 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
     message = no_schedule_message(plan, "\x00").replace("{", "{{").replace("}", "}}").replace("\x00", "{on}")
     fn = route.replace("-", "_")
     typed = "_" + "".join(w.capitalize() for w in fn.split("_")) + "Options"
+    instead = any(getattr(t, "instead_of_pilotage", "") for t in plan.rule_fees)
     return RouteView(route, fn, plan.title, typed, periods, message,
                      tuple(OptionView(o.name, option_type(o)) for o in plan.options), body,
-                     plan.zone2_route.replace("-", "_"))
+                     plan.zone2_route.replace("-", "_"), instead)
 
 
 @dataclass(frozen=True)

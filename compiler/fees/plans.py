@@ -65,6 +65,12 @@ OPTION_TEXT = {
 }
 
 
+def instead_note(name: str, t: Percentage) -> str:
+    """The note of a fee charged instead of pilotage (the reference evaluator writes the same words)."""
+    return (f"{name}: charged instead of the pilotage fee, none being rendered (\"{t.instead_of_pilotage}\", "
+            f"{t.citation}).")
+
+
 def label_for(name: str, value: str = "") -> str:
     """What a quote line calls an option's charge: "Docking (tug)", "Intermediate stop"."""
     return OPTION_TITLES.get(name, name) + (f" ({value})" if value else "")
@@ -366,12 +372,16 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
                          f"pilotage units: ${zone2:,} ({s.citation}); the rule does not define it.")
         return zone2
 
+    instead: list[str] = []
     for name in OPTION_ORDER:
         if name not in options or name == "miles":
             continue
         opt = next(o for o in plan.options if o.name == name)
         for value in _occurrences(opt, options[name]):  # each stop, shift, delay, station on its own
-            _option_lines(plan, opt, value, extras, when, u, base_amount, zone2_amount, lines, notes)
+            _option_lines(plan, opt, value, extras, when, u, base_amount, zone2_amount, lines, notes, instead)
+    if instead:  # a fee charged instead of the pilotage fee: no pilotage was rendered
+        lines.pop(0)
+        notes.extend(instead)
     return Quote(route, when, u, tuple(lines), tuple(dict.fromkeys(notes)))
 
 
@@ -393,7 +403,7 @@ def _occurrences(opt: Option, value: object) -> list[object]:
 
 def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTariff, ...], when: dt.date, u: Decimal,
                   base_amount: Decimal, zone2_amount: Callable[[], Decimal], lines: list[Line],
-                  notes: list[str]) -> None:
+                  notes: list[str], instead: list[str]) -> None:
     """The line (and notes) of one occurrence of an option."""
     name = opt.name
     if opt.kind == "flag":
@@ -421,6 +431,8 @@ def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTarif
         amount, how = _pct_line(t, of, hours)
         what = "the Zone 2 base rate" if t.of == "zone-2-base-rate" else "the regular pilotage fee"
         lines.append(Line(f"{label}: {how} of {what}", amount, t.citation))
+        if t.instead_of_pilotage:
+            instead.append(instead_note(name, t))
         if t.reading and hours is not None:
             notes.append(f"{name}: {t.reading} ({t.citation}).")
     elif isinstance(t, PerUnitFee):

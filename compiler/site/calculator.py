@@ -24,7 +24,8 @@ def _extra_json(t: AnyTariff) -> dict[str, object]:
                             "option": getattr(t, "option", ""), "choice": getattr(t, "choice", "")}
     if isinstance(t, Percentage):
         d.update(percent=str(t.percent.value), of=t.of, per=t.per, max_percent=str(t.max_percent.value)  # type: ignore[union-attr]
-                 if t.max_percent else None, max_per=t.max_per, free_hours=t.free_hours)
+                 if t.max_percent else None, max_per=t.max_per, free_hours=t.free_hours,
+                 instead=bool(t.instead_of_pilotage))
     elif isinstance(t, PerUnitFee):
         d.update(rate=str(t.rate.value), min_units=str(t.min_units.value) if t.min_units else None,  # type: ignore[union-attr]
                  max_units=str(t.max_units.value) if t.max_units else None)

@@ -172,6 +172,7 @@ class Percentage(Tariff):
     free_hours: int = 0  # hours that cost nothing: "used within one hour, no charge"; "more than one hour later"
     free_reason: str = ""  # why, for the quote's note: "the vessel is not more than one hour later than …"
     reading: str = ""  # the interpretation a charged line applies, for the quote's notes
+    instead_of_pilotage: str = ""  # the words that make it the whole charge ("dismissed without rendering services")
 
 
 @dataclass(frozen=True)

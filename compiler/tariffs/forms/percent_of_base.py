@@ -101,7 +101,7 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                 percent=amt(Decimal(m["p"]), m.start("p"), m.end("p")), of=of, per=per,
                 max_percent=amt(Decimal(m["max"]), m.start("max"), m.end("max")) if m["max"] else None,
                 max_per=max_per, option=option, choice=choice, free_hours=free, free_reason=free_reason,
-                reading=reading)
+                reading=reading, instead_of_pilotage=_instead(text))
         zone = _ZONE_RE.search(text)
         for m in _LAUNCH_RE.finditer(text):
             zoned = ctx.routes.select(route, f"Zone {zone['z']}") if zone else ""
@@ -144,6 +144,17 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                     status="superseded", notes=("Deleted matter ([bracketed]) of the rule notice: the amount before "
                                                 "the amendment.",),
                     amount=ctx.amount(value, a0, a0 + len(d.group(1))), condition=" ".join(cond.split()))
+
+
+_INSTEAD_RE = rx(r"(?i)dismissed without rendering services|(?:arrival|departure|arrival/departure) of a vessel is "
+                 r"cancelled")
+
+
+def _instead(text: str) -> str:
+    """The words by which a fee is charged instead of pilotage: no pilotage is rendered (a pilot
+    "dismissed without rendering services", an arrival "cancelled")."""
+    m = _INSTEAD_RE.search(text)
+    return " ".join(m.group(0).split()) if m else ""
 
 
 _WITHIN_RE = rx(r"(?i)used within one hour, no charge")

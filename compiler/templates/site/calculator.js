@@ -106,6 +106,7 @@ function quote(route, units, on, options) {
     }
     return zone2;
   };
+  let instead = false;
   for (const name of plan.option_order) {
     if (options[name] === undefined || name === "miles") continue;
     const o = plan.options.find((x) => x.name === name) || { kind: "", most: 1 };
@@ -131,6 +132,7 @@ function quote(route, units, on, options) {
         } else pct = Q.of(t.percent);
         const of = t.of === "zone-2-base-rate" ? z2() : baseCents;
         lines.push({ description: t.title, cents: Q.cents(Q.div(Q.mul(moneyQ(of), pct), Q.int(100))), citation: t.citation, provision: t.provision });
+      if (t.instead) instead = true;  // charged instead of the pilotage fee: none was rendered
       } else if (t.kind === "per-unit") {
         const on_units = clamp(u, t.min_units, t.max_units);
         lines.push({ description: t.title, cents: Q.cents(Q.mul(on_units, Q.of(t.rate))), citation: t.citation, provision: t.provision });
@@ -145,6 +147,7 @@ function quote(route, units, on, options) {
       }
     }
   }
+  if (instead) lines.shift();
   const total = lines.reduce((s, l) => s + l.cents, 0n);
   // a note the quote carries only when it does not use an option ("Launch fee not included: …")
   const notes = base.notes.concat((base.notes_unless || []).filter(([opt]) => options[opt] === undefined).map(([, n]) => n));
