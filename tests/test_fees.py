@@ -424,3 +424,30 @@ def test_the_reference_evaluator_agrees_on_charges_instead_of_pilotage(corpus, t
         a = nf.quote("hudson-upper", units=300, on=on, **kw)
         b = reference_quote(plans, "hudson-upper", units=300, on=on, **kw)
         assert (a.total, a.lines, a.notes) == (b.total, b.lines, b.notes), kw
+
+
+@pytest.mark.parametrize("route,kwargs,words,expected", [
+    # § 89-b(4)(b)(5): "detained on board a vessel at berth for more than two hours shall be paid at the rate of
+    # twenty-five dollars per hour or fraction thereof": 2 h is not paid; 2.5 h is 3 started hours × $25 = $75.00
+    ("long-island-sound", dict(detention_hours=2), "for more than two hours", []),
+    ("long-island-sound", dict(detention_hours="2.5"), "for more than two hours", ["75.00"]),
+    # § 55.2(c): "35 percent of the Zone 2 Base Rate for each 24 hours or part thereof": 24 h is one period
+    # (35% × $5,751.00 = $2,012.85), 25 h two (70% = $4,025.70)
+    ("hudson-upper", dict(ice_detention_hours=24), "for each 24 hours or part thereof", ["2012.85"]),
+    ("hudson-upper", dict(ice_detention_hours=25), "for each 24 hours or part thereof", ["4025.70"]),
+    # § 55.2(g)(3): "5 percent per hour … up to a maximum charge of 35 percent for each 24 hour period":
+    # 30 h = 35% for the first 24 h + 6 × 5% = 65% × $5,751.00 = $3,738.15
+    ("hudson-upper", dict(detained_hours=30), "for each 24 hour period", ["3738.15"]),
+    # § 55.2(g)(1): "However, if the pilot's services are used within one hour, no charge will be incurred";
+    # 1.5 h: 2 started hours × 5% = 10% = $575.10
+    ("hudson-upper", dict(delay_hours="0.5"), "used within one hour, no charge", []),
+    ("hudson-upper", dict(delay_hours="1.5"), "used within one hour, no charge", ["575.10"]),
+])
+def test_thresholds_are_applied_as_the_text_words_them(route, kwargs, words, expected):
+    """Issue 19 item 1: each threshold as written; the words are in the law text of the corpus."""
+    from .conftest import CORPUS
+
+    corpus_text = " ".join(" ".join(p.read_text(encoding="utf-8").replace("\\n", " ").split()) for p in CORPUS.glob("*.txt"))
+    assert words in corpus_text.replace("’", "'")
+    q = nf.quote(route, units=300, on=dt.date(2026, 6, 1), **kwargs)
+    assert [str(l.amount) for l in q.lines[1:]] == expected
