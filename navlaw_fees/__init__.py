@@ -492,6 +492,9 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 if periods:
                     lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)'))
         value = options.get('ice_second_pilot')
+        if value is not None and flag(value, 'ice_second_pilot') and options.get('second_pilot'):
+            notes.append('ice_second_pilot: not charged again: one second pilot is on board, and second_pilot charges it (a reading: the statute and 21 NYCRR § 55.2(c) each price a second pilot; navlaw charges the one pilot once).')
+            value = None
         if value is not None and flag(value, 'ice_second_pilot'):
             in_force(NYCRR_21_55_2_C_ICE_SECOND_PILOT_IN_FORCE_FROM, on, 'ice_second_pilot', '21 NYCRR § 55.2(c)')
             lines.append(Line('Second pilot (ice): 50% of the regular pilotage fee', percent_of(base, NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT), '21 NYCRR § 55.2(c)'))
@@ -695,6 +698,9 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 if periods:
                     lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)'))
         value = options.get('ice_second_pilot')
+        if value is not None and flag(value, 'ice_second_pilot') and options.get('second_pilot'):
+            notes.append('ice_second_pilot: not charged again: one second pilot is on board, and second_pilot charges it (a reading: the statute and 21 NYCRR § 55.2(c) each price a second pilot; navlaw charges the one pilot once).')
+            value = None
         if value is not None and flag(value, 'ice_second_pilot'):
             in_force(NYCRR_21_55_2_C_ICE_SECOND_PILOT_IN_FORCE_FROM, on, 'ice_second_pilot', '21 NYCRR § 55.2(c)')
             lines.append(Line('Second pilot (ice): 50% of the regular pilotage fee', percent_of(base, NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT), '21 NYCRR § 55.2(c)'))

@@ -451,3 +451,26 @@ def test_thresholds_are_applied_as_the_text_words_them(route, kwargs, words, exp
     assert words in corpus_text.replace("’", "'")
     q = nf.quote(route, units=300, on=dt.date(2026, 6, 1), **kwargs)
     assert [str(l.amount) for l in q.lines[1:]] == expected
+
+
+def test_one_second_pilot_is_not_charged_twice():
+    """Issue 19 item 6. § 89-a(4)(b)(1-a): "the fee shall be the regular pilotage fee plus fifty percent for
+    the second pilot"; 21 NYCRR § 55.2(c): when "ice conditions require two pilots on board a vessel, the fee
+    shall be the regular pilotage fee plus 50 percent of the regular pilotage fee for the second pilot".
+    Both given: one second pilot, charged once (50% × $5,751.00 = $2,875.50), and the reading is named."""
+    on = dt.date(2026, 6, 1)
+    q = nf.quote("hudson-upper", units=300, on=on, second_pilot=True, ice_second_pilot=True)
+    assert [l.amount for l in q.lines] == [Decimal("5751.00"), Decimal("2875.50")]
+    assert any(n.startswith("ice_second_pilot: not charged again: one second pilot is on board") for n in q.notes)
+    alone = nf.quote("hudson-upper", units=300, on=on, ice_second_pilot=True)
+    assert [l.amount for l in alone.lines] == [Decimal("5751.00"), Decimal("2875.50")]
+
+
+def test_the_reference_evaluator_agrees_on_one_second_pilot(corpus, tariffs):
+    from compiler.fees.plans import build_plans, reference_quote
+    from compiler.tariffs.routes import RouteTable
+
+    plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
+    kw = dict(units=300, on=dt.date(2026, 6, 1), second_pilot=True, ice_second_pilot=True)
+    a, b = nf.quote("hudson-upper", **kw), reference_quote(plans, "hudson-upper", **kw)
+    assert (a.total, a.lines, a.notes) == (b.total, b.lines, b.notes)

@@ -20,7 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from compiler import resources
 from compiler.cache import jinja_bytecode
 from compiler.fees.package import header_lines, pyproject
-from compiler.fees.plans import instead_note, label_for, Option, Plan, established, no_schedule_message, option_help
+from compiler.fees.plans import ONE_PERSON, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
 from compiler.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
 from compiler.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       to_json)
@@ -179,6 +179,11 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
     tariffs = list(dict.fromkeys(t for ts in plan.with_base.values() for t in ts if getattr(t, "option", "") == name)) + \
               [t for t in plan.rule_fees if getattr(t, "option", "") == ("docking" if name == "undocking" else name)]
     out = [f"value = options.get({pystr(name)})"]
+    if name in ONE_PERSON and tariffs:  # the same person priced twice: charged once
+        partner = ONE_PERSON[name]
+        out += [f"if value is not None and flag(value, {pystr(name)}) and options.get({pystr(partner)}):",
+                f"    notes.append({pystr(one_person_note(name, tariffs[0].citation))})",
+                "    value = None"]
     indent = "    "
     if opt.kind == "flag" and opt.most > 1:  # each shift, each anchoring
         out += ["if value is not None:", f"    for _ in range(times(value, {pystr(name)})):"]

@@ -30,7 +30,15 @@ from compiler.tariffs.model import (OPTION_TITLES, AnyTariff, BoardSet, BracketS
 HOURS_OPTIONS = ("stop_hours", "ice_detention_hours", "delay_hours", "detained_hours", "standby_hours",
                  "departure_delay_hours", "late_arrival_hours")
 FLAG_OPTIONS = ("second_pilot", "ice_second_pilot", "shifting", "anchoring", "dismissed", "no_notice", "late_order")
-REPEATABLE = ("shifting", "anchoring")  # events a vessel may have several of in one call: each is charged
+REPEATABLE = ("shifting", "anchoring")
+# options that price one and the same person: given together, the second is not charged again
+ONE_PERSON = {"ice_second_pilot": "second_pilot"}
+
+
+def one_person_note(name: str, citation: str) -> str:
+    """Why an option given with its partner (ONE_PERSON) adds nothing: a reading the quote names."""
+    return (f"{name}: not charged again: one second pilot is on board, and {ONE_PERSON[name]} charges it "
+            f"(a reading: the statute and {citation} each price a second pilot; navlaw charges the one pilot once).")  # events a vessel may have several of in one call: each is charged
 CHOICE_OPTIONS = ("launch", "station_closed", "docking", "undocking", "cancellation")
 # the order lines appear in a quote
 OPTION_ORDER = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring",
@@ -377,6 +385,11 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
         if name not in options or name == "miles":
             continue
         opt = next(o for o in plan.options if o.name == name)
+        partner = ONE_PERSON.get(name, "")
+        if partner and partner in options and flag(options[name], name) and options[partner]:
+            t = next(t for t in plan.rule_fees if getattr(t, "option", "") == name)
+            notes.append(one_person_note(name, t.citation))
+            continue
         for value in _occurrences(opt, options[name]):  # each stop, shift, delay, station on its own
             _option_lines(plan, opt, value, extras, when, u, base_amount, zone2_amount, lines, notes, instead)
     if instead:  # a fee charged instead of the pilotage fee: no pilotage was rendered

@@ -42,7 +42,7 @@ def _extra_json(t: AnyTariff) -> dict[str, object]:
 
 def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
     """The fee plans as data for the calculator (same objects the fee module is generated from)."""
-    from compiler.fees.plans import OPTION_ORDER, established, no_schedule_message
+    from compiler.fees.plans import ONE_PERSON, OPTION_ORDER, established, no_schedule_message
     out: dict[str, object] = {}
     for route, plan in plans.items():
         periods = []
@@ -63,7 +63,7 @@ def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
                       "rules": [_extra_json(t) for t in plan.rule_fees],
                       "options": [{"name": o.name, "kind": o.kind, "choices": list(o.choices), "help": o.help, "most": o.most}
                                   for o in plan.options],
-                      "option_order": list(OPTION_ORDER),
+                      "option_order": list(OPTION_ORDER), "one_person": dict(ONE_PERSON),
                       "no_schedule": no_schedule_message(plan, "{on}"),
                       "zone2": plan.zone2_route or None}
     return out

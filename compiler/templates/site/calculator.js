@@ -110,6 +110,8 @@ function quote(route, units, on, options) {
   for (const name of plan.option_order) {
     if (options[name] === undefined || name === "miles") continue;
     const o = plan.options.find((x) => x.name === name) || { kind: "", most: 1 };
+    const partner = (plan.one_person || {})[name];
+    if (partner && options[partner]) continue;  // one second pilot, charged once
     const given = options[name];
     // each stop, each delay, each shift, each station is charged on its own
     const occurrences = Array.isArray(given) ? given
