@@ -484,6 +484,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_A_STOP_HOURS_PERCENT, NYCRR_21_55_2_A_STOP_HOURS_MAX_PERCENT, False)
                     lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(a)'))
+                    notes.append('stop_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(a)).')
         value = options.get('ice_detention_hours')
         if value is not None:
             for amount_of in occurrences(value, 'ice_detention_hours'):
@@ -507,6 +508,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 elif amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_1_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_1_DELAY_HOURS_MAX_PERCENT, False)
                     lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(1)'))
+                    notes.append('delay_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(1)).')
         value = options.get('dismissed')
         if value is not None and flag(value, 'dismissed'):
             in_force(NYCRR_21_55_2_G_2_DISMISSED_IN_FORCE_FROM, on, 'dismissed', '21 NYCRR § 55.2(g)(2)')
@@ -519,6 +521,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_3_DETAINED_HOURS_PERCENT, NYCRR_21_55_2_G_3_DETAINED_HOURS_MAX_PERCENT, True)
                     lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(3)'))
+                    notes.append('detained_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(3)).')
         value = options.get('standby_hours')
         if value is not None:
             for amount_of in occurrences(value, 'standby_hours'):
@@ -526,6 +529,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_4_STANDBY_HOURS_PERCENT, NYCRR_21_55_2_G_4_STANDBY_HOURS_MAX_PERCENT, False)
                     lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(4)'))
+                    notes.append('standby_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(4)).')
         value = options.get('departure_delay_hours')
         if value is not None:
             for amount_of in occurrences(value, 'departure_delay_hours'):
@@ -533,6 +537,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_MAX_PERCENT, False)
                     lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(5)'))
+                    notes.append('departure_delay_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(5)).')
         value = options.get('no_notice')
         if value is not None and flag(value, 'no_notice'):
             in_force(NYCRR_21_55_2_H_1_NO_NOTICE_IN_FORCE_FROM, on, 'no_notice', '21 NYCRR § 55.2(h)(1)')
@@ -690,6 +695,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_A_STOP_HOURS_PERCENT, NYCRR_21_55_2_A_STOP_HOURS_MAX_PERCENT, False)
                     lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(a)'))
+                    notes.append('stop_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(a)).')
         value = options.get('ice_detention_hours')
         if value is not None:
             for amount_of in occurrences(value, 'ice_detention_hours'):
@@ -713,6 +719,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 elif amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_1_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_1_DELAY_HOURS_MAX_PERCENT, False)
                     lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(1)'))
+                    notes.append('delay_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(1)).')
         value = options.get('dismissed')
         if value is not None and flag(value, 'dismissed'):
             in_force(NYCRR_21_55_2_G_2_DISMISSED_IN_FORCE_FROM, on, 'dismissed', '21 NYCRR § 55.2(g)(2)')
@@ -725,6 +732,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_3_DETAINED_HOURS_PERCENT, NYCRR_21_55_2_G_3_DETAINED_HOURS_MAX_PERCENT, True)
                     lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(3)'))
+                    notes.append('detained_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(3)).')
         value = options.get('standby_hours')
         if value is not None:
             for amount_of in occurrences(value, 'standby_hours'):
@@ -732,6 +740,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_4_STANDBY_HOURS_PERCENT, NYCRR_21_55_2_G_4_STANDBY_HOURS_MAX_PERCENT, False)
                     lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(4)'))
+                    notes.append('standby_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(4)).')
         value = options.get('departure_delay_hours')
         if value is not None:
             for amount_of in occurrences(value, 'departure_delay_hours'):
@@ -739,6 +748,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_MAX_PERCENT, False)
                     lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(5)'))
+                    notes.append('departure_delay_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(5)).')
         value = options.get('no_notice')
         if value is not None and flag(value, 'no_notice'):
             in_force(NYCRR_21_55_2_H_1_NO_NOTICE_IN_FORCE_FROM, on, 'no_notice', '21 NYCRR § 55.2(h)(1)')

@@ -474,3 +474,14 @@ def test_the_reference_evaluator_agrees_on_one_second_pilot(corpus, tariffs):
     kw = dict(units=300, on=dt.date(2026, 6, 1), second_pilot=True, ice_second_pilot=True)
     a, b = nf.quote("hudson-upper", **kw), reference_quote(plans, "hudson-upper", **kw)
     assert (a.total, a.lines, a.notes) == (b.total, b.lines, b.notes)
+
+
+def test_part_hours_are_a_named_reading_in_the_quote_and_in_lint(capsys):
+    """21 NYCRR § 55.2(a): "5 percent per hour of the Zone 2 Base Rate" — the rule does not say how a part of
+    an hour counts; navlaw charges it as a whole hour (5.5 h: 6 × 5% = 30% × $5,751.00 = $1,725.30) and says so."""
+    q = nf.quote("hudson-upper", units=300, on=dt.date(2026, 6, 1), stop_hours="5.5")
+    assert q.lines[1].amount == Decimal("1725.30")
+    assert ('stop_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" '
+            'and not how a part of an hour counts) (21 NYCRR § 55.2(a)).') in q.notes
+    assert main(["lint"]) == 0
+    assert "info: 21 NYCRR § 55.2(a): a part of an hour is charged as a whole hour" in capsys.readouterr().out

@@ -142,6 +142,11 @@ def lint(tariffs: list[AnyTariff], raw_line: RawLine) -> Diagnostics:
                         "check the amount against the enacted text"))
         if isinstance(t, BracketSchedule) and not huge:
             _bracket_checks(t, raw_line, out)
+        reading = getattr(t, "reading", "")
+        if reading and t.status != "superseded":  # the reading a quote applies where the text is open
+            src = getattr(t, "percent", None)
+            out.add(_at(src.source if src is not None else None, Severity.INFO, f"{t.citation}: {reading}",
+                        "tariff-interpretation", raw_line, fallback_file=t.file))
     _date_checks(tariffs, raw_line, out)
     return out
 

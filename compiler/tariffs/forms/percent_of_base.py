@@ -79,7 +79,8 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                 notes.append(f"\"Zone 2 Base Rate\" is read as the base pilotage charge of "
                              f"{zone2.name if zone2 else 'the route of Zone 2'} for the vessel's pilotage units on the "
                              "same day (an interpretation: the rule does not define it).")
-            if per:
+            part_words = bool(_PART_RE.search(text))
+            if per and part_words:
                 notes.append(f"Charged per {per} or part thereof.")
             free, free_reason = _threshold(text)
             reading = ""
@@ -92,6 +93,10 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                            f"(\"{' '.join(late.group(0).split())}\"); then every hour of the lateness is charged, a "
                            "part of an hour as an hour (an interpretation: the rule does not say whether the first "
                            "hour counts once the vessel is that late)")
+                notes.append(reading[0].upper() + reading[1:] + ".")
+            if per == "hour" and not part_words and not reading:
+                reading = ("a part of an hour is charged as a whole hour (an interpretation: the rule says \"per hour\" "
+                           "and not how a part of an hour counts)")
                 notes.append(reading[0].upper() + reading[1:] + ".")
             yield Percentage(
                 id=f"{route}/{key.replace('#', '/')}", kind="percentage", route=route, series=f"{route}/{slug(key)}",
@@ -146,6 +151,7 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                     amount=ctx.amount(value, a0, a0 + len(d.group(1))), condition=" ".join(cond.split()))
 
 
+_PART_RE = rx(r"(?i)or (?:part|fraction) thereof")
 _INSTEAD_RE = rx(r"(?i)dismissed without rendering services|(?:arrival|departure|arrival/departure) of a vessel is "
                  r"cancelled")
 
