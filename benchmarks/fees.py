@@ -21,7 +21,8 @@ sys.path.insert(0, str(ROOT))
 
 import navlaw_fees as nf  # noqa: E402
 from compiler.tariffs import tariffs_and_lint  # noqa: E402
-from compiler.fees.plans import build_plans, reference_quote  # noqa: E402
+from compiler.fees.plans import build_plans
+from compiler.fees.reference import reference_quote  # noqa: E402
 from compiler.tariffs.routes import RouteTable  # noqa: E402
 from compiler.frontend.corpus import compile_corpus  # noqa: E402
 

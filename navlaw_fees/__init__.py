@@ -28,7 +28,7 @@ from datetime import date as _date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Literal, Sequence, TypedDict, Union, Unpack, overload
 
-from ._runtime import (CENT, MAX_UNITS, FeeError, Line, Period, Quote, cents, check_options, choice, choices, clamp,
+from ._runtime import (CENT, MAX_UNITS, FeeError, Line, Period, Quote, board_amount, cents, check_options, choice, choices, clamp,
                        day, flag, hourly_percent, in_force, number, occurrences, percent_of, period, pilotage_units,
                        started, times, unmeasured_units, vessel_or_unmeasured, whole)
 from ._schedules import (
@@ -307,6 +307,8 @@ from ._schedules import (
     NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT,
     NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM,
     NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT,
+    SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_CAP,
+    SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_NAV_LAW_CONSOLIDATED_CAP,
     hudson_lower_nav_89_a_4_b_1_vii,
     hudson_upper_nav_89_a_4_b,
     hudson_upper_nav_89_a_4_b_1_vii,
@@ -336,24 +338,24 @@ HOURS_PER_DAY = Decimal(24)
 
 _SANDY_HOOK_PERIODS = (
     Period(NAV_88_4_B_II_1_A_IV_FROM, NAV_88_4_B_II_1_A_IV_UNTIL, sandy_hook_nav_88_4_b_ii_1_a_iv, 'Nav. Law § 88(4)(b)(ii)(1)(A)(iv)', None, None,
-           ("Row '100 to 499.99': the formula '$(P.U.X7.01' lacks 1 missing closing parenthesis; read as if supplied.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilots surcharge board (Nav. Law § 88(4)(e)); the law caps it at $125 per ship but leaves the amount to the board.', 'Not included: the capital expense fund surcharge (initial increase) set by the Sandy Hook pilots surcharge board (Nav. Law § 88(4)(e)); the law caps it at $75 per ship but leaves the amount to the board.'), 2, 'Nav. Law § 88(4)(d)'),
+           ("Row '100 to 499.99': the formula '$(P.U.X7.01' lacks 1 missing closing parenthesis; read as if supplied.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge (initial increase) set by the Sandy Hook pilots surcharge board (Nav. Law § 88(4)(e)); the law caps it at $75 per ship but leaves the amount to the board.'), 2, 'Nav. Law § 88(4)(d)'),
     Period(NAV_88_4_B_1_II_A_II_FROM, NAV_88_4_B_1_II_A_II_UNTIL, sandy_hook_nav_88_4_b_1_ii_a_ii, 'Nav. Law § 88(4)(b)(1)(ii)(A)(ii)', None, None,
-           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.'), 1),
+           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
     Period(NAV_88_4_B_1_II_A_III_FROM, NAV_88_4_B_1_II_A_III_UNTIL, sandy_hook_nav_88_4_b_1_ii_a_iii, 'Nav. Law § 88(4)(b)(1)(ii)(A)(iii)', None, None,
-           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.'), 1),
+           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
     Period(NAV_88_4_B_1_II_A_IV_FROM, NAV_88_4_B_1_II_A_IV_UNTIL, sandy_hook_nav_88_4_b_1_ii_a_iv, 'Nav. Law § 88(4)(b)(1)(ii)(A)(iv)', None, None,
-           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.'), 1),
+           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
     Period(NAV_88_4_B_1_II_A_V_FROM, NAV_88_4_B_1_II_A_V_UNTIL, sandy_hook_nav_88_4_b_1_ii_a_v, 'Nav. Law § 88(4)(b)(1)(ii)(A)(v)', None, None,
-           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.'), 1),
+           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
     Period(NAV_88_4_B_1_II_A_VI_FROM, None, sandy_hook_nav_88_4_b_1_ii_a_vi, 'Nav. Law § 88(4)(b)(1)(ii)(A)(vi)', None, None,
-           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.'), 1),
+           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
 )
 _SANDY_HOOK_NO_SCHEDULE = "no sandy-hook rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), from 2023-01-01 (088.fragments.2022.txt); the corpus has no text known in force from 2006-01-01 until 2023-01-01 (088.fragments.2022.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 88(4)(b)(1)(ii)(A)(i) (no date in the text; manifest fragment 88/4/b/1/ii/A/i gives none (In force from L.2022, ch. 413\u0027s effective date, which is not established.)); Nav. Law \u00a7 88(4)(b)(ii)(1)(A)(iv) (a second rate table under Nav. Law \u00a7 88(4)(b)(ii)(1)(A)(iv); the text does not say which one applies); Nav. Law \u00a7 88(4)(b)(ii)(1)(A)(iii) (\"Effective immediately\": the date the amending act took effect is not in the corpus); and 2 more"
-_SANDY_HOOK_OPTIONS = ()
+_SANDY_HOOK_OPTIONS = ("capital_expense_fund_surcharge", )
 
 
 def _quote_sandy_hook(given: Decimal | None, on: _date, options: dict[str, Any]) -> Quote:
-    """Sandy Hook pilotage."""
+    """Sandy Hook pilotage; options: capital_expense_fund_surcharge."""
     if options:
         check_options("sandy-hook", options, _SANDY_HOOK_OPTIONS)
     for p in _SANDY_HOOK_PERIODS:
@@ -371,24 +373,35 @@ def _quote_sandy_hook(given: Decimal | None, on: _date, options: dict[str, Any])
         notes.append(f"Measurements not provided: the maximum pilotage charge, on {u} pilotage units ({p.unmeasured}).")
     if used != u:
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {p.citation}.")
+    if p.text == 0:
+        if 'capital_expense_fund_surcharge' in options:
+            raise FeeError('capital_expense_fund_surcharge: no such fee set by a board is in force on ' + on.isoformat() + ' on sandy-hook')
     if p.text == 1:
+        if 'capital_expense_fund_surcharge' not in options:
+            notes.append('Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.')
         lines.append(Line('7.5% of the calculated fee', percent_of(base, NAV_88_4_B_1_II_A_ADDITION_PERCENT), 'Nav. Law § 88(4)(b)(1)(ii)(A)'))
+        if 'capital_expense_fund_surcharge' in options:
+            lines.append(Line('Capital expense fund surcharge (set by the Sandy Hook pilot surcharge board, entered by the user)', board_amount(options['capital_expense_fund_surcharge'], 'capital_expense_fund_surcharge', SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_CAP, 'Nav. Law § 88(4)(e) caps it at $300 per ship'), 'Nav. Law § 88(4)(e)'))
     if p.text == 2:
+        if 'capital_expense_fund_surcharge' not in options:
+            notes.append('Not included: the capital expense fund surcharge set by the Sandy Hook pilots surcharge board (Nav. Law § 88(4)(e)); the law caps it at $125 per ship but leaves the amount to the board.')
         lines.append(Line('7.5% of the calculated fee', percent_of(base, NAV_88_4_B_ADDITION_PERCENT), 'Nav. Law § 88(4)(b)'))
+        if 'capital_expense_fund_surcharge' in options:
+            lines.append(Line('Capital expense fund surcharge (set by the Sandy Hook pilots surcharge board, entered by the user)', board_amount(options['capital_expense_fund_surcharge'], 'capital_expense_fund_surcharge', SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_NAV_LAW_CONSOLIDATED_CAP, 'Nav. Law § 88(4)(e) caps it at $125 per ship'), 'Nav. Law § 88(4)(e)'))
     return Quote("sandy-hook", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
 
 # ---- hudson-lower: Hudson River Section 1 (Lower River) base pilotage ----------------------------
 
 _HUDSON_LOWER_PERIODS = (
     Period(NAV_89_A_4_B_1_VII_HUDSON_LOWER_FROM, None, hudson_lower_nav_89_a_4_b_1_vii, 'Nav. Law § 89-a(4)(b)(1)(vii)', None, NAV_89_A_4_B_1_VII_HUDSON_LOWER_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)'),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)'),
 )
 _HUDSON_LOWER_NO_SCHEDULE = "no hudson-lower rate schedule can be established for {on}; the corpus establishes them from 2022-01-01 (089-a.4-7-8.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
-_HUDSON_LOWER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", )
+_HUDSON_LOWER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", "communication_fee", )
 
 
 def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any]) -> Quote:
-    """Hudson River Section 1 (Lower River) base pilotage; options: second_pilot, launch, station_closed, docking, undocking, shifting, anchoring, stop_hours, ice_detention_hours, ice_second_pilot, delay_hours, dismissed, detained_hours, standby_hours, departure_delay_hours, no_notice, cancellation, late_arrival_hours, late_order."""
+    """Hudson River Section 1 (Lower River) base pilotage; options: second_pilot, launch, station_closed, docking, undocking, shifting, anchoring, stop_hours, ice_detention_hours, ice_second_pilot, delay_hours, dismissed, detained_hours, standby_hours, departure_delay_hours, no_notice, cancellation, late_arrival_hours, late_order, communication_fee."""
     if options:
         check_options("hudson-lower", options, _HUDSON_LOWER_OPTIONS)
     for p in _HUDSON_LOWER_PERIODS:
@@ -416,6 +429,10 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
 
     if 'launch' not in options:
         notes.append('Launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(1) sets launch fees per pilotage unit by station).')
+    if 'communication_fee' not in options:
+        notes.append('Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.')
+    if 'communication_fee' in options:
+        lines.append(Line('Communication fee (set by the board of commissioners of pilots, entered by the user)', board_amount(options['communication_fee'], 'communication_fee', None, ''), 'Nav. Law § 89-a(4)(b)(1-a)'))
     if options:
         value = options.get('second_pilot')
         if value is not None and flag(value, 'second_pilot'):
@@ -576,16 +593,16 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
 
 _HUDSON_UPPER_PERIODS = (
     Period(NAV_89_A_4_B_FROM, NAV_89_A_4_B_UNTIL, hudson_upper_nav_89_a_4_b, 'Nav. Law § 89-a(4)(b)', None, NAV_89_A_4_B_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.'), 1, 'Nav. Law § 89-a(4)(d)'),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).',), 1, 'Nav. Law § 89-a(4)(d)'),
     Period(NAV_89_A_4_B_1_VII_HUDSON_UPPER_FROM, None, hudson_upper_nav_89_a_4_b_1_vii, 'Nav. Law § 89-a(4)(b)(1)(vii)', None, NAV_89_A_4_B_1_VII_HUDSON_UPPER_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)'),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)'),
 )
 _HUDSON_UPPER_NO_SCHEDULE = "no hudson-upper rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), from 2022-01-01 (089-a.4-7-8.txt); known in force until 2006-01-01; the corpus has no text of it from then until 2022-01-01 (089-a.4-7-8.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
-_HUDSON_UPPER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", )
+_HUDSON_UPPER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", "communication_fee", )
 
 
 def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any]) -> Quote:
-    """Hudson River Section 2 (Upper River) base pilotage; options: second_pilot, launch, station_closed, docking, undocking, shifting, anchoring, stop_hours, ice_detention_hours, ice_second_pilot, delay_hours, dismissed, detained_hours, standby_hours, departure_delay_hours, no_notice, cancellation, late_arrival_hours, late_order."""
+    """Hudson River Section 2 (Upper River) base pilotage; options: second_pilot, launch, station_closed, docking, undocking, shifting, anchoring, stop_hours, ice_detention_hours, ice_second_pilot, delay_hours, dismissed, detained_hours, standby_hours, departure_delay_hours, no_notice, cancellation, late_arrival_hours, late_order, communication_fee."""
     if options:
         check_options("hudson-upper", options, _HUDSON_UPPER_OPTIONS)
     for p in _HUDSON_UPPER_PERIODS:
@@ -614,13 +631,21 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
     if p.text == 0:
         if 'launch' not in options:
             notes.append('Launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station).')
+        if 'communication_fee' not in options:
+            notes.append('Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.')
         if 'launch' not in options:
             notes.append('Mid-river launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station).')
+        if 'communication_fee' in options:
+            lines.append(Line('Communication fee (set by the board of commissioners of pilots, entered by the user)', board_amount(options['communication_fee'], 'communication_fee', None, ''), 'Nav. Law § 89-a(4)(b)(1-a)'))
     if p.text == 1:
         if 'launch' not in options:
             notes.append('Launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station).')
+        if 'communication_fee' not in options:
+            notes.append('Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.')
         if 'launch' not in options:
             notes.append('Mid-river launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station).')
+        if 'communication_fee' in options:
+            lines.append(Line('Communication fee (set by the board of commissioners of pilots, entered by the user)', board_amount(options['communication_fee'], 'communication_fee', None, ''), 'Nav. Law § 89-a(4)(b)(1-a)'))
     if options:
         value = options.get('second_pilot')
         if value is not None and flag(value, 'second_pilot'):
@@ -862,9 +887,11 @@ def _quote_long_island_sound(given: Decimal | None, on: _date, options: dict[str
             if p.text == 0:
                 if days:
                     lines.append(Line('Pilot carried off (per day): ' + str(days) + ' day(s) × $200', cents(days * NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY), 'Nav. Law § 89-b(4)(b)(6)'))
+                    notes.append("Not included: the pilot's first class return transportation, which the law awards (Nav. Law § 89-b(4)(b)(6)) but whose cost is not in the law text.")
             if p.text == 1:
                 if days:
                     lines.append(Line('Pilot carried off (per day): ' + str(days) + ' day(s) × $200', cents(days * NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY), 'Nav. Law § 89-b(4)(b)(6)'))
+                    notes.append("Not included: the pilot's first class return transportation, which the law awards (Nav. Law § 89-b(4)(b)(6)) but whose cost is not in the law text.")
     return Quote("long-island-sound", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
 
 
@@ -887,7 +914,7 @@ _QUOTERS = {
 
 class _SandyHookOptions(TypedDict, total=False):
     """The options of :func:`quote` for 'sandy-hook'."""
-    pass
+    capital_expense_fund_surcharge: Number
 
 
 class _HudsonLowerOptions(TypedDict, total=False):
@@ -911,6 +938,7 @@ class _HudsonLowerOptions(TypedDict, total=False):
     cancellation: Literal['under-2-hours', 'under-6-hours']
     late_arrival_hours: Number | Sequence[Number]
     late_order: bool
+    communication_fee: Number
 
 
 class _HudsonUpperOptions(TypedDict, total=False):
@@ -934,6 +962,7 @@ class _HudsonUpperOptions(TypedDict, total=False):
     cancellation: Literal['under-2-hours', 'under-6-hours']
     late_arrival_hours: Number | Sequence[Number]
     late_order: bool
+    communication_fee: Number
 
 
 class _LongIslandSoundOptions(TypedDict, total=False):
@@ -1007,6 +1036,8 @@ _OPTION_HELP = {
     "miles": "miles piloted: below the statute\u0027s distance, a transporting charge instead of the pilotage fee (\u00a7 89-b(4)(b)(4))",
     "detention_hours": "hours detained on board at anchor or berth (\u00a7 89-b(4)(b)(5))",
     "carried_off_days": "whole days carried off on board (\u00a7 89-b(4)(b)(6))",
+    "capital_expense_fund_surcharge": "the capital expense fund surcharge the surcharge board set, in dollars per ship (\u00a7 88(4)(e))",
+    "communication_fee": "the communication fee the board of commissioners of pilots set, in dollars (\u00a7 89-a(4)(b)(1-a))",
 }
 
 

@@ -179,6 +179,14 @@ def choice(value: object, name: str, allowed: tuple[str, ...]) -> str:
 MAX_OCCURRENCES = 100  # stops, shifts, delays in one quote
 
 
+def board_amount(value: object, name: str, cap: Decimal | None, cap_words: str) -> Decimal:
+    """An amount the law leaves to a board, entered by the caller: dollars, checked against the law's cap."""
+    amount = number(value, name, allow_zero=True)
+    if cap is not None and amount > cap:
+        raise FeeError(f"{name}: ${amount:,} is more than the law allows: {cap_words}")
+    return cents(amount)
+
+
 def occurrences(value: object, name: str) -> tuple[Decimal, ...]:
     """Hours of a charge that may occur more than once: a number, or a list of them (each stop, each
     delay is charged on its own, with its own maximum)."""

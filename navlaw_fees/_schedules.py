@@ -292,6 +292,8 @@ NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT = Decimal("35")
 NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT = Decimal("5")  # Late arrival at the pilot station
 NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM = _date(2016, 10, 1)
 NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT = Decimal("10")  # Late ordering of pilot
+SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_CAP = Decimal("300")
+SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_NAV_LAW_CONSOLIDATED_CAP = Decimal("125")
 
 # ---- schedules -----------------------------------------------------------------------------------------
 

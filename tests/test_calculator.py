@@ -46,8 +46,12 @@ def cases(n: int, seed: int = 4) -> list[dict[str, object]]:
                                {"delay_hours": "1"}, {"ice_detention_hours": "25", "ice_second_pilot": True},
                                {"stop_hours": ["6", "9"]}, {"shifting": 2, "anchoring": 3},
                                {"delay_hours": ["0.5", "2", "12"]}])
+            if rnd.random() < 0.15:
+                opts = {"communication_fee": str(rnd.choice([0, 12, "35.505"]))}
             if route == "hudson-upper" and rnd.random() < 0.2:
                 opts = {"launch": ["yonkers-pilot-station", "norrie-point-pilot-station"]}
+        if route == "sandy-hook" and rnd.random() < 0.4:
+            opts = {"capital_expense_fund_surcharge": str(rnd.choice([0, 125, "299.995", 300, 301]))}
         if route == "long-island-sound" and rnd.random() < 0.6:
             opts = rnd.choice([{"miles": "10"}, {"detention_hours": "3.5"}, {"carried_off_days": "2"},
                                {"miles": "30", "detention_hours": "1"}])

@@ -319,7 +319,8 @@ def test_failure_to_provide_measurements_is_the_maximum_pilotage_charge_where_th
 
 
 def test_the_reference_evaluator_agrees_on_a_vessel_without_measurements(corpus, tariffs):
-    from compiler.fees.plans import build_plans, reference_quote
+    from compiler.fees.plans import build_plans
+    from compiler.fees.reference import reference_quote
     from compiler.tariffs.routes import RouteTable
 
     plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
@@ -383,7 +384,8 @@ def test_navlaw_fee_takes_repeated_options_as_the_api_does(capsys):
 
 
 def test_the_reference_evaluator_agrees_on_repeated_charges(corpus, tariffs):
-    from compiler.fees.plans import build_plans, reference_quote
+    from compiler.fees.plans import build_plans
+    from compiler.fees.reference import reference_quote
     from compiler.tariffs.routes import RouteTable
 
     plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
@@ -415,7 +417,8 @@ def test_a_dismissal_or_a_cancellation_is_charged_instead_of_pilotage_as_the_rul
 
 
 def test_the_reference_evaluator_agrees_on_charges_instead_of_pilotage(corpus, tariffs):
-    from compiler.fees.plans import build_plans, reference_quote
+    from compiler.fees.plans import build_plans
+    from compiler.fees.reference import reference_quote
     from compiler.tariffs.routes import RouteTable
 
     plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
@@ -467,7 +470,8 @@ def test_one_second_pilot_is_not_charged_twice():
 
 
 def test_the_reference_evaluator_agrees_on_one_second_pilot(corpus, tariffs):
-    from compiler.fees.plans import build_plans, reference_quote
+    from compiler.fees.plans import build_plans
+    from compiler.fees.reference import reference_quote
     from compiler.tariffs.routes import RouteTable
 
     plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
@@ -485,3 +489,45 @@ def test_part_hours_are_a_named_reading_in_the_quote_and_in_lint(capsys):
             'and not how a part of an hour counts) (21 NYCRR § 55.2(a)).') in q.notes
     assert main(["lint"]) == 0
     assert "info: 21 NYCRR § 55.2(a): a part of an hour is charged as a whole hour" in capsys.readouterr().out
+
+
+def test_an_amount_the_law_leaves_to_a_board_may_be_entered_and_is_checked_against_the_cap():
+    """Issue 19 item 5. § 88(4)(e) (2022): "The surcharge board may set the rate not to exceed three hundred
+    dollars per ship." Entered: a line "set by the …, entered by the user"; over $300: a FeeError quoting
+    the cap; not entered: the note stays. § 89-a(4)(b)(1-a): "The communication fee shall be set by the
+    board of commissioners of pilots" (no cap)."""
+    on = dt.date(2026, 6, 1)
+    q = nf.quote("sandy-hook", units=300, on=on, capital_expense_fund_surcharge=250)
+    assert q.lines[-1] == nf.Line("Capital expense fund surcharge (set by the Sandy Hook pilot surcharge board, "
+                                  "entered by the user)", Decimal("250.00"), "Nav. Law § 88(4)(e)")
+    assert not any("capital expense fund surcharge" in n for n in q.notes)
+    assert any(n.startswith("Not included: the capital expense fund surcharge") for n in nf.quote("sandy-hook", units=300, on=on).notes)
+    with pytest.raises(nf.FeeError, match=r"\$301 is more than the law allows: Nav. Law § 88\(4\)\(e\) caps it at \$300 per ship"):
+        nf.quote("sandy-hook", units=300, on=on, capital_expense_fund_surcharge=301)
+    q = nf.quote("hudson-lower", units=300, on=on, communication_fee="35.505")
+    assert q.lines[-1].amount == Decimal("35.51")  # rounded once to cents, half up
+    # 2004: the 2002 text caps it at $125
+    with pytest.raises(nf.FeeError, match=r"caps it at \$125 per ship"):
+        nf.quote("sandy-hook", units=300, on=dt.date(2004, 1, 1), capital_expense_fund_surcharge=126)
+
+
+def test_the_reference_evaluator_agrees_on_amounts_entered_for_a_board(corpus, tariffs):
+    from compiler.fees.plans import build_plans
+    from compiler.fees.reference import reference_quote
+    from compiler.tariffs.routes import RouteTable
+
+    plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
+    for route, kw in (("sandy-hook", dict(capital_expense_fund_surcharge="299.995")),
+                      ("hudson-upper", dict(communication_fee=12, launch="yonkers-pilot-station"))):
+        a = nf.quote(route, units=300, on=dt.date(2026, 6, 1), **kw)
+        b = reference_quote(plans, route, units=300, on=dt.date(2026, 6, 1), **kw)
+        assert (a.total, a.lines, a.notes) == (b.total, b.lines, b.notes), kw
+
+
+def test_return_transportation_of_a_carried_off_pilot_is_a_note_not_a_number():
+    """§ 89-b(4)(b)(6): "shall be paid two hundred dollars per day … He shall also be awarded first class return
+    transportation at the earliest possible time": 2 days = $400.00, and the transport is named, not priced."""
+    q = nf.quote("long-island-sound", units=300, on=dt.date(2026, 6, 1), carried_off_days=2)
+    assert q.lines[-1].amount == Decimal("400.00")
+    assert ("Not included: the pilot's first class return transportation, which the law awards "
+            "(Nav. Law § 89-b(4)(b)(6)) but whose cost is not in the law text.") in q.notes

@@ -11,7 +11,8 @@ from hypothesis import given, settings, strategies as st
 
 import navlaw_fees as nf
 from compiler.runtime import FeeError as ReferenceFeeError
-from compiler.fees.plans import build_plans, reference_quote
+from compiler.fees.plans import build_plans
+from compiler.fees.reference import reference_quote
 from compiler.tariffs.routes import RouteTable
 
 D = Decimal

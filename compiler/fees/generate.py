@@ -20,7 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from compiler import resources
 from compiler.cache import jinja_bytecode
 from compiler.fees.package import header_lines, pyproject
-from compiler.fees.plans import ONE_PERSON, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
+from compiler.fees.plans import ONE_PERSON, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
 from compiler.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
 from compiler.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       to_json)
@@ -278,6 +278,7 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
             lines += ["if days:",
                       f"    lines.append(Line({text(f'{t.title}: ', V('days'), f' day(s) × ${t.amount.value}')}, cents(days * {amount}), "  # type: ignore[union-attr]
                       f"{pystr(t.citation)}))"]
+            lines += [f"    notes.append({pystr(n)})" for n in t.notes if n.startswith("Not included")]
         if guard:
             body.append(f"if {guard}:")
             body += ["    " + x for x in lines]
@@ -336,6 +337,18 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
                 block += [f"lines.append(Line({pystr(f'{t.percent.value}% of the calculated fee')}, "  # type: ignore[union-attr]
                           f"percent_of(base, {pct}), {pystr(t.citation)}))"]
 
+        for name in sorted(o.name for o in plan.options if o.kind == "amount"):  # a board's amount, entered
+            t = next((t for t in plan.board_fees.get(f, ()) if t.option == name), None)
+            if t is None:
+                block += [f"if {pystr(name)} in options:",
+                          f"    raise FeeError({pystr(name + ': no such fee set by a board is in force on ')} + "
+                          f"on.isoformat() + {pystr(' on ' + route)})"]
+                continue
+            desc, cap_words = board_line_words(t)
+            cap = mod.const(f"{ident_plain(t.id)}_CAP", t.cap.value) if t.cap else "None"
+            block += [f"if {pystr(name)} in options:",
+                      f"    lines.append(Line({pystr(desc)}, board_amount(options[{pystr(name)}], {pystr(name)}, {cap}, "
+                      f"{pystr(cap_words)}), {pystr(t.citation)}))"]
         if block:
             if len(texts) > 1:
                 body.append(f"if p.text == {i}:")
@@ -344,7 +357,7 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
                 body += block
     option_code: list[str] = []
     for opt in plan.options:
-        if opt.name == "miles":
+        if opt.name == "miles" or opt.kind == "amount":
             continue
         option_code += _option_block(mod, plan, texts, opt, route)
     if option_code:

@@ -1,4 +1,4 @@
-"""Fee plans: what a quote for each route consists of, built from the tariffs, and a reference evaluator.
+"""Fee plans: what a quote for each route consists of, built from the tariffs, and the options' words.
 
 A :class:`Plan` gathers, for one route, the base schedules in date order (only those whose dates are
 established can be quoted), what comes with them from the same text (the § 88 7.5% addition, the § 89-a
@@ -6,7 +6,7 @@ second pilot, the § 89-b transporting, detention and carried-off fees), the 21 
 are quote options, and the notes a quote must carry (fees left to a board, surcharges whose dates are
 not established, interpretations).
 
-The generator (compiler/generate_fees.py) renders plans as straight-line Python; :func:`reference_quote`
+The generator (compiler/fees/generate.py) renders plans as straight-line Python; compiler/fees/reference.py
 evaluates the same plans directly from the tariff objects. The property test checks that both agree.
 """
 
@@ -15,17 +15,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
-from typing import Callable
-from decimal import Decimal
 
-from compiler.runtime import (MAX_OCCURRENCES, FeeError, Line, Period, Quote, cents, check_options, choice,
-                              choices as choose_many, clamp,
-                              day, flag, number, occurrences, started, times, unmeasured_units,
-                              vessel_or_unmeasured, whole)
-from compiler.tariffs.formula import describe
+from compiler.runtime import MAX_OCCURRENCES, FeeError
 from compiler.tariffs.routes import RouteTable
-from compiler.tariffs.model import (OPTION_TITLES, AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
-                      clamp as clamp_amounts)
+from compiler.tariffs.model import OPTION_TITLES, AnyTariff, BoardSet, BracketSchedule, Percentage, PerUnitFee
 
 HOURS_OPTIONS = ("stop_hours", "ice_detention_hours", "delay_hours", "detained_hours", "standby_hours",
                  "departure_delay_hours", "late_arrival_hours")
@@ -44,7 +37,8 @@ CHOICE_OPTIONS = ("launch", "station_closed", "docking", "undocking", "cancellat
 OPTION_ORDER = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring",
                 "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours",
                 "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours",
-                "late_order", "miles", "detention_hours", "carried_off_days")
+                "late_order", "miles", "detention_hours", "carried_off_days", "capital_expense_fund_surcharge",
+                "communication_fee")
 # What each quote option is, in words for people (nf.options, the calculator, quote lines); the law's
 # numbers and the citations are not here: they come from the tariffs that price the option (help()).
 OPTION_TEXT = {
@@ -70,6 +64,8 @@ OPTION_TEXT = {
     "miles": "miles piloted: below the statute's distance, a transporting charge instead of the pilotage fee",
     "detention_hours": "hours detained on board at anchor or berth",
     "carried_off_days": "whole days carried off on board",
+    "capital_expense_fund_surcharge": "the capital expense fund surcharge the surcharge board set, in dollars per ship",
+    "communication_fee": "the communication fee the board of commissioners of pilots set, in dollars",
 }
 
 
@@ -102,7 +98,7 @@ def option_help(plans: dict[str, Plan]) -> dict[str, str]:
     """Each option's words with the provision(s) of the law that price it."""
     cites: dict[str, list[str]] = {}
     for plan in plans.values():
-        for ts in list(plan.with_base.values()) + [plan.rule_fees]:
+        for ts in list(plan.with_base.values()) + [plan.rule_fees] + list(plan.board_fees.values()):
             for t in ts:
                 opt = getattr(t, "option", "")
                 if opt:
@@ -139,6 +135,8 @@ class Plan:
     # by group key: (option, note) — a note a quote carries only when it does not use that option
     # ("Launch fee not included: no pilot station was chosen" — not when launch= is given)
     notes_unless: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # by group key: the fees a board sets that a caller may enter (capital expense fund surcharge, …)
+    board_fees: dict[str, tuple[BoardSet, ...]] = field(default_factory=dict)
 
     def schedule_on(self, on: dt.date) -> BracketSchedule:
         for s in self.base:
@@ -202,6 +200,7 @@ def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]
         with_base: dict[str, tuple[AnyTariff, ...]] = {}
         notes_with_base: dict[str, tuple[str, ...]] = {}
         notes_unless: dict[str, tuple[tuple[str, str], ...]] = {}
+        board_fees: dict[str, tuple[BoardSet, ...]] = {}
         group: dict[str, str] = {}
         for s in base:
             assert s.effective.start is not None
@@ -216,18 +215,20 @@ def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]
             with_base[key] = extras
             notes_with_base[key] = notes
             notes_unless[key] = tuple((opt, n) for opt, n in pairs if opt)
+            board_fees[key] = tuple(sorted((t for t in live if isinstance(t, BoardSet) and t.option and t.route in fam
+                                            and t.effective.contains(day) is True), key=lambda t: t.option))
         rule = tuple(t for t in live if t.route in fam and isinstance(t, (Percentage, PerUnitFee)) and t.option
                      and t.effective.start is not None and t.effective.start_basis != "with-text")
         own = routes.get(route)
         launch_fees = len({t.title.lower() for t in live if isinstance(t, BoardSet) and t.route in fam
                            and "launch fee" in t.title.lower()
                            and (own is None or t.title.lower() not in own.not_charged)})
-        options = _options(route, with_base, rule, launch_fees)
+        options = _options(route, with_base, rule, launch_fees, board_fees)
         z2 = zone2_of.get(route, "")
         plans[route] = Plan(route, base, unresolved, with_base, notes_with_base, rule, options,
                             zone2=plans.get(z2) if z2 else None, group=group,
                             title=routes.get(route).title if routes.get(route) else route,  # type: ignore[union-attr]
-                            family=fam, zone2_route=z2, notes_unless=notes_unless)
+                            family=fam, zone2_route=z2, notes_unless=notes_unless, board_fees=board_fees)
     return {r: plans[r] for r in routes.ids()}
 
 
@@ -242,8 +243,8 @@ def _notes_for(routes: RouteTable, route: str, file: str, day: dt.date,
         if t.route not in fam or not isinstance(t, BoardSet) or t.effective.contains(day) is not True:
             continue
         if t.cap is not None:
-            out.append(("", f"Not included: the {t.title.lower()} set by the {t.who} ({t.citation}); the law caps it "
-                             f"at ${t.cap.value:,} {t.cap_unit} but leaves the amount to the board."))
+            out.append((t.option, f"Not included: the {t.title.lower()} set by the {t.who} ({t.citation}); the law caps "
+                                  f"it at ${t.cap.value:,} {t.cap_unit} but leaves the amount to the board."))
         elif "launch" in t.title.lower() and launch:
             own = routes.get(route)
             if own is not None and t.title.lower() in own.not_charged:
@@ -251,8 +252,8 @@ def _notes_for(routes: RouteTable, route: str, file: str, day: dt.date,
             out.append(("launch", f"{t.title} not included: no pilot station was chosen ({t.citation}: set by the "
                                   f"{t.who}; {launch} sets launch fees per pilotage unit by station)."))
         else:
-            out.append(("", f"Not included: the {t.title.lower()} ({t.citation}), set by the {t.who}; its amount is "
-                             "not in the law text."))
+            out.append((t.option, f"Not included: the {t.title.lower()} ({t.citation}), set by the {t.who}; its amount "
+                                  "is not in the law text."))
     surcharges = [t for t in live if t.route in fam and t.file == file and t.series.endswith("retirement-surcharge")]
     if surcharges:
         first = surcharges[0]
@@ -265,7 +266,7 @@ def _notes_for(routes: RouteTable, route: str, file: str, day: dt.date,
 
 
 def _options(route: str, with_base: dict[str, tuple[AnyTariff, ...]], rule: tuple[AnyTariff, ...],
-             launch_fees: int = 1) -> tuple[Option, ...]:
+             launch_fees: int = 1, board_fees: dict[str, tuple[BoardSet, ...]] | None = None) -> tuple[Option, ...]:
     """The route's quote options; ``launch_fees``: how many launch fees the statute charges the route
     (Yonkers, and on the Upper River the mid-river launch too): so many stations may be chosen."""
     names: dict[str, set[str]] = {}
@@ -278,11 +279,15 @@ def _options(route: str, with_base: dict[str, tuple[AnyTariff, ...]], rule: tupl
                     names[opt].add(t.choice)  # type: ignore[union-attr]
     if "docking" in names:
         names["undocking"] = set(names["docking"])
+    board = {t.option for ts in (board_fees or {}).values() for t in ts}
+    for name in board:
+        names.setdefault(name, set())
     out = []
     for name in OPTION_ORDER:
         if name not in names:
             continue
-        kind = ("hours" if name in HOURS_OPTIONS or name == "detention_hours" else "flag" if name in FLAG_OPTIONS
+        kind = ("amount" if name in board else
+                "hours" if name in HOURS_OPTIONS or name == "detention_hours" else "flag" if name in FLAG_OPTIONS
                 else "choice" if name in CHOICE_OPTIONS else "miles" if name == "miles" else "days")
         most = (MAX_OCCURRENCES if kind == "hours" or name in REPEATABLE else
                 max(1, min(launch_fees, len(names[name]))) if name == "launch" else 1)
@@ -290,180 +295,7 @@ def _options(route: str, with_base: dict[str, tuple[AnyTariff, ...]], rule: tupl
     return tuple(out)
 
 
-# ---- the reference evaluator --------------------------------------------------------------------------------
-
-def _pct_line(t: Percentage, base_amount: Decimal, hours: Decimal | None) -> tuple[Decimal, str]:
-    """Percent of ``base_amount`` (already rounded), per hour / per 24 hours with the maximum; the
-    percentage applied and how it was reached."""
-    pct = t.percent.value  # type: ignore[union-attr]
-    mx = t.max_percent.value if t.max_percent else None
-    if hours is None:
-        total = pct
-        how = f"{pct}%"
-    elif t.per == "24 hours":
-        n = started(hours, Decimal(24))
-        total = pct * n
-        how = f"{pct}% × {n} period(s) of 24 hours"
-    elif mx is not None and t.max_per == "24 hours":
-        full = int(hours // 24)
-        rest = hours - 24 * full
-        total = full * min(24 * pct, mx) + (min(started(rest) * pct, mx) if rest else Decimal(0))
-        how = f"{pct}% per hour, at most {mx}% per 24 hours"
-    else:
-        n = started(hours)
-        total = pct * n
-        how = f"{pct}% × {n} hour(s)"
-        if mx is not None and total > mx:
-            total = mx
-            how += f", capped at {mx}%"
-    return cents(base_amount * total / 100), how
-
-
-def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None, length_ft: object = None,
-                    breadth_ft: object = None, depth_ft: object = None, on: object = None,
-                    measurements_provided: object = True, **options: object) -> Quote:
-    if not isinstance(route, str) or route not in plans:
-        raise FeeError(f"unknown route {route!r}; routes: {', '.join(plans)}")
-    plan = plans[route]
-    given = vessel_or_unmeasured(measurements_provided, units, length_ft, breadth_ft, depth_ft)
-    when = day(on)
-    check_options(route, options, tuple(o.name for o in plan.options))
-    base = plan.schedule_on(when)
-    lines: list[Line] = []
-    notes: list[str] = list(base.notes)
-    extras = plan.with_base.get(plan.group.get(base.id, ""), ())
-    notes.extend(n for t in extras if isinstance(t, Percentage) and t.of == "calculated-fee" for n in t.notes)
-    notes.extend(plan.notes_with_base.get(plan.group.get(base.id, ""), ()))
-    if given is None:
-        u = unmeasured_units(Period(base.effective.start or when, base.effective.end, lambda x: (x, "", ""), base.citation,
-                                    base.min_units.value if base.min_units else None,
-                                    base.max_units.value if base.max_units else None, (), 0, base.unmeasured))
-        notes.append(f"Measurements not provided: the maximum pilotage charge, on {u} pilotage units ({base.unmeasured}).")
-    else:
-        u = given
-    used = clamp_amounts(u, base.min_units, base.max_units)
-    if used != u:
-        notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {base.citation}.")
-    notes.extend(n for opt, n in plan.notes_unless.get(plan.group.get(base.id, ""), ()) if opt not in options)
-    bracket = base.bracket_for(u)
-    if bracket is None:
-        raise FeeError(f"{u} pilotage units fall in no bracket of {base.citation}")
-    base_amount = cents(base.fee(u))
-    fraction = next((t for t in extras if isinstance(t, FractionOfRate)), None)
-    miles = options.get("miles")
-    if miles is not None and fraction is not None:
-        m = number(miles, "miles")
-        if fraction.condition_miles and m < fraction.condition_miles.value:
-            frac_amount = cents(base.fee(u) * fraction.numerator / fraction.denominator)
-            lines.append(Line(f"Transporting charge, piloted under {fraction.condition_miles.value} miles: "
-                              f"{fraction.numerator}/{fraction.denominator} of {used} PU × {describe(bracket.fee, 'PU')}",
-                              frac_amount, fraction.citation))
-            notes.extend(fraction.notes)
-            base_amount = frac_amount
-        else:
-            lines.append(_base_line(plan, base, bracket, used, base_amount))
-    else:
-        lines.append(_base_line(plan, base, bracket, used, base_amount))
-    for t in extras:
-        if isinstance(t, Percentage) and t.of == "calculated-fee":
-            lines.append(Line(f"{t.percent.value}% of the calculated fee", cents(base_amount * t.percent.value / 100),  # type: ignore[union-attr]
-                              t.citation))
-    zone2: Decimal | None = None
-
-    def zone2_amount() -> Decimal:
-        nonlocal zone2
-        if zone2 is None:
-            z = plan.zone2 if plan.zone2 is not None else plan
-            s = z.schedule_on(when)
-            zone2 = cents(s.fee(u))
-            notes.append(f"\"Zone 2 Base Rate\" read as the {z.title} charge for {u} "
-                         f"pilotage units: ${zone2:,} ({s.citation}); the rule does not define it.")
-        return zone2
-
-    instead: list[str] = []
-    for name in OPTION_ORDER:
-        if name not in options or name == "miles":
-            continue
-        opt = next(o for o in plan.options if o.name == name)
-        partner = ONE_PERSON.get(name, "")
-        if partner and partner in options and flag(options[name], name) and options[partner]:
-            t = next(t for t in plan.rule_fees if getattr(t, "option", "") == name)
-            notes.append(one_person_note(name, t.citation))
-            continue
-        for value in _occurrences(opt, options[name]):  # each stop, shift, delay, station on its own
-            _option_lines(plan, opt, value, extras, when, u, base_amount, zone2_amount, lines, notes, instead)
-    if instead:  # a fee charged instead of the pilotage fee: no pilotage was rendered
-        lines.pop(0)
-        notes.extend(instead)
-    return Quote(route, when, u, tuple(lines), tuple(dict.fromkeys(notes)))
-
-
-def _base_line(plan: Plan, base: BracketSchedule, bracket, used: Decimal, amount: Decimal) -> Line:  # type: ignore[no-untyped-def]
-    return Line(f"Pilotage: {used} PU, bracket \"{bracket.written}\": {describe(bracket.fee, 'PU')}", amount,
-                base.citation)
-
-
-def _occurrences(opt: Option, value: object) -> list[object]:
-    """An option's value as the occurrences it stands for: hours of each stop, each shift, each station."""
-    if opt.kind == "hours":
-        return list(occurrences(value, opt.name))
-    if opt.kind == "flag":
-        return [True] * (times(value, opt.name) if opt.most > 1 else int(flag(value, opt.name)))
-    if opt.kind == "choice":
-        return list(choose_many(value, opt.name, opt.choices, opt.most))
-    return [value]
-
-
-def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTariff, ...], when: dt.date, u: Decimal,
-                  base_amount: Decimal, zone2_amount: Callable[[], Decimal], lines: list[Line],
-                  notes: list[str], instead: list[str]) -> None:
-    """The line (and notes) of one occurrence of an option."""
-    name = opt.name
-    if opt.kind == "flag":
-        if not flag(value, name):
-            return
-    elif opt.kind == "choice":
-        value = choice(value, name, opt.choices)
-    candidates = [t for t in list(extras) + list(plan.rule_fees)
-                  if getattr(t, "option", "") == ("docking" if name == "undocking" else name)
-                  and (opt.kind != "choice" or getattr(t, "choice", "") == value)]
-    t = candidates[0]
-    if t in plan.rule_fees and not t.effective.contains(when):
-        raise FeeError(f"{name}: {t.citation} is not in force on {when.isoformat()} (in force from "
-                       f"{t.effective.start})")
-    label = label_for(name, str(value) if opt.kind == "choice" else "")
-    if isinstance(t, Percentage):
-        hours = number(value, name, allow_zero=True) if opt.kind == "hours" else None
-        if hours is not None and hours == 0:
-            return
-        if hours is not None and t.free_hours and hours <= t.free_hours:
-            reason = t.free_reason or f"within {t.free_hours} hour(s)"
-            notes.append(f"{name}: no charge, {reason} ({t.citation}).")
-            return
-        of = zone2_amount() if t.of == "zone-2-base-rate" else base_amount
-        amount, how = _pct_line(t, of, hours)
-        what = "the Zone 2 base rate" if t.of == "zone-2-base-rate" else "the regular pilotage fee"
-        lines.append(Line(f"{label}: {how} of {what}", amount, t.citation))
-        if t.instead_of_pilotage:
-            instead.append(instead_note(name, t))
-        if t.reading and hours is not None:
-            notes.append(f"{name}: {t.reading} ({t.citation}).")
-    elif isinstance(t, PerUnitFee):
-        on_units = clamp(u, t.min_units.value if t.min_units else None, t.max_units.value if t.max_units else None)
-        lines.append(Line(f"{t.title}: {on_units} PU × ${t.rate.value}", cents(on_units * t.rate.value),  # type: ignore[union-attr]
-                          t.citation))
-    elif isinstance(t, TimeFee) and t.per == "hour":
-        hours = number(value, name, allow_zero=True)
-        after = t.after.value if t.after else Decimal(0)
-        if hours <= after:
-            if hours:
-                notes.append(f"{name}: a detention of {after} hours or less is not paid ({t.citation}).")
-            return
-        n = started(hours) if t.part_counts else int(hours)
-        lines.append(Line(f"{t.title}: {n} hour(s) × ${t.amount.value}", cents(n * t.amount.value), t.citation))  # type: ignore[union-attr]
-        notes.extend(t.notes)
-    elif isinstance(t, TimeFee):
-        days = whole(value, name)
-        if days:
-            lines.append(Line(f"{t.title}: {days} day(s) × ${t.amount.value}", cents(days * t.amount.value),  # type: ignore[union-attr]
-                              t.citation))
+def board_line_words(t: BoardSet) -> tuple[str, str]:
+    """A board-set fee entered by the caller: the line's description, and the cap in the law's words."""
+    cap = f"{t.citation} caps it at ${t.cap.value:,} {t.cap_unit}" if t.cap is not None else ""
+    return f"{t.title} (set by the {t.who}, entered by the user)", cap

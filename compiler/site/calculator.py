@@ -42,7 +42,7 @@ def _extra_json(t: AnyTariff) -> dict[str, object]:
 
 def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
     """The fee plans as data for the calculator (same objects the fee module is generated from)."""
-    from compiler.fees.plans import ONE_PERSON, OPTION_ORDER, established, no_schedule_message
+    from compiler.fees.plans import ONE_PERSON, OPTION_ORDER, board_line_words, established, no_schedule_message
     out: dict[str, object] = {}
     for route, plan in plans.items():
         periods = []
@@ -54,6 +54,9 @@ def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
                 "max": str(s.max_units.value) if s.max_units else None,
                 "notes": list(s.notes) + list(plan.notes_with_base.get(plan.group[s.id], ())),
                 "notes_unless": [list(x) for x in plan.notes_unless.get(plan.group[s.id], ())],
+                "board": [{"option": t.option, "description": board_line_words(t)[0], "cap_words": board_line_words(t)[1],
+                           "cap": str(t.cap.value) if t.cap else None, "citation": t.citation, "provision": t.provision}
+                          for t in plan.board_fees.get(plan.group[s.id], ())],
                 "brackets": [{"low": str(b.low), "low_inclusive": b.low_inclusive,
                               "high": str(b.high) if b.high is not None else None,
                               "high_inclusive": b.high_inclusive, "written": b.written, "expr": _expr_json(b.fee)}

@@ -31,6 +31,7 @@ OPTION_TITLES = {  # what a quote line, a tariff title and the site call each op
     "detained_hours": "Detained on board", "standby_hours": "Standing by", "departure_delay_hours": "Departure delayed",
     "no_notice": "Arrival without prior notice", "cancellation": "Late cancellation",
     "late_arrival_hours": "Late arrival at the pilot station", "late_order": "Late ordering of pilot",
+    "capital_expense_fund_surcharge": "Capital expense fund surcharge", "communication_fee": "Communication fee",
 }
 
 
@@ -212,6 +213,7 @@ class BoardSet(Tariff):
     who: str = ""
     cap: Amount | None = None  # "not to exceed three hundred dollars per ship"
     cap_unit: str = ""
+    option: str = ""  # the quote option by which a caller enters the amount the board set ("" for none)
 
 
 @dataclass(frozen=True)

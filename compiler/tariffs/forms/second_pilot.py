@@ -49,4 +49,5 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                                                                               "in force with the same text"),
                 status=ctx.status, notes=(f"The {what} is set by the board of commissioners of pilots; its amount is "
                                           "not in the statute.",),
-                who="board of commissioners of pilots")
+                who="board of commissioners of pilots",
+                option="communication_fee" if what == "communication fee" else "")

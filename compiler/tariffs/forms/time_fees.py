@@ -19,6 +19,7 @@ _HOURLY_RE = rx(r"(?i)detained on board a vessel at berth for more than (?P<afte
                         r"paid at the rate of (?P<m>[a-z\- \n]+?dollars) per hour(?P<part> or fraction thereof)?")
 _UNMEASURED_RE = rx(r"(?i)Failure to provide the measurements so required shall subject (?:the )?vessel to the maximum "
                     r"pilotage charge")
+_RETURN_RE = rx(r"(?i)return transportation")
 _DAILY_RE = rx(r"(?i)pilot carried off on board a vessel[^.]*? shall be paid (?P<m>[a-z\- \n]+?dollars) per day")
 
 
@@ -80,5 +81,7 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff | tuple[str, Am
                 provision=node.id, citation=node.citation, file=ctx.doc.file,
                 effective=Effective(None, None, "with", "in force with the rates of the same text"), status=ctx.status,
                 notes=("Paid per whole day: the law says nothing of part days, so a fractional number of days is "
-                       "refused rather than guessed.",),
+                       "refused rather than guessed.",) + ((
+                    "Not included: the pilot's first class return transportation, which the law awards "
+                    f"({node.citation}) but whose cost is not in the law text.",) if _RETURN_RE.search(text) else ()),
                 amount=ctx.amount(money, start + m.start("m"), start + m.end("m")), per="day", option="carried_off_days")

@@ -96,6 +96,16 @@ function quote(route, units, on, options) {
       lines.push({ description: `${t.percent}% of the calculated fee`, cents: Q.cents(Q.div(Q.mul(moneyQ(baseCents), Q.of(t.percent)), Q.int(100))), citation: t.citation, provision: t.provision });
     }
   }
+  // amounts a board sets, entered by the caller, checked against the law's cap
+  for (const o of plan.options.filter((x) => x.kind === "amount").sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (options[o.name] === undefined) continue;
+    const b = (base.board || []).find((x) => x.option === o.name);
+    if (!b) throw new Error(`${o.name}: no such fee set by a board is in force on ${on} on ${route}`);
+    const amount = Q.of(options[o.name]);
+    if (Q.cmp(amount, Q.int(0)) < 0) throw new Error(`${o.name} must be zero or more`);
+    if (b.cap !== null && Q.cmp(amount, Q.of(b.cap)) > 0) throw new Error(`${o.name}: more than the law allows: ${b.cap_words}`);
+    lines.push({ description: b.description, cents: Q.cents(amount), citation: b.citation, provision: b.provision });
+  }
   let zone2 = null;
   const z2 = () => {
     if (zone2 === null) {
@@ -110,6 +120,7 @@ function quote(route, units, on, options) {
   for (const name of plan.option_order) {
     if (options[name] === undefined || name === "miles") continue;
     const o = plan.options.find((x) => x.name === name) || { kind: "", most: 1 };
+    if (o.kind === "amount") continue;  // entered above, with the base
     const partner = (plan.one_person || {})[name];
     if (partner && options[partner]) continue;  // one second pilot, charged once
     const given = options[name];
