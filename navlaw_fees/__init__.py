@@ -438,6 +438,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
         if value is not None and flag(value, 'second_pilot'):
             if p.text == 0:
                 lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of(base, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('launch')
         if value is not None:
             value = choice(value, 'launch', ('yonkers-anchorage', 'yonkers-pilot-station'))
@@ -456,44 +457,54 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
             if value == 'norrie-point':
                 on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MAX_UNITS)
                 lines.append(Line('Pilot transport fee when Norrie Point Station is closed: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_RATE), '21 NYCRR § 55.2(c)'))
+                notes.append('station_closed: charged on either river section: the rule names the Norrie Point Station but not the section of the transit (an interpretation) (21 NYCRR § 55.2(c)).')
             in_force(NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_IN_FORCE_FROM, on, 'station_closed', '21 NYCRR § 55.2(c)')
             if value == 'yonkers':
                 on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MAX_UNITS)
                 lines.append(Line('Pilot transport fee when Yonkers Station is closed: ' + str(on_units) + ' PU × $1.495', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_RATE), '21 NYCRR § 55.2(c)'))
+                notes.append('station_closed: charged on either river section: the rule names the Yonkers Station but not the section of the transit (an interpretation) (21 NYCRR § 55.2(c)).')
         value = options.get('docking')
         if value is not None:
             value = choice(value, 'docking', ('no-tug-no-thruster', 'thruster', 'tug'))
             in_force(NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(1)')
             if value == 'no-tug-no-thruster':
                 lines.append(Line('Docking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_2_DOCKING_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(2)')
             if value == 'thruster':
                 lines.append(Line('Docking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_DOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_3_DOCKING_TUG_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(3)')
             if value == 'tug':
                 lines.append(Line('Docking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_DOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('undocking')
         if value is not None:
             value = choice(value, 'undocking', ('no-tug-no-thruster', 'thruster', 'tug'))
             in_force(NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(1)')
             if value == 'no-tug-no-thruster':
                 lines.append(Line('Undocking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(2)')
             if value == 'thruster':
                 lines.append(Line('Undocking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_3_UNDOCKING_TUG_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(3)')
             if value == 'tug':
                 lines.append(Line('Undocking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('shifting')
         if value is not None:
             for _ in range(times(value, 'shifting')):
                 in_force(NYCRR_21_55_2_E_SHIFTING_IN_FORCE_FROM, on, 'shifting', '21 NYCRR § 55.2(e)')
                 lines.append(Line('Shifting: 20% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_E_SHIFTING_PERCENT), '21 NYCRR § 55.2(e)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('anchoring')
         if value is not None:
             for _ in range(times(value, 'anchoring')):
                 in_force(NYCRR_21_55_2_F_ANCHORING_IN_FORCE_FROM, on, 'anchoring', '21 NYCRR § 55.2(f)')
                 lines.append(Line('Anchoring: 5% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_F_ANCHORING_PERCENT), '21 NYCRR § 55.2(f)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('stop_hours')
         if value is not None:
             for amount_of in occurrences(value, 'stop_hours'):
@@ -501,6 +512,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_A_STOP_HOURS_PERCENT, NYCRR_21_55_2_A_STOP_HOURS_MAX_PERCENT, False)
                     lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(a)'))
+                    notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('stop_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(a)).')
         value = options.get('ice_detention_hours')
         if value is not None:
@@ -509,6 +521,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 periods = started(amount_of, HOURS_PER_DAY)
                 if periods:
                     lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)'))
+                    notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('ice_second_pilot')
         if value is not None and flag(value, 'ice_second_pilot') and options.get('second_pilot'):
             notes.append('ice_second_pilot: not charged again: one second pilot is on board, and second_pilot charges it (a reading: the statute and 21 NYCRR § 55.2(c) each price a second pilot; navlaw charges the one pilot once).')
@@ -516,6 +529,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
         if value is not None and flag(value, 'ice_second_pilot'):
             in_force(NYCRR_21_55_2_C_ICE_SECOND_PILOT_IN_FORCE_FROM, on, 'ice_second_pilot', '21 NYCRR § 55.2(c)')
             lines.append(Line('Second pilot (ice): 50% of the regular pilotage fee', percent_of(base, NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT), '21 NYCRR § 55.2(c)'))
+            notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('delay_hours')
         if value is not None:
             for amount_of in occurrences(value, 'delay_hours'):
@@ -525,11 +539,13 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 elif amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_1_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_1_DELAY_HOURS_MAX_PERCENT, False)
                     lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(1)'))
+                    notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('delay_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(1)).')
         value = options.get('dismissed')
         if value is not None and flag(value, 'dismissed'):
             in_force(NYCRR_21_55_2_G_2_DISMISSED_IN_FORCE_FROM, on, 'dismissed', '21 NYCRR § 55.2(g)(2)')
             lines.append(Line('Dismissed without rendering services: 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_G_2_DISMISSED_PERCENT), '21 NYCRR § 55.2(g)(2)'))
+            notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             instead.append('dismissed: charged instead of the pilotage fee, none being rendered ("dismissed without rendering services", 21 NYCRR § 55.2(g)(2)).')
         value = options.get('detained_hours')
         if value is not None:
@@ -538,6 +554,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_3_DETAINED_HOURS_PERCENT, NYCRR_21_55_2_G_3_DETAINED_HOURS_MAX_PERCENT, True)
                     lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(3)'))
+                    notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('detained_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(3)).')
         value = options.get('standby_hours')
         if value is not None:
@@ -546,6 +563,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_4_STANDBY_HOURS_PERCENT, NYCRR_21_55_2_G_4_STANDBY_HOURS_MAX_PERCENT, False)
                     lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(4)'))
+                    notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('standby_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(4)).')
         value = options.get('departure_delay_hours')
         if value is not None:
@@ -554,21 +572,25 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_MAX_PERCENT, False)
                     lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(5)'))
+                    notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('departure_delay_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(5)).')
         value = options.get('no_notice')
         if value is not None and flag(value, 'no_notice'):
             in_force(NYCRR_21_55_2_H_1_NO_NOTICE_IN_FORCE_FROM, on, 'no_notice', '21 NYCRR § 55.2(h)(1)')
             lines.append(Line('Arrival without prior notice: 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_1_NO_NOTICE_PERCENT), '21 NYCRR § 55.2(h)(1)'))
+            notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('cancellation')
         if value is not None:
             value = choice(value, 'cancellation', ('under-2-hours', 'under-6-hours'))
             in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
             if value == 'under-6-hours':
                 lines.append(Line('Late cancellation (under-6-hours): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                 instead.append('cancellation: charged instead of the pilotage fee, none being rendered ("arrival/departure of a vessel is cancelled", 21 NYCRR § 55.2(h)(2)).')
             in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
             if value == 'under-2-hours':
                 lines.append(Line('Late cancellation (under-2-hours): 35% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                 instead.append('cancellation: charged instead of the pilotage fee, none being rendered ("arrival/departure of a vessel is cancelled", 21 NYCRR § 55.2(h)(2)).')
         value = options.get('late_arrival_hours')
         if value is not None:
@@ -579,11 +601,13 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 elif amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT, False)
                     lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(h)(3)'))
+                    notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('late_arrival_hours: charged only when the vessel is more than one hour late ("more than one hour later than its scheduled arrival time"); then every hour of the lateness is charged, a part of an hour as an hour (an interpretation: the rule does not say whether the first hour counts once the vessel is that late) (21 NYCRR § 55.2(h)(3)).')
         value = options.get('late_order')
         if value is not None and flag(value, 'late_order'):
             in_force(NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM, on, 'late_order', '21 NYCRR § 55.2(h)(4)')
             lines.append(Line('Late ordering of pilot: 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT), '21 NYCRR § 55.2(h)(4)'))
+            notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
     if instead:  # a fee charged instead of the pilotage fee: no pilotage was rendered
         lines.pop(0)
         notes.extend(instead)
@@ -651,8 +675,10 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
         if value is not None and flag(value, 'second_pilot'):
             if p.text == 1:
                 lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of(base, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             if p.text == 0:
                 lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of(base, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('launch')
         if value is not None:
             for value in choices(value, 'launch', ('hyde-park-anchorage', 'norrie-point-pilot-station', 'yonkers-pilot-station'), 2):
@@ -675,44 +701,54 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
             if value == 'norrie-point':
                 on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MAX_UNITS)
                 lines.append(Line('Pilot transport fee when Norrie Point Station is closed: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_RATE), '21 NYCRR § 55.2(c)'))
+                notes.append('station_closed: charged on either river section: the rule names the Norrie Point Station but not the section of the transit (an interpretation) (21 NYCRR § 55.2(c)).')
             in_force(NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_IN_FORCE_FROM, on, 'station_closed', '21 NYCRR § 55.2(c)')
             if value == 'yonkers':
                 on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MAX_UNITS)
                 lines.append(Line('Pilot transport fee when Yonkers Station is closed: ' + str(on_units) + ' PU × $1.495', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_RATE), '21 NYCRR § 55.2(c)'))
+                notes.append('station_closed: charged on either river section: the rule names the Yonkers Station but not the section of the transit (an interpretation) (21 NYCRR § 55.2(c)).')
         value = options.get('docking')
         if value is not None:
             value = choice(value, 'docking', ('no-tug-no-thruster', 'thruster', 'tug'))
             in_force(NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(1)')
             if value == 'no-tug-no-thruster':
                 lines.append(Line('Docking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_2_DOCKING_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(2)')
             if value == 'thruster':
                 lines.append(Line('Docking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_DOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_3_DOCKING_TUG_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(3)')
             if value == 'tug':
                 lines.append(Line('Docking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_DOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('undocking')
         if value is not None:
             value = choice(value, 'undocking', ('no-tug-no-thruster', 'thruster', 'tug'))
             in_force(NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(1)')
             if value == 'no-tug-no-thruster':
                 lines.append(Line('Undocking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(2)')
             if value == 'thruster':
                 lines.append(Line('Undocking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_3_UNDOCKING_TUG_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(3)')
             if value == 'tug':
                 lines.append(Line('Undocking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('shifting')
         if value is not None:
             for _ in range(times(value, 'shifting')):
                 in_force(NYCRR_21_55_2_E_SHIFTING_IN_FORCE_FROM, on, 'shifting', '21 NYCRR § 55.2(e)')
                 lines.append(Line('Shifting: 20% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_E_SHIFTING_PERCENT), '21 NYCRR § 55.2(e)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('anchoring')
         if value is not None:
             for _ in range(times(value, 'anchoring')):
                 in_force(NYCRR_21_55_2_F_ANCHORING_IN_FORCE_FROM, on, 'anchoring', '21 NYCRR § 55.2(f)')
                 lines.append(Line('Anchoring: 5% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_F_ANCHORING_PERCENT), '21 NYCRR § 55.2(f)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('stop_hours')
         if value is not None:
             for amount_of in occurrences(value, 'stop_hours'):
@@ -720,6 +756,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_A_STOP_HOURS_PERCENT, NYCRR_21_55_2_A_STOP_HOURS_MAX_PERCENT, False)
                     lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(a)'))
+                    notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('stop_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(a)).')
         value = options.get('ice_detention_hours')
         if value is not None:
@@ -728,6 +765,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 periods = started(amount_of, HOURS_PER_DAY)
                 if periods:
                     lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)'))
+                    notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('ice_second_pilot')
         if value is not None and flag(value, 'ice_second_pilot') and options.get('second_pilot'):
             notes.append('ice_second_pilot: not charged again: one second pilot is on board, and second_pilot charges it (a reading: the statute and 21 NYCRR § 55.2(c) each price a second pilot; navlaw charges the one pilot once).')
@@ -735,6 +773,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
         if value is not None and flag(value, 'ice_second_pilot'):
             in_force(NYCRR_21_55_2_C_ICE_SECOND_PILOT_IN_FORCE_FROM, on, 'ice_second_pilot', '21 NYCRR § 55.2(c)')
             lines.append(Line('Second pilot (ice): 50% of the regular pilotage fee', percent_of(base, NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT), '21 NYCRR § 55.2(c)'))
+            notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('delay_hours')
         if value is not None:
             for amount_of in occurrences(value, 'delay_hours'):
@@ -744,11 +783,13 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 elif amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_1_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_1_DELAY_HOURS_MAX_PERCENT, False)
                     lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(1)'))
+                    notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('delay_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(1)).')
         value = options.get('dismissed')
         if value is not None and flag(value, 'dismissed'):
             in_force(NYCRR_21_55_2_G_2_DISMISSED_IN_FORCE_FROM, on, 'dismissed', '21 NYCRR § 55.2(g)(2)')
             lines.append(Line('Dismissed without rendering services: 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_G_2_DISMISSED_PERCENT), '21 NYCRR § 55.2(g)(2)'))
+            notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             instead.append('dismissed: charged instead of the pilotage fee, none being rendered ("dismissed without rendering services", 21 NYCRR § 55.2(g)(2)).')
         value = options.get('detained_hours')
         if value is not None:
@@ -757,6 +798,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_3_DETAINED_HOURS_PERCENT, NYCRR_21_55_2_G_3_DETAINED_HOURS_MAX_PERCENT, True)
                     lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(3)'))
+                    notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('detained_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(3)).')
         value = options.get('standby_hours')
         if value is not None:
@@ -765,6 +807,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_4_STANDBY_HOURS_PERCENT, NYCRR_21_55_2_G_4_STANDBY_HOURS_MAX_PERCENT, False)
                     lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(4)'))
+                    notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('standby_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(4)).')
         value = options.get('departure_delay_hours')
         if value is not None:
@@ -773,21 +816,25 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_MAX_PERCENT, False)
                     lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(5)'))
+                    notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('departure_delay_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(5)).')
         value = options.get('no_notice')
         if value is not None and flag(value, 'no_notice'):
             in_force(NYCRR_21_55_2_H_1_NO_NOTICE_IN_FORCE_FROM, on, 'no_notice', '21 NYCRR § 55.2(h)(1)')
             lines.append(Line('Arrival without prior notice: 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_1_NO_NOTICE_PERCENT), '21 NYCRR § 55.2(h)(1)'))
+            notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('cancellation')
         if value is not None:
             value = choice(value, 'cancellation', ('under-2-hours', 'under-6-hours'))
             in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
             if value == 'under-6-hours':
                 lines.append(Line('Late cancellation (under-6-hours): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                 instead.append('cancellation: charged instead of the pilotage fee, none being rendered ("arrival/departure of a vessel is cancelled", 21 NYCRR § 55.2(h)(2)).')
             in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
             if value == 'under-2-hours':
                 lines.append(Line('Late cancellation (under-2-hours): 35% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+                notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                 instead.append('cancellation: charged instead of the pilotage fee, none being rendered ("arrival/departure of a vessel is cancelled", 21 NYCRR § 55.2(h)(2)).')
         value = options.get('late_arrival_hours')
         if value is not None:
@@ -798,11 +845,13 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 elif amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT, False)
                     lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(h)(3)'))
+                    notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('late_arrival_hours: charged only when the vessel is more than one hour late ("more than one hour later than its scheduled arrival time"); then every hour of the lateness is charged, a part of an hour as an hour (an interpretation: the rule does not say whether the first hour counts once the vessel is that late) (21 NYCRR § 55.2(h)(3)).')
         value = options.get('late_order')
         if value is not None and flag(value, 'late_order'):
             in_force(NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM, on, 'late_order', '21 NYCRR § 55.2(h)(4)')
             lines.append(Line('Late ordering of pilot: 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT), '21 NYCRR § 55.2(h)(4)'))
+            notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
     if instead:  # a fee charged instead of the pilotage fee: no pilotage was rendered
         lines.pop(0)
         notes.extend(instead)

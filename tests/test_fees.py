@@ -531,3 +531,24 @@ def test_return_transportation_of_a_carried_off_pilot_is_a_note_not_a_number():
     assert q.lines[-1].amount == Decimal("400.00")
     assert ("Not included: the pilot's first class return transportation, which the law awards "
             "(Nav. Law § 89-b(4)(b)(6)) but whose cost is not in the law text.") in q.notes
+
+
+def test_the_readings_of_a_rounded_base_and_of_norrie_point_on_the_lower_river_are_named(capsys):
+    """Issue 19 item 6. A percentage of the Zone 2 Base Rate is taken of it rounded to cents ($5,751.00 for
+    300 PU; § 55.2(e) shifting 20% = $1,150.20), and the quote says so; 21 NYCRR § 55.2(c): "when the Norrie
+    Point Station is closed and the pilot boards at Yonkers, a Pilot Transport Fee of $1.315 per Pilotage
+    Unit" — the rule names the station, not the river section: charged on the Lower River too (300 × $1.315
+    = $394.50), and said. Both readings are in navlaw lint."""
+    on = dt.date(2026, 6, 1)
+    q = nf.quote("hudson-upper", units=300, on=on, shifting=True)
+    assert q.lines[1].amount == Decimal("1150.20")
+    assert any(n.startswith("Percentages are taken of the charge they are a percentage of as rounded to cents")
+               for n in q.notes)
+    q = nf.quote("hudson-lower", units=300, on=on, station_closed="norrie-point")
+    assert q.lines[1].amount == Decimal("394.50")
+    assert ("station_closed: charged on either river section: the rule names the Norrie Point Station but not the "
+            "section of the transit (an interpretation) (21 NYCRR § 55.2(c)).") in q.notes
+    main(["lint"])
+    out = capsys.readouterr().out
+    assert "info: percentages of another charge (the Zone 2 Base Rate, the regular pilotage fee) are taken of it" in out
+    assert "info: 21 NYCRR § 55.2(c): charged on either river section" in out

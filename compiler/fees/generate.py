@@ -20,7 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from compiler import resources
 from compiler.cache import jinja_bytecode
 from compiler.fees.package import header_lines, pyproject
-from compiler.fees.plans import ONE_PERSON, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
+from compiler.fees.plans import ONE_PERSON, ROUNDED_BASE, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
 from compiler.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
 from compiler.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       to_json)
@@ -227,7 +227,8 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                     lines += ["periods = started(amount_of, HOURS_PER_DAY)",
                               "if periods:",
                               f"    lines.append(Line({text(f'{desc}: {t.percent.value}% × ', V('periods'), f' period(s) of 24 hours of {what}')}, "  # type: ignore[union-attr]
-                              f"percent_of({of}, {pct} * periods), {pystr(t.citation)}))"]
+                              f"percent_of({of}, {pct} * periods), {pystr(t.citation)}))",
+                              f"    notes.append({pystr(ROUNDED_BASE)})"]
                 else:
                     mx = mod.const(f"{pre}_MAX_PERCENT", t.max_percent.value) if t.max_percent else "None"
                     free = ""
@@ -243,13 +244,14 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                         free = "    "
                     lines += [f"{free}total, how = hourly_percent(amount_of, {pct}, {mx}, {t.max_per == '24 hours'})",
                               f"{free}lines.append(Line({text(f'{desc}: ', V('how'), f' of {what}')}, percent_of({of}, total), "
-                              f"{pystr(t.citation)}))"]
+                              f"{pystr(t.citation)}))",
+                              f"{free}notes.append({pystr(ROUNDED_BASE)})"]
                     if t.reading:
                         lines += [f"{free}notes.append({pystr(f'{name}: {t.reading} ({t.citation}).')})"]
             else:
                 cond = f"if value == {pystr(choice_value)}:" if opt.kind == "choice" else ""
                 line = [f"lines.append(Line({pystr(f'{desc}: {t.percent.value}% of {what}')}, "  # type: ignore[union-attr]
-                        f"percent_of({of}, {pct}), {pystr(t.citation)}))"]
+                        f"percent_of({of}, {pct}), {pystr(t.citation)}))", f"notes.append({pystr(ROUNDED_BASE)})"]
                 if t.instead_of_pilotage:
                     line.append(f"instead.append({pystr(instead_note(name, t))})")
                 lines += [cond] + ["    " + x for x in line] if cond else line
@@ -261,6 +263,8 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                       f"    on_units = clamp(u, {lo}, {hi})",
                       f"    lines.append(Line({text(f'{t.title}: ', V('on_units'), f' PU × ${t.rate.value}')}, cents(on_units * {rate}), "  # type: ignore[union-attr]
                       f"{pystr(t.citation)}))"]
+            if t.reading:
+                lines += [f"    notes.append({pystr(f'{name}: {t.reading} ({t.citation}).')})"]
         elif isinstance(t, TimeFee) and t.per == "hour":
             amount = mod.const(f"{pre}_PER_HOUR", t.amount.value)  # type: ignore[union-attr]
             after = mod.const(f"{pre}_UNPAID_HOURS", t.after.value if t.after else Decimal(0))

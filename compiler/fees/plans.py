@@ -75,6 +75,10 @@ def instead_note(name: str, t: Percentage) -> str:
             f"{t.citation}).")
 
 
+ROUNDED_BASE = ("Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is "
+                "rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).")
+
+
 def label_for(name: str, value: str = "") -> str:
     """What a quote line calls an option's charge: "Docking (tug)", "Intermediate stop"."""
     return OPTION_TITLES.get(name, name) + (f" ({value})" if value else "")

@@ -7,7 +7,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Callable
 
-from compiler.fees.plans import (ONE_PERSON, OPTION_ORDER, Option, Plan, board_line_words, instead_note,
+from compiler.fees.plans import (ONE_PERSON, ROUNDED_BASE, OPTION_ORDER, Option, Plan, board_line_words, instead_note,
                                  label_for, one_person_note)
 from compiler.runtime import (FeeError, Line, Period, Quote, board_amount, cents, check_options, choice,
                               choices as choose_many, clamp, day, flag, number, occurrences, started, times,
@@ -172,6 +172,7 @@ def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTarif
         amount, how = _pct_line(t, of, hours)
         what = "the Zone 2 base rate" if t.of == "zone-2-base-rate" else "the regular pilotage fee"
         lines.append(Line(f"{label}: {how} of {what}", amount, t.citation))
+        notes.append(ROUNDED_BASE)
         if t.instead_of_pilotage:
             instead.append(instead_note(name, t))
         if t.reading and hours is not None:
@@ -180,6 +181,8 @@ def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTarif
         on_units = clamp(u, t.min_units.value if t.min_units else None, t.max_units.value if t.max_units else None)
         lines.append(Line(f"{t.title}: {on_units} PU × ${t.rate.value}", cents(on_units * t.rate.value),  # type: ignore[union-attr]
                           t.citation))
+        if t.reading:
+            notes.append(f"{name}: {t.reading} ({t.citation}).")
     elif isinstance(t, TimeFee) and t.per == "hour":
         hours = number(value, name, allow_zero=True)
         after = t.after.value if t.after else Decimal(0)

@@ -157,6 +157,7 @@ class PerUnitFee(Tariff):
     max_units: Amount | None = None
     option: str = ""  # the quote option that charges it
     choice: str = ""  # the option value that selects it ("yonkers-pilot-station")
+    reading: str = ""  # the interpretation a charged line applies, for the quote's notes
 
 
 @dataclass(frozen=True)

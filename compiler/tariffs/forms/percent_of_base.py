@@ -123,14 +123,18 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
         for m in _TRANSPORT_RE.finditer(text):
             b = _UNIT_BOUNDS_RE.search(text, m.end())
             station = slug(m["station"])
+            shared = ctx.routes.get(route) is None and bool(ctx.routes.family(route))  # a family's fee
+            reading = (f"charged on either river section: the rule names the {m['station']} Station but not the "
+                       "section of the transit (an interpretation)") if shared else ""
             yield PerUnitFee(
                 id=f"{route}/{node.id}/transport-{station}-closed", kind="per-unit", route=route,
                 series=f"{route}/transport-{station}-closed", title=f"Pilot transport fee when {m['station']} Station is closed",
                 provision=node.id, citation=node.citation, file=ctx.doc.file, effective=eff, status=ctx.status,
-                notes=(), rate=amt(Decimal(m["rate"]), m.start("rate"), m.end("rate")),
+                notes=(reading[0].upper() + reading[1:] + ".",) if reading else (),
+                rate=amt(Decimal(m["rate"]), m.start("rate"), m.end("rate")),
                 min_units=amt(Decimal(b["min"]), b.start("min"), b.end("min")) if b else None,
                 max_units=amt(Decimal(b["max"]), b.start("max"), b.end("max")) if b else None,
-                option="station_closed", choice=station)
+                option="station_closed", choice=station, reading=reading)
         # the superseded dollar amounts, in the bracketed (deleted) matter
         for m in re.finditer(r"\[([^\[\]]*\$[^\[\]]*)\]", raw):
             deleted += 1
