@@ -125,3 +125,25 @@ def test_calculator_matches_the_fee_module(page, server):
         if checked == 1:
             page.screenshot(path=str(SHOTS / "calculator.png"), full_page=True)
     assert checked >= 50
+
+
+def test_calculator_takes_several_stops_shifts_stations_and_a_board_amount(page, server):
+    """Issue 19 item 8: the page offers the options the module takes, with the same cents."""
+    on = dt.date(2026, 6, 1)
+    page.goto(server + "/calculator/")
+    page.select_option("select[name=route]", "hudson-upper")
+    page.fill("input[name=units]", "300")
+    page.fill("input[name=on]", on.isoformat())
+    page.fill("input[name=opt-stop_hours]", "6, 9")
+    page.check("input[name=opt-shifting]")
+    page.fill("input[name=times-shifting]", "2")
+    page.select_option("select[name=opt-launch]", ["yonkers-pilot-station", "norrie-point-pilot-station"])
+    page.fill("input[name=opt-communication_fee]", "35.505")
+    page.click("button[type=submit]")
+    want = nf.quote("hudson-upper", units=300, on=on, stop_hours=["6", "9"], shifting=2,
+                    launch=["yonkers-pilot-station", "norrie-point-pilot-station"], communication_fee="35.505").total
+    assert page.locator("#total").inner_text() == f"${want}"
+    page.select_option("select[name=route]", "sandy-hook")
+    page.fill("input[name=opt-capital_expense_fund_surcharge]", "301")
+    page.click("button[type=submit]")
+    assert "more than the law allows" in page.locator("#result").inner_text()

@@ -94,6 +94,10 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                            "part of an hour as an hour (an interpretation: the rule does not say whether the first "
                            "hour counts once the vessel is that late)")
                 notes.append(reading[0].upper() + reading[1:] + ".")
+            if of == "regular-fee" and re.search(r"(?i)require two pilots", text) and not reading:
+                reading = ("one second pilot: given with the statute's second pilot, it is charged once (an "
+                           "interpretation: the statute and the rule each price a second pilot)")
+                notes.append(reading[0].upper() + reading[1:] + ".")
             if per == "hour" and not part_words and not reading:
                 reading = ("a part of an hour is charged as a whole hour (an interpretation: the rule says \"per hour\" "
                            "and not how a part of an hour counts)")
