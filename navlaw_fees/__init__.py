@@ -375,7 +375,7 @@ def _quote_sandy_hook(given: Decimal | None, on: _date, options: dict[str, Any])
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {p.citation}.")
     if p.text == 0:
         if 'capital_expense_fund_surcharge' in options:
-            raise FeeError('capital_expense_fund_surcharge: no such fee set by a board is in force on ' + on.isoformat() + ' on sandy-hook')
+            raise FeeError('capital_expense_fund_surcharge: no such fee set by a board is in force on sandy-hook on ' + on.isoformat())
     if p.text == 1:
         if 'capital_expense_fund_surcharge' not in options:
             notes.append('Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.')
@@ -397,11 +397,11 @@ _HUDSON_LOWER_PERIODS = (
            ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)'),
 )
 _HUDSON_LOWER_NO_SCHEDULE = "no hudson-lower rate schedule can be established for {on}; the corpus establishes them from 2022-01-01 (089-a.4-7-8.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
-_HUDSON_LOWER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", "communication_fee", )
+_HUDSON_LOWER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", "communication_fee", "retirement_surcharge", )
 
 
 def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any]) -> Quote:
-    """Hudson River Section 1 (Lower River) base pilotage; options: second_pilot, launch, station_closed, docking, undocking, shifting, anchoring, stop_hours, ice_detention_hours, ice_second_pilot, delay_hours, dismissed, detained_hours, standby_hours, departure_delay_hours, no_notice, cancellation, late_arrival_hours, late_order, communication_fee."""
+    """Hudson River Section 1 (Lower River) base pilotage; options: second_pilot, launch, station_closed, docking, undocking, shifting, anchoring, stop_hours, ice_detention_hours, ice_second_pilot, delay_hours, dismissed, detained_hours, standby_hours, departure_delay_hours, no_notice, cancellation, late_arrival_hours, late_order, communication_fee, retirement_surcharge."""
     if options:
         check_options("hudson-lower", options, _HUDSON_LOWER_OPTIONS)
     for p in _HUDSON_LOWER_PERIODS:
@@ -433,6 +433,8 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
         notes.append('Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.')
     if 'communication_fee' in options:
         lines.append(Line('Communication fee (set by the board of commissioners of pilots, entered by the user)', board_amount(options['communication_fee'], 'communication_fee', None, ''), 'Nav. Law § 89-a(4)(b)(1-a)'))
+    if 'retirement_surcharge' in options:
+        raise FeeError('retirement_surcharge: Nav. Law § 89-a(4)(b)(1-c)(iii) has the surcharge board set it from a date the corpus does not establish (Following the sixtieth month after the effective date of this subparagraph: the manifest gives no date for "effective date of this subparagraph"), so it cannot be quoted on ' + on.isoformat())
     if options:
         value = options.get('second_pilot')
         if value is not None and flag(value, 'second_pilot'):
@@ -622,11 +624,11 @@ _HUDSON_UPPER_PERIODS = (
            ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)'),
 )
 _HUDSON_UPPER_NO_SCHEDULE = "no hudson-upper rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), from 2022-01-01 (089-a.4-7-8.txt); known in force until 2006-01-01; the corpus has no text of it from then until 2022-01-01 (089-a.4-7-8.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
-_HUDSON_UPPER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", "communication_fee", )
+_HUDSON_UPPER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", "communication_fee", "retirement_surcharge", )
 
 
 def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any]) -> Quote:
-    """Hudson River Section 2 (Upper River) base pilotage; options: second_pilot, launch, station_closed, docking, undocking, shifting, anchoring, stop_hours, ice_detention_hours, ice_second_pilot, delay_hours, dismissed, detained_hours, standby_hours, departure_delay_hours, no_notice, cancellation, late_arrival_hours, late_order, communication_fee."""
+    """Hudson River Section 2 (Upper River) base pilotage; options: second_pilot, launch, station_closed, docking, undocking, shifting, anchoring, stop_hours, ice_detention_hours, ice_second_pilot, delay_hours, dismissed, detained_hours, standby_hours, departure_delay_hours, no_notice, cancellation, late_arrival_hours, late_order, communication_fee, retirement_surcharge."""
     if options:
         check_options("hudson-upper", options, _HUDSON_UPPER_OPTIONS)
     for p in _HUDSON_UPPER_PERIODS:
@@ -661,6 +663,8 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
             notes.append('Mid-river launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station).')
         if 'communication_fee' in options:
             lines.append(Line('Communication fee (set by the board of commissioners of pilots, entered by the user)', board_amount(options['communication_fee'], 'communication_fee', None, ''), 'Nav. Law § 89-a(4)(b)(1-a)'))
+        if 'retirement_surcharge' in options:
+            raise FeeError('retirement_surcharge: Nav. Law § 89-a(4)(b)(1-c)(iii) has the surcharge board set it from a date the corpus does not establish (Following the sixtieth month after the effective date of this subparagraph: the manifest gives no date for "effective date of this subparagraph"), so it cannot be quoted on ' + on.isoformat())
     if p.text == 1:
         if 'launch' not in options:
             notes.append('Launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station).')
@@ -670,6 +674,8 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
             notes.append('Mid-river launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station).')
         if 'communication_fee' in options:
             lines.append(Line('Communication fee (set by the board of commissioners of pilots, entered by the user)', board_amount(options['communication_fee'], 'communication_fee', None, ''), 'Nav. Law § 89-a(4)(b)(1-a)'))
+        if 'retirement_surcharge' in options:
+            raise FeeError('retirement_surcharge: Nav. Law § 89-a(4)(b)(1-c)(iii) has the surcharge board set it from a date the corpus does not establish (Following the sixtieth month after the effective date of this subparagraph: the manifest gives no date for "effective date of this subparagraph"), so it cannot be quoted on ' + on.isoformat())
     if options:
         value = options.get('second_pilot')
         if value is not None and flag(value, 'second_pilot'):
@@ -988,6 +994,7 @@ class _HudsonLowerOptions(TypedDict, total=False):
     late_arrival_hours: Number | Sequence[Number]
     late_order: bool
     communication_fee: Number
+    retirement_surcharge: Number
 
 
 class _HudsonUpperOptions(TypedDict, total=False):
@@ -1012,6 +1019,7 @@ class _HudsonUpperOptions(TypedDict, total=False):
     late_arrival_hours: Number | Sequence[Number]
     late_order: bool
     communication_fee: Number
+    retirement_surcharge: Number
 
 
 class _LongIslandSoundOptions(TypedDict, total=False):
@@ -1087,6 +1095,7 @@ _OPTION_HELP = {
     "carried_off_days": "whole days carried off on board (\u00a7 89-b(4)(b)(6))",
     "capital_expense_fund_surcharge": "the capital expense fund surcharge the surcharge board set, in dollars per ship (\u00a7 88(4)(e))",
     "communication_fee": "the communication fee the board of commissioners of pilots set, in dollars (\u00a7 89-a(4)(b)(1-a))",
+    "retirement_surcharge": "the retirement surcharge the surcharge board set after the statutory periods, in dollars (\u00a7 89-a(4)(b)(1-c)(iii))",
 }
 
 
@@ -1144,6 +1153,7 @@ _SCHEDULES: dict[str, tuple[dict[str, Any], ...]] = {
         {'id': 'hudson/89-a/4/b/1-c/ii/surcharge-period-3', 'kind': 'brackets', 'title': 'Retirement surcharge, period 3', 'provision': '89-a/4/b/1-c/ii', 'citation': 'Nav. Law § 89-a(4)(b)(1-c)(ii)', 'status': 'in-force', 'effective_from': None, 'effective_to': None, 'effective_note': 'during the period beginning with the twenty-fifth month and ending with the thirty-sixth month after the effective date of this subparagraph: the manifest gives no date for "effective date of this subparagraph"', 'brackets': (('0 to 50', '213.00'), ('51 to 100', '260.00'), ('over 100', '2.60 × PU'))},
         {'id': 'hudson/89-a/4/b/1-c/ii/surcharge-period-4', 'kind': 'brackets', 'title': 'Retirement surcharge, period 4', 'provision': '89-a/4/b/1-c/ii', 'citation': 'Nav. Law § 89-a(4)(b)(1-c)(ii)', 'status': 'in-force', 'effective_from': None, 'effective_to': None, 'effective_note': 'during the period beginning with the thirty-seventh month and ending with the forty-eighth month after the effective date of this subparagraph: the manifest gives no date for "effective date of this subparagraph"', 'brackets': (('0 to 50', '250.00'), ('51 to 100', '305.00'), ('over 100', '3.05 × PU'))},
         {'id': 'hudson/89-a/4/b/1-c/ii/surcharge-period-5', 'kind': 'brackets', 'title': 'Retirement surcharge, period 5', 'provision': '89-a/4/b/1-c/ii', 'citation': 'Nav. Law § 89-a(4)(b)(1-c)(ii)', 'status': 'in-force', 'effective_from': None, 'effective_to': None, 'effective_note': 'during the period beginning with the forty-ninth month and ending with the sixtieth month after the effective date of this subparagraph: the manifest gives no date for "effective date of this subparagraph"', 'brackets': (('0 to 50', '280.00'), ('51 to 100', '341.00'), ('over 100', '3.41 × PU'))},
+        {'id': 'hudson/89-a/4/b/1-c/iii/surcharge-set-by-board', 'kind': 'board-set', 'title': 'Retirement surcharge set by the board', 'provision': '89-a/4/b/1-c/iii', 'citation': 'Nav. Law § 89-a(4)(b)(1-c)(iii)', 'status': 'in-force', 'effective_from': None, 'effective_to': None, 'effective_note': 'Following the sixtieth month after the effective date of this subparagraph: the manifest gives no date for "effective date of this subparagraph"'},
         {'id': 'hudson/21nycrr/55.2/a', 'kind': 'percentage', 'title': 'Intermediate stop', 'provision': '21nycrr/55.2/a', 'citation': '21 NYCRR § 55.2(a)', 'status': 'adopted', 'effective_from': '2016-10-01', 'effective_to': None, 'effective_note': ''},
         {'id': 'hudson/21nycrr/55.2/a/deleted-1-1', 'kind': 'flat', 'title': 'Former fee (deleted): 21 NYCRR § 55.2(a)', 'provision': '21nycrr/55.2/a', 'citation': '21 NYCRR § 55.2(a)', 'status': 'superseded', 'effective_from': None, 'effective_to': '2016-10-01', 'effective_note': 'in force before the amendment; its start is not in the corpus'},
         {'id': 'hudson/21nycrr/55.2/a/deleted-1-2', 'kind': 'flat', 'title': 'Former fee (deleted): 21 NYCRR § 55.2(a)', 'provision': '21nycrr/55.2/a', 'citation': '21 NYCRR § 55.2(a)', 'status': 'superseded', 'effective_from': None, 'effective_to': '2016-10-01', 'effective_note': 'in force before the amendment; its start is not in the corpus'},
@@ -1205,6 +1215,7 @@ _SCHEDULES: dict[str, tuple[dict[str, Any], ...]] = {
         {'id': 'hudson/89-a/4/b/1-c/ii/surcharge-period-3', 'kind': 'brackets', 'title': 'Retirement surcharge, period 3', 'provision': '89-a/4/b/1-c/ii', 'citation': 'Nav. Law § 89-a(4)(b)(1-c)(ii)', 'status': 'in-force', 'effective_from': None, 'effective_to': None, 'effective_note': 'during the period beginning with the twenty-fifth month and ending with the thirty-sixth month after the effective date of this subparagraph: the manifest gives no date for "effective date of this subparagraph"', 'brackets': (('0 to 50', '213.00'), ('51 to 100', '260.00'), ('over 100', '2.60 × PU'))},
         {'id': 'hudson/89-a/4/b/1-c/ii/surcharge-period-4', 'kind': 'brackets', 'title': 'Retirement surcharge, period 4', 'provision': '89-a/4/b/1-c/ii', 'citation': 'Nav. Law § 89-a(4)(b)(1-c)(ii)', 'status': 'in-force', 'effective_from': None, 'effective_to': None, 'effective_note': 'during the period beginning with the thirty-seventh month and ending with the forty-eighth month after the effective date of this subparagraph: the manifest gives no date for "effective date of this subparagraph"', 'brackets': (('0 to 50', '250.00'), ('51 to 100', '305.00'), ('over 100', '3.05 × PU'))},
         {'id': 'hudson/89-a/4/b/1-c/ii/surcharge-period-5', 'kind': 'brackets', 'title': 'Retirement surcharge, period 5', 'provision': '89-a/4/b/1-c/ii', 'citation': 'Nav. Law § 89-a(4)(b)(1-c)(ii)', 'status': 'in-force', 'effective_from': None, 'effective_to': None, 'effective_note': 'during the period beginning with the forty-ninth month and ending with the sixtieth month after the effective date of this subparagraph: the manifest gives no date for "effective date of this subparagraph"', 'brackets': (('0 to 50', '280.00'), ('51 to 100', '341.00'), ('over 100', '3.41 × PU'))},
+        {'id': 'hudson/89-a/4/b/1-c/iii/surcharge-set-by-board', 'kind': 'board-set', 'title': 'Retirement surcharge set by the board', 'provision': '89-a/4/b/1-c/iii', 'citation': 'Nav. Law § 89-a(4)(b)(1-c)(iii)', 'status': 'in-force', 'effective_from': None, 'effective_to': None, 'effective_note': 'Following the sixtieth month after the effective date of this subparagraph: the manifest gives no date for "effective date of this subparagraph"'},
         {'id': 'hudson/21nycrr/55.2/a', 'kind': 'percentage', 'title': 'Intermediate stop', 'provision': '21nycrr/55.2/a', 'citation': '21 NYCRR § 55.2(a)', 'status': 'adopted', 'effective_from': '2016-10-01', 'effective_to': None, 'effective_note': ''},
         {'id': 'hudson/21nycrr/55.2/a/deleted-1-1', 'kind': 'flat', 'title': 'Former fee (deleted): 21 NYCRR § 55.2(a)', 'provision': '21nycrr/55.2/a', 'citation': '21 NYCRR § 55.2(a)', 'status': 'superseded', 'effective_from': None, 'effective_to': '2016-10-01', 'effective_note': 'in force before the amendment; its start is not in the corpus'},
         {'id': 'hudson/21nycrr/55.2/a/deleted-1-2', 'kind': 'flat', 'title': 'Former fee (deleted): 21 NYCRR § 55.2(a)', 'provision': '21nycrr/55.2/a', 'citation': '21 NYCRR § 55.2(a)', 'status': 'superseded', 'effective_from': None, 'effective_to': '2016-10-01', 'effective_note': 'in force before the amendment; its start is not in the corpus'},

@@ -552,3 +552,45 @@ def test_the_readings_of_a_rounded_base_and_of_norrie_point_on_the_lower_river_a
     out = capsys.readouterr().out
     assert "info: percentages of another charge (the Zone 2 Base Rate, the regular pilotage fee) are taken of it" in out
     assert "info: 21 NYCRR § 55.2(c): charged on either river section" in out
+
+
+def test_the_retirement_surcharge_the_board_sets_is_entered_only_from_a_date_the_corpus_establishes(tmp_path):
+    """§ 89-a(4)(b)(1-c)(iii): "Following the sixtieth month after the effective date of this subparagraph,
+    the amount of the surcharge as determined by the surcharge board shall not exceed …" The corpus gives no
+    date for "the effective date of this subparagraph": an entered amount is refused, saying why. With an
+    anchor in the manifest (2010-01-01), the board's amount applies from 2015-01-01 and is a line."""
+    import importlib.util
+    import shutil
+    import sys
+
+    from .conftest import CORPUS
+
+    with pytest.raises(nf.FeeError, match="from a date the corpus does not establish .*so it cannot be quoted on 2026-06-01"):
+        nf.quote("hudson-upper", units=300, on=dt.date(2026, 6, 1), retirement_surcharge=100)
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    m = corpus / "manifest.toml"
+    text = m.read_text(encoding="utf-8")
+    i = text.index('file = "089-a.4-7-8.txt"')
+    j = text.index("[[document]]", i)
+    text = (text[:j] + '[document.anchors]\n"effective date of this subparagraph" = { date = 2010-01-01, source = '
+            '"a test anchor", confidence = "verified" }\n\n' + text[j:])
+    m.write_text(text, encoding="utf-8")
+    assert main(["build", "--corpus", str(corpus), "--out", str(tmp_path / "out"), "--module", str(tmp_path / "anchored"),
+                 "--no-site", "--no-cache"]) == 0
+    spec = importlib.util.spec_from_file_location("anchored", tmp_path / "anchored" / "__init__.py",
+                                                  submodule_search_locations=[str(tmp_path / "anchored")])
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["anchored"] = mod
+    try:
+        spec.loader.exec_module(mod)
+        q = mod.quote("hudson-upper", units=300, on=dt.date(2026, 6, 1), retirement_surcharge="120")
+        assert q.lines[-1].description == ("Retirement surcharge set by the board (set by the surcharge board, "
+                                           "entered by the user)")
+        assert q.lines[-1].amount == Decimal("120.00")
+        # before it (the 2002 text, which has no such sentence): refused
+        with pytest.raises(mod.FeeError, match="no such fee set by a board is in force on hudson-upper on 2004-06-01"):
+            mod.quote("hudson-upper", units=300, on=dt.date(2004, 6, 1), retirement_surcharge="120")
+    finally:
+        sys.modules.pop("anchored", None)

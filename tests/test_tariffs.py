@@ -153,7 +153,9 @@ def test_hudson_second_pilot_and_board_fees(tariffs):
     assert sp.percent.value == D(50) and sp.percent.source.text == "fifty"
     assert "more than ten hours" in sp.notes[0]  # file 002; file 000 said twelve
     board = {t.title for t in tariffs if t.file.endswith(HUDSON) and t.kind == "board-set"}
-    assert board == {"Launch fee", "Communication fee", "Mid-river launch fee"}
+    # and (1-c)(iii): "Following the sixtieth month …, the amount of the surcharge as determined by the
+    # surcharge board" (issue 19: a caller may enter it once its date is established)
+    assert board == {"Launch fee", "Communication fee", "Mid-river launch fee", "Retirement surcharge set by the board"}
 
 
 def test_hudson_retirement_surcharge_periods(tariffs):

@@ -20,7 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from compiler import resources
 from compiler.cache import jinja_bytecode
 from compiler.fees.package import header_lines, pyproject
-from compiler.fees.plans import ONE_PERSON, ROUNDED_BASE, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
+from compiler.fees.plans import ONE_PERSON, ROUNDED_BASE, board_refusal, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
 from compiler.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
 from compiler.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       to_json)
@@ -345,8 +345,7 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
             t = next((t for t in plan.board_fees.get(f, ()) if t.option == name), None)
             if t is None:
                 block += [f"if {pystr(name)} in options:",
-                          f"    raise FeeError({pystr(name + ': no such fee set by a board is in force on ')} + "
-                          f"on.isoformat() + {pystr(' on ' + route)})"]
+                          f"    raise FeeError({pystr(board_refusal(plan, name))} + on.isoformat())"]
                 continue
             desc, cap_words = board_line_words(t)
             cap = mod.const(f"{ident_plain(t.id)}_CAP", t.cap.value) if t.cap else "None"

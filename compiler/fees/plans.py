@@ -38,7 +38,7 @@ OPTION_ORDER = ("second_pilot", "launch", "station_closed", "docking", "undockin
                 "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours",
                 "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours",
                 "late_order", "miles", "detention_hours", "carried_off_days", "capital_expense_fund_surcharge",
-                "communication_fee")
+                "communication_fee", "retirement_surcharge")
 # What each quote option is, in words for people (nf.options, the calculator, quote lines); the law's
 # numbers and the citations are not here: they come from the tariffs that price the option (help()).
 OPTION_TEXT = {
@@ -66,6 +66,7 @@ OPTION_TEXT = {
     "carried_off_days": "whole days carried off on board",
     "capital_expense_fund_surcharge": "the capital expense fund surcharge the surcharge board set, in dollars per ship",
     "communication_fee": "the communication fee the board of commissioners of pilots set, in dollars",
+    "retirement_surcharge": "the retirement surcharge the surcharge board set after the statutory periods, in dollars",
 }
 
 
@@ -102,7 +103,7 @@ def option_help(plans: dict[str, Plan]) -> dict[str, str]:
     """Each option's words with the provision(s) of the law that price it."""
     cites: dict[str, list[str]] = {}
     for plan in plans.values():
-        for ts in list(plan.with_base.values()) + [plan.rule_fees] + list(plan.board_fees.values()):
+        for ts in list(plan.with_base.values()) + [plan.rule_fees] + list(plan.board_fees.values()) + [plan.board_known]:
             for t in ts:
                 opt = getattr(t, "option", "")
                 if opt:
@@ -141,6 +142,7 @@ class Plan:
     notes_unless: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     # by group key: the fees a board sets that a caller may enter (capital expense fund surcharge, …)
     board_fees: dict[str, tuple[BoardSet, ...]] = field(default_factory=dict)
+    board_known: tuple[BoardSet, ...] = ()  # every such fee of the route's texts, in force on a known date or not
 
     def schedule_on(self, on: dt.date) -> BracketSchedule:
         for s in self.base:
@@ -227,12 +229,15 @@ def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]
         launch_fees = len({t.title.lower() for t in live if isinstance(t, BoardSet) and t.route in fam
                            and "launch fee" in t.title.lower()
                            and (own is None or t.title.lower() not in own.not_charged)})
-        options = _options(route, with_base, rule, launch_fees, board_fees)
+        known = tuple(sorted((t for t in live if isinstance(t, BoardSet) and t.option and t.route in fam
+                              and t.status != "superseded"), key=lambda t: (t.option, t.id)))
+        options = _options(route, with_base, rule, launch_fees, {**board_fees, "": known})
         z2 = zone2_of.get(route, "")
         plans[route] = Plan(route, base, unresolved, with_base, notes_with_base, rule, options,
                             zone2=plans.get(z2) if z2 else None, group=group,
                             title=routes.get(route).title if routes.get(route) else route,  # type: ignore[union-attr]
-                            family=fam, zone2_route=z2, notes_unless=notes_unless, board_fees=board_fees)
+                            family=fam, zone2_route=z2, notes_unless=notes_unless, board_fees=board_fees,
+                            board_known=known)
     return {r: plans[r] for r in routes.ids()}
 
 
@@ -297,6 +302,15 @@ def _options(route: str, with_base: dict[str, tuple[AnyTariff, ...]], rule: tupl
                 max(1, min(launch_fees, len(names[name]))) if name == "launch" else 1)
         out.append(Option(name, kind, tuple(sorted(names[name])), OPTION_TEXT.get(name, ""), most))
     return tuple(out)
+
+
+def board_refusal(plan: Plan, name: str) -> str:
+    """Why an amount a board sets cannot be entered on a date (without the date: the caller adds it)."""
+    t = next((t for t in plan.board_known if t.option == name), None)
+    if t is not None and t.effective.start is None:
+        return (f"{name}: {t.citation} has the {t.who} set it from a date the corpus does not establish "
+                f"({t.effective.start_phrase}), so it cannot be quoted on ")
+    return f"{name}: no such fee set by a board is in force on {plan.route} on "
 
 
 def board_line_words(t: BoardSet) -> tuple[str, str]:

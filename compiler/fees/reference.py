@@ -7,7 +7,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Callable
 
-from compiler.fees.plans import (ONE_PERSON, ROUNDED_BASE, OPTION_ORDER, Option, Plan, board_line_words, instead_note,
+from compiler.fees.plans import (ONE_PERSON, board_refusal, ROUNDED_BASE, OPTION_ORDER, Option, Plan, board_line_words, instead_note,
                                  label_for, one_person_note)
 from compiler.runtime import (FeeError, Line, Period, Quote, board_amount, cents, check_options, choice,
                               choices as choose_many, clamp, day, flag, number, occurrences, started, times,
@@ -210,7 +210,7 @@ def _board_lines(plan: Plan, key: str, options: dict[str, object], when: dt.date
             continue
         t = next((t for t in plan.board_fees.get(key, ()) if t.option == name), None)
         if t is None:
-            raise FeeError(f"{name}: no such fee set by a board is in force on {when.isoformat()} on {plan.route}")
+            raise FeeError(board_refusal(plan, name) + when.isoformat())
         desc, cap_words = board_line_words(t)
         out.append(Line(desc, board_amount(options[name], name, t.cap.value if t.cap else None, cap_words), t.citation))
     return out

@@ -32,6 +32,7 @@ OPTION_TITLES = {  # what a quote line, a tariff title and the site call each op
     "no_notice": "Arrival without prior notice", "cancellation": "Late cancellation",
     "late_arrival_hours": "Late arrival at the pilot station", "late_order": "Late ordering of pilot",
     "capital_expense_fund_surcharge": "Capital expense fund surcharge", "communication_fee": "Communication fee",
+    "retirement_surcharge": "Retirement surcharge set by the board",
 }
 
 

@@ -9,7 +9,7 @@ from typing import Iterator
 from compiler.frontend import numbers as W
 from compiler.frontend.nodes import Node
 from compiler.tariffs.formula import Bin, Num, Units
-from compiler.tariffs.model import AnyTariff, Amount, Bracket, BracketSchedule, Effective
+from compiler.tariffs.model import AnyTariff, Amount, BoardSet, Bracket, BracketSchedule, Effective
 from compiler.tariffs.reading import Ctx, add_months, anchor_date, prose, rx
 
 
@@ -22,12 +22,42 @@ _PERIOD_RE = rx(r"(?i)during the (?:first (?P<first>[a-z\-]+) months|period begi
                         r"(?P<from>[a-z\-]+) month and ending with the (?P<to>[a-z\-]+) month)")
 
 
+_BOARD_AFTER_RE = rx(r"(?i)Following the (?P<n>[a-z-]{1,30}) month after the (?P<anchor>effective date of this [a-z]+), "
+                     r"the amount of the surcharge as determined by the (?P<who>[a-z ]{0,60}?surcharge board)")
+
+
+def _after_periods(ctx: Ctx, route: str, node: Node, text: str, start: int) -> Iterator[AnyTariff]:
+    """"Following the sixtieth month after the effective date of this subparagraph, the amount of the
+    surcharge as determined by the surcharge board …": an amount a board sets, from a date the manifest's
+    anchor fixes (else unresolved) — a caller may enter it only where that date is established."""
+    for m in _BOARD_AFTER_RE.finditer(text):
+        try:
+            n = W.parse(m["n"])[1]
+        except ValueError:
+            continue
+        hit = anchor_date(ctx, m["anchor"])
+        phrase = " ".join(m.group(0).split(",")[0].split())
+        where = ctx.src(start + m.start(), start + m.end())
+        eff = (Effective(add_months(hit[0], int(n)), None, "anchor", phrase, confidence=hit[2], source=where)  # type: ignore[call-overload]
+               if hit and isinstance(n, int) else
+               Effective(None, None, "unresolved", f"{phrase}: the manifest gives no date for \"{m['anchor']}\"",
+                         source=where))
+        yield BoardSet(
+            id=f"{route}/{node.id}/surcharge-set-by-board", kind="board-set", route=route,
+            series=f"{route}/surcharge-set-by-board", title="Retirement surcharge set by the board",
+            provision=node.id, citation=node.citation, file=ctx.doc.file, effective=eff, status=ctx.status,
+            notes=("The law caps it only in the aggregate (per calendar year), not per vessel: an amount entered "
+                   "is not checked against that cap.",),
+            who=" ".join(m["who"].split()), option="retirement_surcharge")
+
+
 def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
     """"PILOTAGE UNITS SURCHARGE 0 to 50 $X 51 to 100 $Y over 100 $Z per pilot unit during the first
     twelve months after the effective date of this subparagraph": one schedule per period, dated from
     the manifest's anchor."""
     for start, end in prose(node):
         text = ctx.text[start:end]
+        yield from _after_periods(ctx, route, node, text, start)
         for i, m in enumerate(_SURCHARGE_RE.finditer(text), 1):
             def amt(g: str) -> Amount:
                 return ctx.amount(Decimal(m[g]), start + m.start(g), start + m.end(g))

@@ -100,7 +100,7 @@ function quote(route, units, on, options) {
   for (const o of plan.options.filter((x) => x.kind === "amount").sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (options[o.name] === undefined) continue;
     const b = (base.board || []).find((x) => x.option === o.name);
-    if (!b) throw new Error(`${o.name}: no such fee set by a board is in force on ${on} on ${route}`);
+    if (!b) throw new Error(`${o.name}: not to be quoted on ${on}`);
     const amount = Q.of(options[o.name]);
     if (Q.cmp(amount, Q.int(0)) < 0) throw new Error(`${o.name} must be zero or more`);
     if (b.cap !== null && Q.cmp(amount, Q.of(b.cap)) > 0) throw new Error(`${o.name}: more than the law allows: ${b.cap_words}`);
