@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,3 +37,13 @@ def tariffs(corpus: Corpus):
 def tariff_findings(corpus: Corpus):
     from compiler.tariffs import tariffs_and_lint
     return list(tariffs_and_lint(corpus)[1])
+
+
+def load_module(path: Path, name: str):
+    """Import the package a build generated at ``path`` under ``name``; the caller pops it from sys.modules."""
+    spec = importlib.util.spec_from_file_location(name, path / "__init__.py", submodule_search_locations=[str(path)])
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod

@@ -162,12 +162,11 @@ sections = ["301"]
 
 def test_two_new_routes_declared_in_the_manifest_are_quoted_with_no_change_to_navlaw(tmp_path):
     import datetime as dt
-    import importlib.util
     import shutil
     import sys
 
     from compiler.cli import main
-    from .conftest import CORPUS
+    from .conftest import CORPUS, load_module
 
     corpus = tmp_path / "corpus"
     shutil.copytree(CORPUS, corpus)
@@ -176,13 +175,8 @@ def test_two_new_routes_declared_in_the_manifest_are_quoted_with_no_change_to_na
         f.write(NEW_ROUTES)
     assert main(["build", "--corpus", str(corpus), "--out", str(tmp_path / "out"), "--module", str(tmp_path / "lakes_fees"),
                  "--no-site", "--no-cache"]) == 0
-    spec = importlib.util.spec_from_file_location("lakes_fees", tmp_path / "lakes_fees" / "__init__.py",
-                                                  submodule_search_locations=[str(tmp_path / "lakes_fees")])
-    assert spec is not None and spec.loader is not None
-    nf = importlib.util.module_from_spec(spec)
-    sys.modules["lakes_fees"] = nf
     try:
-        spec.loader.exec_module(nf)
+        nf = load_module(tmp_path / "lakes_fees", "lakes_fees")
         assert nf.ROUTES[-2:] == ("lake-champlain", "niagara-river")
         # § 300(2)(a): rates in words with calendar periods; (b) clamps the units to [50, 600]
         q = nf.quote("lake-champlain", units=300, on=dt.date(2025, 6, 1))

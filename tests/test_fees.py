@@ -559,11 +559,10 @@ def test_the_retirement_surcharge_the_board_sets_is_entered_only_from_a_date_the
     the amount of the surcharge as determined by the surcharge board shall not exceed …" The corpus gives no
     date for "the effective date of this subparagraph": an entered amount is refused, saying why. With an
     anchor in the manifest (2010-01-01), the board's amount applies from 2015-01-01 and is a line."""
-    import importlib.util
     import shutil
     import sys
 
-    from .conftest import CORPUS
+    from .conftest import CORPUS, load_module
 
     with pytest.raises(nf.FeeError, match="from a date the corpus does not establish .*so it cannot be quoted on 2026-06-01"):
         nf.quote("hudson-upper", units=300, on=dt.date(2026, 6, 1), retirement_surcharge=100)
@@ -578,13 +577,8 @@ def test_the_retirement_surcharge_the_board_sets_is_entered_only_from_a_date_the
     m.write_text(text, encoding="utf-8")
     assert main(["build", "--corpus", str(corpus), "--out", str(tmp_path / "out"), "--module", str(tmp_path / "anchored"),
                  "--no-site", "--no-cache"]) == 0
-    spec = importlib.util.spec_from_file_location("anchored", tmp_path / "anchored" / "__init__.py",
-                                                  submodule_search_locations=[str(tmp_path / "anchored")])
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["anchored"] = mod
     try:
-        spec.loader.exec_module(mod)
+        mod = load_module(tmp_path / "anchored", "anchored")
         q = mod.quote("hudson-upper", units=300, on=dt.date(2026, 6, 1), retirement_surcharge="120")
         assert q.lines[-1].description == ("Retirement surcharge set by the board (set by the surcharge board, "
                                            "entered by the user)")

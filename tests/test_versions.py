@@ -8,10 +8,8 @@ provisions these replace between 2006 and then. The acts in tests/acts/ were wri
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
 import json
 import shutil
-import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -21,7 +19,7 @@ import navlaw_fees as nf
 from compiler.frontend import acts as A
 from compiler.cli import main
 
-from .conftest import CORPUS
+from .conftest import CORPUS, load_module
 
 ACTS = Path(__file__).resolve().parent / "acts"
 D = Decimal
@@ -149,14 +147,6 @@ def corpus_with(tmp_path: Path, *acts: str) -> Path:
             m.write(f'\n[[document]]\nfile = "{name}"\nkind = "act"\nbecame_law = {ACT_ENTRIES[name]}\n'
                     f'status = "in-force"\nsource = "test act"\nconfidence = "verified"\n')
     return root
-
-
-def load_module(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path / "__init__.py", submodule_search_locations=[str(path)])
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ one of them ("… per pilotage unit for Section 1", "Zone 1": the route's ``sele
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from compiler.frontend.manifest import Route
@@ -49,8 +48,3 @@ class RouteTable:
     def key(self) -> str:
         """What extraction depends on, for the build cache."""
         return repr(self.routes)
-
-
-def words_pattern(words: str) -> str:
-    """A selector's words as a regular expression that lets the text wrap between them."""
-    return r"\s+".join(re.escape(w) for w in words.split())
