@@ -51,23 +51,37 @@ def _json_keys(data: object) -> list[str]:
     return []
 
 
+# Text nodes that are navigation or record-keeping, not law left unread: contents entries, an LBDC
+# chapter record's title lines, LBDC's "* NB" notes, a record line with nothing after it.
+_NAVIGATION = {"toc", "chapter", "title", "editorial-note", "record"}
+
+
 @dataclass(frozen=True)
 class Summary:
     sections: int
     provisions: int
     text: int  # unlabelled paragraphs and lines the tree keeps as plain text
     tables: int
+    contents: int = 0  # table-of-contents entries and title lines (navigation, not law)
 
     def line(self, diags: Diagnostics) -> str:
         counts = {s: sum(1 for d in diags if d.severity is s) for s in Severity}
-        return (f"{self.sections} section(s), {self.provisions} provision(s), {self.tables} table(s), "
+        contents = f", {self.contents} contents line(s)" if self.contents else ""
+        return (f"{self.sections} section(s), {self.provisions} provision(s), {self.tables} table(s){contents}, "
                 f"{self.text} paragraph(s) left as plain text; {counts[Severity.ERROR]} error(s), "
                 f"{counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} note(s)")
 
 
 def summarize(doc: Document) -> Summary:
-    kinds = [n.kind for n in doc.walk()]
-    return Summary(kinds.count("section"), kinds.count("provision"), kinds.count("text"), kinds.count("table"))
+    kinds: dict[str, int] = {}
+    contents = 0
+    for n in doc.walk():
+        if n.kind == "text" and _NAVIGATION.intersection(n.flags):
+            contents += 1
+            continue
+        kinds[n.kind] = kinds.get(n.kind, 0) + 1
+    return Summary(kinds.get("section", 0), kinds.get("provision", 0), kinds.get("text", 0), kinds.get("table", 0),
+                   contents)
 
 
 def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, encoding: str = "utf-8") -> None:
@@ -76,13 +90,16 @@ def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, en
     if encoding != "utf-8":
         diags.add(Diagnostic(Severity.INFO, f"decoded as {encoding.upper()}, the encoding of LBDC law files "
                              "(byte 0xF5 is §)", path, 1, 1, "", "input-encoding"))
-    if text.startswith("..SO DOC ") or "\n..SO DOC " in text:  # a str search: this runs on every document
-        diags.add(Diagnostic(Severity.WARNING, "this looks like an LBDC law dump (`..SO DOC` record lines): navlaw "
-                             "does not yet read its records as such, so its record lines are kept as text and its "
-                             "section ids may be wrong", path, _line_of(text, _LBDC), 1, "", "input-kind",
-                             "check the tree (`navlaw parse FILE`) before relying on it"))
-    bill = _BILL.search(text[:_BILL_HEAD])  # a bill names itself at its head (the footer: below)
-    if bill is None and "EXPLANATION--Matter" in text:
+    lbdc = text.startswith("..SO DOC ") or "\n..SO DOC " in text  # a str search: this runs on every document
+    if lbdc:
+        records = len(_LBDC.findall(text))
+        diags.add(Diagnostic(Severity.INFO, f"read as an LBDC law dump: {records} record(s) (`..SO DOC`); chapter and "
+                             "article records are read as contents, section records as the sections their ids name",
+                             path, _line_of(text, _LBDC), 1, "", "input-kind"))
+    # a bill names itself at its head (the footer: below); an LBDC chapter record quotes its chapter law's
+    # enacting clause, which is not a bill
+    bill = None if lbdc else _BILL.search(text[:_BILL_HEAD])
+    if bill is None and not lbdc and "EXPLANATION--Matter" in text:
         bill = _BILL.search(text, text.index("EXPLANATION--Matter") - 1)
     if bill and (entry is None or entry.kind != "act"):
         diags.add(Diagnostic(Severity.WARNING, "this looks like a bill or an amending act, not the text of the law "
@@ -91,7 +108,10 @@ def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, en
                              "became law, so its instructions amend the law from their effective date"))
     s = summarize(doc)
     covered = entry is not None and (entry.section or entry.covers)
-    if s.sections == 0 and not covered:
+    if s.sections == 0 and not covered and s.contents and not s.provisions and not s.text:
+        diags.add(Diagnostic(Severity.INFO, f"the text holds contents only ({s.contents} line(s)): no section's text",
+                             path, 1, 1, "", "input-kind"))
+    elif s.sections == 0 and not covered:
         diags.add(Diagnostic(Severity.WARNING, "no section heading (\"§ 12.\", \"Section 12.\") was recognized: the "
                              "text is not a tree of sections", path, 1, 1, "", "input-kind",
                              "if it is one section's text, name the section in the manifest (section = \"12\")"))

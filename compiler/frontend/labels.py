@@ -118,8 +118,9 @@ def readings(label: str) -> list[Reading]:
         insert = _insert(suffix.lower()) if suffix else 0
     except ValueError:  # "(1-ab)": no insert New York writes
         return []
-    if label.strip().endswith("."):
-        return [Reading("number", int(base), insert)] if base.isdigit() else []
+    if label.strip().endswith(".") and base.isdigit():
+        return [Reading("number", int(base), insert)]
+    # "a." reads as "(a)" does: the laws and rules that letter their paragraphs "a." "b." nest them so
     if base.isdigit():
         return [Reading("arabic", int(base), insert)]
     out: list[Reading] = []

@@ -108,6 +108,36 @@ def _label_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
             re.compile(terminals.get_terminal("OLD_LABEL").pattern.to_regexp()))
 
 
+def labels_at(text: str, pos: int, end: int) -> tuple[tuple[Label, ...], int]:
+    """The labels written at ``pos`` (the grammar's LABEL and OLD_LABEL, as in a labelled line) and
+    where the text after them starts; no labels gives ``((), pos)``."""
+    label_re, old_re = _label_patterns()
+    labels: list[Label] = []
+    while True:
+        old = ""
+        m = old_re.match(text, pos, end)
+        p = m.end() if m else pos
+        if m:
+            old = m.group().strip()[1:-1]
+        m2 = label_re.match(text, p, end)
+        if not m2:
+            return tuple(labels), pos
+        labels.append(Label(m2.group().rstrip(), m2.start(), m2.end(), old))
+        pos = m2.end()
+
+
+def line_at(text: str, start: int, end: int) -> Line:
+    """The rest of a line from ``start`` (inside it) to ``end`` (its end, with its newline), read as a
+    line of its own: a labelled line if labels begin there, else text. The tree builder uses it where a
+    line holds more than one thing: a section's heading and its first subdivision, a sentence and the
+    label after it."""
+    labels, body_start = labels_at(text, start, end)
+    body = text[body_start:end].split("\n", 1)[0]
+    if not body:
+        body_start = end - 1 if text[end - 1 : end] == "\n" else end
+    return Line("provision" if labels else "text", start, end, 0, labels, body_start, body)
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     return lark_parser("statute", GRAMMAR.read_text(encoding="utf-8"), lexer="contextual",

@@ -8,100 +8,19 @@ text exactly. That is the lossless guarantee `Document.source_text()` and the te
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from compiler.frontend import labels as L
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
+from compiler.diagnostics import Diagnostics, Severity
+from compiler.frontend.building import _ARTICLE_RE, _SECTION_RE, MAX_DEPTH, MAX_FINDINGS_PER_KIND, _B
+from compiler.frontend.drawings import Drawings
 from compiler.frontend.normalize import NormalText
-from compiler.frontend.parse import Line, parse_lines
+from compiler.frontend.parse import Line, line_at, parse_lines
+from compiler.frontend.published import PublishedLayouts
+from compiler.frontend import layout
+from compiler.frontend.nodes import NAV_LAW, Article, Code, Document, Node, Part, Provision, Section, Table, Text, citation
 
 
-from compiler.frontend.nodes import (NAV_LAW, table_row, Article, Code, Document, Formula, Node, Part, Provision,
-                                     Row, Section, Table, Text, citation)
-
-# ---- building ---------------------------------------------------------------------------------------
-
-@dataclass
-class _B:
-    """A node under construction."""
-
-    cls: type[Node]
-    start: int
-    end: int
-    id: str = ""
-    label: str = ""
-    heading: str = ""
-    text: list[str] = field(default_factory=list)
-    flags: list[str] = field(default_factory=list)
-    children: list[_B] = field(default_factory=list)
-    reading: L.Reading | None = None
-    extra: dict[str, object] = field(default_factory=dict)
-    at: int = -1  # offset the node's position is reported at (defaults to start)
-    ids: dict[str, int] = field(default_factory=dict)  # children's base ids -> how many so far
-
-
-_SECTION_RE = re.compile(r"(?:§+|Section)[ \t]*(?P<num>\d+(?:\.\d+)?(?:-[A-Za-z0-9]+)*)(?P<sep>\.|[ \t]+[—–-])?[ \t]*(?P<heading>.*)")
-_ARTICLE_RE = re.compile(r"(?:Article|ARTICLE|Part|PART)[ \t]+(?P<num>\d+(?:-[A-Za-z]{1,2})?)[ \t]*[—–.-]?[ \t]*(?P<heading>.*)")
-MAX_DEPTH = 10  # provisions below a section; the statute's ladder has 7 (subdivision … subitem)
-MAX_FINDINGS_PER_KIND = 200  # per file, code and severity
-_EQUALS_RE = re.compile(r"\s*equals\b", re.I)
-_RANGE_START_RE = re.compile(r"\s*(\d[\d,]*(?:\.\d+)?)\s+(?:to|and)\b")
-
-
-class Builder:
-    def __init__(self, nt: NormalText, file: str, code: Code = NAV_LAW, section: str = "",
-                 diagnostics: Diagnostics | None = None):
-        self.nt = nt
-        self.text = nt.text
-        self.file = file
-        self.code = code
-        self.section_hint = section
-        self.diags = diagnostics if diagnostics is not None else Diagnostics()
-        self._counts: dict[tuple[str, Severity], int] = {}
-        self.doc = _B(Document, 0, 0)
-        self.article: _B | None = None
-        self.part: _B | None = None
-        self.section: _B | None = None
-        self.stack: list[_B] = []  # open provisions of the current section, outermost first
-        self.last: _B = self.doc  # the node whose span grows with blank and continuation lines
-        self.section_ids: dict[str, int] = {}
-        self.container_ids: dict[str, int] = {}
-
-    # -- diagnostics --
-    def diag(self, severity: Severity, offset: int, message: str, code: str, hint: str = "") -> None:
-        key = (code, severity)
-        n = self._counts.get(key, 0) + 1
-        self._counts[key] = n
-        if n > MAX_FINDINGS_PER_KIND:  # nobody reads the 201st; the summary at the end counts them
-            return
-        line, col = self.nt.raw_linecol(offset)
-        self.diags.add(Diagnostic(severity, message, self.file, line, col, self.nt.raw_line(line), code, hint))
-
-    def _summarize_suppressed(self) -> None:
-        for (code, severity), n in sorted(self._counts.items(), key=lambda kv: (kv[0][0], int(kv[0][1]))):
-            if n > MAX_FINDINGS_PER_KIND:
-                self.diags.add(Diagnostic(severity, f"… and {n - MAX_FINDINGS_PER_KIND} more {severity} finding(s) "
-                                          f"of this kind in this file, not listed", self.file, code=code))
-
-    # -- helpers --
-    def _container(self) -> _B:
-        if self.stack:
-            return self.stack[-1]
-        for c in (self.section, self.part, self.article):
-            if c is not None:
-                return c
-        return self.doc
-
-    def _add(self, parent: _B, node: _B) -> _B:
-        parent.children.append(node)
-        self.last = node
-        return node
-
-    def _unique(self, registry: dict[str, int], node_id: str) -> tuple[str, int]:
-        n = registry.get(node_id, 0) + 1
-        registry[node_id] = n
-        return (node_id if n == 1 else f"{node_id}*{n}"), n
-
+class Builder(PublishedLayouts, Drawings):
     # -- the main loop --
     def build(self) -> Document:
         errors: list[tuple[int, str]] = []
@@ -115,27 +34,40 @@ class Builder:
                 self.diag(Severity.ERROR, m.start(1), f"the label {m.group(1)!r} is written with digits that are not "
                           "ASCII (0-9): it is not read as a number", "label",
                           "write the number with the digits 0-9; the line is kept as text")
-        self.wrapped = self.nt.wrapped and any(l.indent and l.labels for l in lines)
+        self.wrapped = self.nt.wrapped and any(l.indent and (l.labels or l.kind == "section_head") for l in lines)
         if any(l.kind == "section_head" for l in lines):
             self.section_hint = ""  # the text names its sections itself
+        self.inline, self.inline_marks = layout.inline_labels(self.text)
         i = 0
         n = len(lines)
         while i < n:
             line = lines[i]
             kind = line.kind
             if self.section is None and self.section_hint and kind not in (
-                    "blank", "section_head", "article_head", "part_head"):
+                    "blank", "section_head", "article_head", "part_head", "record_head"):
                 self._ensure_section(line.start)
             if kind == "blank":
                 self.last.end = line.end
+            elif kind == "record_head":
+                self._record(line)
+            elif self.record_mode == "toc":
+                self._toc_line(line)
+            elif self._toc_starts(lines, i):
+                i = self._toc_block(lines, i)
+                continue
             elif kind == "section_head":
                 if self._is_title(lines, i):
                     self._add(self._container(),
                               _B(Text, line.start, line.end, text=[line.body.strip()], flags=["title"]))
+                elif self._foreign_section(line):
+                    self._text_line(line)
                 else:
-                    self._section(line)
+                    i = self._section(lines, i)
+                    continue
             elif kind in ("article_head", "part_head"):
                 self._article_or_part(line, kind)
+                i = self._article_heading(lines, i + 1)
+                continue
             elif kind in ("tab_row", "pipe_row", "leader_row"):
                 i = self._table(lines, i)
                 continue
@@ -143,15 +75,17 @@ class Builder:
                 i = self._formula(lines, i)
                 continue
             elif self._continues(lines, i):
-                self.last.end = line.end
-                self.last.text.append(self.text[line.start : line.end].strip())
-            elif kind == "provision":
-                self._provision(line)
-            else:
+                self._split(line, "continue")
+            elif kind == "unparsed":
                 self._text_line(line)
-                if kind == "unparsed":
-                    self.last.flags.append("unparsed")
+                self.last.flags.append("unparsed")
+            else:
+                self._split(line, "line")
             i += 1
+        self._close_record()
+        if self.record_start >= 0:  # a record line with nothing after it
+            self._add(self.doc, _B(Text, self.record_start, len(self.text), text=[self.text[self.record_start:].strip()],
+                                   flags=["record"]))
         self.doc.end = max(self.doc.end, 0)
         self._imply_first_article()
         self._summarize_suppressed()
@@ -172,7 +106,7 @@ class Builder:
         def same(a: str, b: str) -> bool:
             return re.sub(r"\W+", " ", a).strip().lower() == re.sub(r"\W+", " ", b).strip().lower()
 
-        return bool(m2) and same(m2.group("num"), m.group("num")) and same(m2.group("heading"), m.group("heading"))
+        return m2 is not None and same(m2.group("num"), m.group("num")) and same(m2.group("heading"), m.group("heading"))
 
     def _continues(self, lines: list[Line], i: int) -> bool:
         """In hard-wrapped text whose paragraphs start indented, an unindented line continues the
@@ -180,22 +114,27 @@ class Builder:
         if not self.wrapped or lines[i].indent or i == 0:
             return False
         prev = lines[i - 1]
-        return (prev.kind in ("text", "provision") and not self._blank_after(prev.start, prev.end)
-                and self.last.cls in (Text, Provision))
-
-    def _blank_after(self, start: int, end: int) -> bool:
-        """Whether the span (a line, or a node's own lines) ends with blank lines."""
-        return self.text.count("\n", start, end) > 1
+        return (prev.kind in ("text", "provision", "section_head") and not self._blank_after(prev.start, prev.end)
+                and self.last.cls in (Text, Provision) and self.last.end == lines[i].start
+                and "toc" not in self.last.flags)
 
     # -- structure --
     def _article_or_part(self, line: Line, kind: str) -> None:
         m = _ARTICLE_RE.match(line.body)
         num = m.group("num") if m else ""
-        heading = m.group("heading").strip() if m else line.body.strip()
+        heading = layout.fold(m.group("heading")) if m else line.body.strip()
+        word = "-".join(m.group("word").lower().split()) if m else "article"
         self.stack = []
         self.section = None
+        if (kind == "article_head" and self.record is not None and self.record.kind == "article"
+                and self.article is not None and self.article.label.lower() == num.lower() and not self.article.children):
+            self.article.end = line.end  # "ARTICLE 1" in the record NAVA1 that opened the article
+            self.last = self.article
+            if heading:
+                self.article.heading = heading
+            return
         if kind == "article_head":
-            node_id, n = self._unique(self.container_ids, f"article-{num.lower()}")
+            node_id, n = self._unique(self.container_ids, f"{word if word.endswith('rule') else 'article'}-{num.lower()}")
             node = _B(Article, line.start, line.end, id=node_id, label=num, heading=heading,
                       at=line.start + line.indent)
             self.article = self._add(self.doc, node)
@@ -212,6 +151,8 @@ class Builder:
 
     def _new_section(self, num: str, heading: str, start: int, end: int, at: int, implied: bool = False) -> _B:
         base = f"{self.code.prefix}/{num.lower()}" if self.code.prefix else num.lower()
+        if self.article is not None and self.article.id.startswith(("rule-", "joint-rule-")):
+            base = f"{self.article.id}/{base}"  # the rules of each house number sections within each rule
         node_id, n = self._unique(self.section_ids, base)
         node = _B(Section, start, end, id=node_id, label=num, heading=heading, at=at,
                   flags=["implied"] if implied else [])
@@ -224,11 +165,51 @@ class Builder:
                       "the source repeats a section number; check which text is current")
         return node
 
-    def _section(self, line: Line) -> None:
+    def _section(self, lines: list[Line], i: int) -> int:
+        """A section heading line. The heading may run on into the section's text or first subdivision
+        ("§ 4. Short title.  This chapter ...", "§ 89-a. Pilotage ...; rates. 1. Every ..."), or wrap onto
+        the next line of hard-wrapped text; returns the index of the next line to read."""
+        line = lines[i]
         m = _SECTION_RE.match(line.body)
         assert m is not None  # the grammar's SECTION_HEAD has the same shape
-        heading = m.group("heading").strip()
-        self._new_section(m.group("num"), heading.rstrip("."), line.start, line.end, line.start + line.indent)
+        rest_at = line.body_start + m.start("heading")
+        eol = line.body_start + len(line.body)
+        head = layout.split_heading(self.text[rest_at:eol])
+        heading, body_at, nxt = head.heading, (rest_at + head.body_at if head.body_at is not None else None), i + 1
+        if (not head.complete and self.wrapped and i + 1 < len(lines) and lines[i + 1].kind in ("text", "provision")
+                and not lines[i + 1].indent and not self._blank_after(line.start, line.end)):
+            follow = lines[i + 1]
+            f_eol = follow.body_start + len(follow.body)
+            wrapped = layout.wrapped_heading(head.heading, self.text[follow.start:f_eol])
+            if wrapped is None:  # no heading: the line is the section's text
+                heading, body_at = "", rest_at
+            else:
+                heading, nxt = wrapped[0], i + 2
+                body_at = follow.start + wrapped[1] if wrapped[1] is not None else None
+                line = Line(line.kind, line.start, follow.end, line.indent, (), line.body_start, line.body)
+        end = body_at if body_at is not None else line.end
+        node = self._new_section(m.group("num"), heading, line.start, end, line.start + line.indent)
+        if m.group("star"):
+            node.flags.append("expires")  # LBDC's "*": see the "* NB" note that follows
+        if end < line.end:
+            self._split(line_at(self.text, end, line.end), "line")
+        return nxt
+
+    def _foreign_section(self, line: Line) -> bool:
+        """In an LBDC section record, a heading of another section ("§ 4. The emergency tenant protection
+        act ... is hereby enacted" in the record ETP1974) is the text that enacted the law, not a section
+        of it: kept as text, and said."""
+        r = self.record
+        if r is None or r.kind != "section":
+            return False
+        m = _SECTION_RE.match(line.body)
+        if m is None or m.group("num").lower() == r.number or (self.section is not None and self.section.label.lower() == r.number):
+            return False
+        self.diag(Severity.INFO, line.start + line.indent, f"the LBDC record {r.id} holds § {m.group('num')}, not "
+                  f"§ {r.number}: kept as the record's text (the section that enacts the law), not as a section of it",
+                  "lbdc-record")
+        self.record_opened = None
+        return True
 
     def _ensure_section(self, offset: int) -> None:
         """Provisions before any section heading belong to the section the manifest names."""
@@ -269,9 +250,9 @@ class Builder:
         if choice is None:
             for depth in range(len(stack) - 2, -1, -1):
                 prev = stack[depth].reading
-                r = next((r for r in cands if prev is not None and r.continues(prev)), None)
-                if r is not None:
-                    choice, why = (depth - 1, r), "continues"
+                outer = next((r for r in cands if prev is not None and r.continues(prev)), None)
+                if outer is not None:
+                    choice, why = (depth - 1, outer), "continues"
                     break
         severity = None
         if choice is None:
@@ -347,100 +328,6 @@ class Builder:
                   f"label {label} read as a {L.describe(chosen)} (it {why} a list, after {prev}); "
                   f"it could also be {alt}", "label-ambiguous")
 
-    # -- text, tables, formulas --
-    def _text_line(self, line: Line) -> None:
-        body = line.body.strip()
-        node = _B(Text, line.start, line.end, text=[body], at=line.start + line.indent)
-        if body.startswith("[") and body.endswith("]") and re.match(r"\[\(\w{1,5}\)", body):
-            node.flags.append("deleted")  # NY bracket notation: a whole provision struck out
-        self._add(self._container(), node)
-
-    def _table(self, lines: list[Line], i: int) -> int:
-        kind = lines[i].kind
-        style = kind.split("_")[0]
-        j = i
-        while j < len(lines) and lines[j].kind == kind:
-            j += 1
-            if self._blank_after(lines[j - 1].start, lines[j - 1].end):
-                break  # a blank line ends the table
-        rows = [table_row(self.text, self.nt, l.start + l.indent, l.end - 1, style) for l in lines[i:j]]
-        header = None
-        if rows and not any(ch.isdigit() for c in rows[0].cells for ch in c.text):
-            header = rows.pop(0)
-        # split where the first column starts over ("0 to 24.99" again): successive tables
-        groups: list[list[tuple[Row, Line]]] = [[]]
-        first_key = None
-        body_lines = lines[i + (1 if header else 0) : j]
-        for row, ln in zip(rows, body_lines):
-            m = _RANGE_START_RE.match(row.cells[0].text) if row.cells else None
-            k = m.group(1) if m else None
-            if groups[-1] and k is not None and k == first_key:
-                groups.append([])
-            if not groups[-1]:
-                first_key = k
-            groups[-1].append((row, ln))
-        start = lines[i].start
-        for g, group in enumerate(groups):
-            end = group[-1][1].end if group else lines[j - 1].end
-            node = _B(Table, start, end, at=start + lines[i].indent,
-                      extra={"header": header if g == 0 else None, "rows": tuple(r for r, _ in group),
-                             "style": style})
-            if g:
-                node.flags.append("continued")
-            self._add(self._container(), node)
-            width = len(header.cells) if header else (len(group[0][0].cells) if group else 0)
-            for row, ln in group:
-                if style != "leader" and len(row.cells) != width:
-                    self.diag(Severity.ERROR, ln.start + ln.indent,
-                              f"malformed table row: {len(row.cells)} cell(s) where the table has {width}",
-                              "table-row", "a cell is missing or a separator is extra; compare with the rows above")
-            start = end
-        return j
-
-    def _formula(self, lines: list[Line], i: int) -> int:
-        """A formula drawn as text: numerator lines, a rule of underscores, the denominator, and
-        optionally "equals" and the result ("Pilotage Units"). The lines above the rule that form
-        the numerator are taken back from the text nodes just made."""
-        container = self._container()
-        start = lines[i].start
-        taken = 0
-        while (container.children and container.children[-1].cls is Text and taken < 3
-               and container.children[-1].end == start and "title" not in container.children[-1].flags):
-            prev = container.children[-1]
-            body = "".join(prev.text)
-            if body.endswith((":", ".", ";")) or self._blank_after(prev.start, prev.end):
-                break
-            container.children.pop()
-            start = prev.start
-            taken += 1
-        j = i + 1
-        # the denominator, then "equals" and the result, each possibly after blank lines
-        wanted = ["denominator", "equals", "result"]
-        k = j
-        while k < len(lines) and wanted:
-            l = lines[k]
-            if l.kind == "blank":
-                k += 1
-                continue
-            if l.kind != "text":
-                break
-            if wanted[0] == "denominator":
-                wanted.pop(0)
-            elif wanted[0] == "equals":
-                if not _EQUALS_RE.match(l.body):
-                    break
-                wanted.pop(0)
-                if l.body.strip().lower() != "equals":
-                    wanted.pop(0)  # "equals pilotage units" on one line
-            else:
-                wanted.pop(0)
-            k += 1
-            j = k
-        end = lines[j - 1].end
-        body = self.text[start:end]
-        node = _B(Formula, start, end, text=[" ".join(body.split())], at=start)
-        self._add(container, node)
-        return j
 
     # -- finishing --
     def _imply_first_article(self) -> None:

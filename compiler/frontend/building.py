@@ -1,0 +1,130 @@
+"""The tree builder's state and the helpers every part of it uses: a node under construction (_B),
+diagnostics capped per kind, the open containers. compiler/frontend/tree.py reads the lines; the
+mixins in compiler/frontend/published.py (layouts of published law) and drawings.py (tables,
+formulas) are parts of the same builder.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from compiler.diagnostics import Diagnostic, Diagnostics, Severity
+from compiler.frontend import labels as L
+from compiler.frontend import layout
+from compiler.frontend.normalize import NormalText
+from compiler.frontend.nodes import NAV_LAW, Code, Document, Node, Text
+from compiler.frontend.parse import Line
+
+@dataclass
+class _B:
+    """A node under construction."""
+
+    cls: type[Node]
+    start: int
+    end: int
+    id: str = ""
+    label: str = ""
+    heading: str = ""
+    text: list[str] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+    children: list[_B] = field(default_factory=list)
+    reading: L.Reading | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+    at: int = -1  # offset the node's position is reported at (defaults to start)
+    ids: dict[str, int] = field(default_factory=dict)  # children's base ids -> how many so far
+
+
+_SECTION_RE = re.compile(r"(?P<star>\*[ \t]*)?(?:§+|Section|S(?=[ \t]+\d))[ \t]*(?P<num>\d+(?:\.\d+)?(?:-[A-Za-z0-9]+)*)"
+                         r"(?P<sep>\.|[ \t]+[—–-])?[ \t]*(?P<heading>.*)")
+_ARTICLE_RE = re.compile(r"(?P<word>Article|ARTICLE|(?:JOINT[ \t]+)?RULE|Part|PART)[ \t]+(?P<num>\d+(?:-[A-Za-z]{1,2})?|[IVXLC]+(?:-[A-Z])?)"
+                         r"[ \t]*[—–.-]?[ \t]*(?P<heading>.*)")
+MAX_DEPTH = 10  # provisions below a section; the statute's ladder has 7 (subdivision … subitem)
+MAX_FINDINGS_PER_KIND = 200  # per file, code and severity
+
+
+class BuilderBase:
+    def __init__(self, nt: NormalText, file: str, code: Code = NAV_LAW, section: str = "",
+                 diagnostics: Diagnostics | None = None):
+        self.nt = nt
+        self.text = nt.text
+        self.file = file
+        self.code = code
+        self.section_hint = section
+        self.diags = diagnostics if diagnostics is not None else Diagnostics()
+        self._counts: dict[tuple[str, Severity], int] = {}
+        self.doc = _B(Document, 0, 0)
+        self.article: _B | None = None
+        self.part: _B | None = None
+        self.section: _B | None = None
+        self.stack: list[_B] = []  # open provisions of the current section, outermost first
+        self.last: _B = self.doc  # the node whose span grows with blank and continuation lines
+        self.section_ids: dict[str, int] = {}
+        self.container_ids: dict[str, int] = {}
+        self.inline: list[int] = []  # offsets where a label may begin inside a line (layout.inline_labels)
+        self.inline_marks: list[str] = []
+        self.record: layout.Record | None = None  # the LBDC record being read, if any
+        self.record_mode = ""  # "toc": chapter and article records hold navigation, not law
+        self.record_start = -1  # the record line not yet given to a node
+        self.record_opened: tuple[_B, int] | None = None  # where a section record's nodes begin
+
+    # -- diagnostics --
+    def diag(self, severity: Severity, offset: int, message: str, code: str, hint: str = "") -> None:
+        key = (code, severity)
+        n = self._counts.get(key, 0) + 1
+        self._counts[key] = n
+        if n > MAX_FINDINGS_PER_KIND:  # nobody reads the 201st; the summary at the end counts them
+            return
+        line, col = self.nt.raw_linecol(offset)
+        self.diags.add(Diagnostic(severity, message, self.file, line, col, self.nt.raw_line(line), code, hint))
+
+    def _summarize_suppressed(self) -> None:
+        for (code, severity), n in sorted(self._counts.items(), key=lambda kv: (kv[0][0], int(kv[0][1]))):
+            if n > MAX_FINDINGS_PER_KIND:
+                self.diags.add(Diagnostic(severity, f"… and {n - MAX_FINDINGS_PER_KIND} more {severity} finding(s) "
+                                          f"of this kind in this file, not listed", self.file, code=code))
+
+    # -- helpers --
+    def _container(self) -> _B:
+        if self.stack:
+            return self.stack[-1]
+        for c in (self.section, self.part, self.article):
+            if c is not None:
+                return c
+        return self.doc
+
+    def _add(self, parent: _B, node: _B) -> _B:
+        if self.record_start >= 0:  # an LBDC record line belongs to the first node of its record
+            if node.at < 0:
+                node.at = node.start
+            node.start = self.record_start
+            self.record_start = -1
+        parent.children.append(node)
+        self.last = node
+        return node
+
+    def _unique(self, registry: dict[str, int], node_id: str) -> tuple[str, int]:
+        n = registry.get(node_id, 0) + 1
+        registry[node_id] = n
+        return (node_id if n == 1 else f"{node_id}*{n}"), n
+
+    # -- text, tables, formulas --
+    def _text_line(self, line: Line) -> None:
+        body = line.body.strip()
+        node = _B(Text, line.start, line.end, text=[body], at=line.start + line.indent)
+        if body.startswith("[") and body.endswith("]") and re.match(r"\[\(\w{1,5}\)", body):
+            node.flags.append("deleted")  # NY bracket notation: a whole provision struck out
+        elif body.startswith("* NB "):
+            node.flags.append("editorial-note")  # LBDC's note on a provision marked "*": "* NB Expires June 16, 2015"
+        self._add(self._container(), node)
+
+    def _blank_after(self, start: int, end: int) -> bool:
+        """Whether the span (a line, or a node's own lines) ends with blank lines."""
+        return self.text.count("\n", start, end) > 1
+
+    # the parts of the builder the others call (compiler/frontend/tree.py)
+    def _provision(self, line: Line) -> None:
+        raise NotImplementedError
+
+    def _new_section(self, num: str, heading: str, start: int, end: int, at: int, implied: bool = False) -> _B:
+        raise NotImplementedError

@@ -1,0 +1,147 @@
+"""How published law text lays itself out, read from the text: where a section's heading ends and its
+text begins, labels written inside a line, tables of contents, and LBDC record ids.
+
+These are pure functions over strings; compiler/frontend/tree.py decides with them, line by line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+# ---- headings ---------------------------------------------------------------------------------------
+# A heading ends at a period after a word ("Short title.", "rates.", "(a).") followed by the section's
+# text; not after an initial ("U.S. Coast Guard"): the letter before the period is lowercase, a digit
+# or a closing bracket or quote, or two capitals ("LAW.").
+_HEAD_END_RE = re.compile(r"(?:(?<=[a-z0-9)\]\"”’'])|(?<=[A-Z]{2}))\.(?=[ \t]+\S)")
+# A heading names a subject; it does not command. "The Lieutenant Governor ... shall be President of the
+# Senate" after "Section 1." is the section's text, not its heading ("When owner may sue." is a heading).
+_COMMAND_RE = re.compile(r"\b(?:shall|hereby)\b", re.I)
+MAX_HEADING = 200  # the longest heading of the Navigation Law is 185 characters
+
+
+class Heading(NamedTuple):
+    heading: str  # white space folded, without its final period
+    body_at: int | None  # offset in the given string where the section's text begins, if it does
+    complete: bool  # False: no period ends it on this line; it may wrap onto the next
+
+
+def split_heading(rest: str) -> Heading:
+    """Split what follows "§ 4." on its line into the heading and the start of the text.
+
+    "Short title.  This chapter shall ..." -> ("Short title", 14, True); "Definitions." -> ("Definitions",
+    None, True); "Application for adjustment of initial legal regulated" -> (…, None, False); "The
+    Lieutenant Governor ... shall be President of" -> ("", 0, True): no heading, all text."""
+    m = _HEAD_END_RE.search(rest)
+    if m is not None:
+        head = rest[: m.start()]
+        if _COMMAND_RE.search(head) or len(head) > MAX_HEADING:
+            return Heading("", 0, True)
+        at = m.end()
+        while at < len(rest) and rest[at] in " \t":
+            at += 1
+        return Heading(fold(head), at, True)
+    stripped = rest.rstrip()
+    if _COMMAND_RE.search(stripped):
+        return Heading("", 0 if stripped else None, True)
+    if stripped.endswith(".") or not stripped:
+        return Heading(fold(stripped.rstrip(".")), None, True)
+    return Heading(fold(stripped), None, False)
+
+
+def wrapped_heading(first: str, nxt: str) -> tuple[str, int | None] | None:
+    """A heading that ran on from ``first`` onto the next line ``nxt`` ("Application for adjustment of
+    initial legal regulated" / "rent."): the whole heading and where the text begins in ``nxt`` (None
+    if the line holds nothing more). None when the two lines do not make a heading."""
+    m = _HEAD_END_RE.search(nxt)
+    stripped = nxt.rstrip()
+    if m is not None:
+        cut, at = m.start(), m.end()
+        while at < len(nxt) and nxt[at] in " \t":
+            at += 1
+        body: int | None = at
+    elif stripped.endswith("."):
+        cut, body = len(stripped) - 1, None
+    else:
+        return None
+    head = f"{first} {nxt[:cut]}"
+    if _COMMAND_RE.search(head) or len(head) > MAX_HEADING or ":" in head or ";" in nxt[:cut] and len(nxt[:cut]) > 60:
+        return None
+    return fold(head), body
+
+
+def fold(s: str) -> str:
+    return " ".join(s.split())
+
+
+# ---- labels inside a line --------------------------------------------------------------------------
+# A label after the end of a sentence or a lead-in colon, in the same line: "... alcohol. (1) A
+# violation ...", "... include: 1. "Office" shall mean ...", "The Speaker shall: a. take the chair".
+# The label grammar is grammar/statute.lark's LABEL; whether it is a label is decided by the label
+# sequence in tree.py. Runs on the whole text at once (one C-speed pass), not line by line.
+_INLINE_RE = re.compile(
+    r"[.:][ \t]+(?=(?:\[\([^()\n]{1,8}\)\][ \t]*)?(?:\((?:[0-9]{1,3}(?:-[a-z]{1,4})?|[a-z]{1,5}(?:-[0-9]{1,2})?"
+    r"|[A-Z]{1,5}(?:-[0-9]{1,2})?)\)|[0-9]{1,3}(?:-[a-zA-Z]{1,4})?\.|[a-z]\.|[A-Z]\.(?=[ \t]+[A-Za-z]))[ \t]+\S)")
+
+
+def inline_labels(text: str) -> tuple[list[int], list[str]]:
+    """Offsets in ``text`` where a label may begin inside a line, and the punctuation before each."""
+    offsets: list[int] = []
+    marks: list[str] = []
+    if ". " not in text and ".\t" not in text and ":" not in text:
+        return offsets, marks
+    for m in _INLINE_RE.finditer(text):
+        offsets.append(m.end())
+        marks.append(text[m.start()])
+    return offsets, marks
+
+
+# ---- tables of contents ------------------------------------------------------------------------------
+# "Section 1. Short title." over "        2. Policy of state ...": an entry is a number and a heading;
+# "Article  1.   Short title; ... (§§ 1-3.)" names the sections an article holds; "Sec." heads a list.
+TOC_HEADER_RE = re.compile(r"[ \t]*(?:Sec\.|Section|Sections|SECTION)[ \t]*$")
+TOC_RANGE_RE = re.compile(r"\((?:§§?|Sections?)[ \t]*[0-9][^()\n]{0,40}\)\.?[ \t]*$")
+_TOC_ENTRY_RE = re.compile(r"[ \t]*(?:Section[ \t]+)?[0-9]{1,4}(?:-[a-zA-Z]{1,4})?\.[ \t]+(?P<head>\S[^\n]{0,120})$")
+
+
+def toc_entry(line: str) -> bool:
+    """Whether a line is a table-of-contents entry: a number and a short heading, nothing more."""
+    m = _TOC_ENTRY_RE.match(line)
+    if not m:
+        return False
+    head = TOC_RANGE_RE.sub("", m.group("head")).rstrip()
+    return (not _COMMAND_RE.search(head) and not _INLINE_RE.search(head) and not _HEAD_END_RE.search(head)
+            and len(head) <= 100)
+
+
+def toc_number(line: str) -> int:
+    """The number of a contents entry ("        12-a. Rent registration." -> 12), -1 if none."""
+    m = _TOC_ENTRY_RE.match(line)
+    return int(re.match(r"[ \t]*(?:Section[ \t]+)?([0-9]+)", line).group(1)) if m else -1  # type: ignore[union-attr]
+
+
+# ---- LBDC records ----------------------------------------------------------------------------------
+_RECORD_ID_RE = re.compile(r"\.\.SO DOC[ \t]+(?P<id>\S+)")
+_RECORD_RE = re.compile(r"(?P<law>[A-Z]{3})(?:(?P<chapter>-CH[0-9A-Z-]*)|A(?P<article>[0-9]+(?:-[A-Z0-9]+)*)"
+                        r"|(?P<section>[0-9]+(?:\.[0-9]+)?(?:-[A-Z0-9]+)*))")
+
+
+class Record(NamedTuple):
+    id: str  # as written: "NAV89-B"
+    kind: str  # chapter | article | section | other
+    number: str  # the article or section number, as the law writes it: "89-b", "6"; "" otherwise
+
+
+def record(line: str) -> Record:
+    """Read an LBDC record line: "..SO DOC NAV89-B   LAWS(CONSOLIDATED)" is § 89-b of NAV, "NAVA6" its
+    article 6, "NAV-CH37" the chapter; any other id (a title, the rules of a house) is "other"."""
+    m = _RECORD_ID_RE.match(line.strip())
+    rid = m.group("id") if m else ""
+    r = _RECORD_RE.fullmatch(rid)
+    if r is None:
+        return Record(rid, "other", "")
+    if r.group("chapter"):
+        return Record(rid, "chapter", r.group("chapter")[3:].lower())
+    if r.group("article"):
+        return Record(rid, "article", r.group("article").lower())
+    return Record(rid, "section", r.group("section").lower())

@@ -1,0 +1,190 @@
+"""The tree builder's reading of published layouts: labels inside a line, LBDC records, tables of
+contents, article headings under "ARTICLE 1" (see compiler/frontend/layout.py for the patterns)."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+
+from compiler.diagnostics import Severity
+from compiler.frontend import labels as L
+from compiler.frontend import layout
+from compiler.frontend.building import _ARTICLE_RE, _SECTION_RE, BuilderBase, _B
+from compiler.frontend.nodes import Article, Part, Section, Text
+from compiler.frontend.parse import Line, line_at
+
+
+class PublishedLayouts(BuilderBase):
+    # -- labels inside a line --
+    def _split(self, line: Line, how: str) -> None:
+        """Read a text or labelled line (``how`` = "line") or a continuation line ("continue"), cut where
+        a label inside it starts a provision: "... alcohol. (1) A violation ...". Whether it does is
+        decided by the label sequence: the label must continue an open list, or start a list where
+        one can start; a label that might be a citation stays text."""
+        k = bisect_left(self.inline, max(line.body_start, line.start + 1))
+        cuts = []
+        limit = line.start + len(self.text[line.start : line.end].split("\n", 1)[0])
+        while k < len(self.inline) and self.inline[k] < limit:
+            cuts.append(k)
+            k += 1
+        end = self.inline[cuts[0]] if cuts else line.end
+        head = line if not cuts else Line(line.kind, line.start, end, line.indent, line.labels,
+                                          min(line.body_start, end), self.text[line.body_start:end].rstrip() if line.body_start < end else "")
+        if how == "continue":
+            self.last.end = head.end
+            self.last.text.append(self.text[head.start : head.end].strip())
+        elif head.kind == "provision":
+            self._provision(head)
+        else:
+            self._text_line(head)
+        for n, c in enumerate(cuts):
+            offset = self.inline[c]
+            seg_end = self.inline[cuts[n + 1]] if n + 1 < len(cuts) else line.end
+            seg = line_at(self.text, offset, seg_end)
+            why = self._inline_fits(seg, self.inline_marks[c])
+            if why is None:
+                self.last.end = seg_end
+                self.last.text.append(self.text[offset:seg_end].strip())
+                continue
+            self._provision(seg)
+            if why == "starts":
+                self.diag(Severity.INFO, offset, f"label {seg.labels[0].text} inside a line, after a sentence, read as "
+                          "the start of a new list of provisions", "label-inline",
+                          "if it is a citation, not a provision, put it on the line of the text it belongs to")
+
+    def _inline_fits(self, seg: Line, mark: str) -> str | None:
+        if not seg.labels:
+            return None
+        after = self.text[seg.body_start : seg.body_start + 1]
+        if mark == "." and not (after.isupper() or after in "\"“'‘([") and after:
+            return None  # a sentence starts after a label: "(1) A violation"; "(1) of this" is a citation
+        cands = L.readings(seg.labels[0].text)
+        stack = self.stack
+        for depth in range(len(stack) - 1, -1, -1):
+            prev = stack[depth].reading
+            if prev is not None and any(r.continues(prev) for r in cands):
+                return "continues"
+        if any(r.first for r in cands) and (self.section is not None or stack):
+            return "starts" if mark == "." else "follows a colon"
+        return None
+
+    # -- LBDC records and tables of contents --
+    def _record(self, line: Line) -> None:
+        """An LBDC record line: the record's id says what it holds (layout.record)."""
+        self._close_record()
+        r = layout.record(line.body)
+        self.record, self.record_mode, self.record_start = r, "", line.start
+        self.stack = []
+        if r.kind == "chapter":
+            self.record_mode, self.article, self.part, self.section = "toc", None, None, None
+        elif r.kind == "article":
+            self.section, self.part = None, None
+            node_id, _ = self._unique(self.container_ids, f"article-{r.number}")
+            self.article = self._add(self.doc, _B(Article, line.start, line.end, id=node_id, label=r.number,
+                                                  at=line.start))
+            self.record_mode = "article"
+        elif r.kind == "section":
+            self.section, self.part = None, None
+            container = self._container()
+            self.record_opened = (container, len(container.children))
+
+    def _close_record(self) -> None:
+        """A section record whose text has no heading of its own ("..SO DOC ABC1" / "Purposely left
+        blank"): its lines are that section's, which the record id names."""
+        r, opened = self.record, self.record_opened
+        self.record_opened = None
+        if r is None or r.kind != "section" or opened is None:
+            return
+        container, k = opened
+        moved = container.children[k:]
+        if not moved or any(c.cls is Section for c in moved):
+            return
+        del container.children[k:]
+        base = f"{self.code.prefix}/{r.number}" if self.code.prefix else r.number
+        node_id, _ = self._unique(self.section_ids, base)
+        node = _B(Section, moved[0].start, moved[0].start, id=node_id, label=r.number, flags=["implied"],
+                  at=moved[0].at if moved[0].at >= 0 else moved[0].start, children=moved)
+        container.children.append(node)
+        self.diag(Severity.INFO, node.at, f"the LBDC record {r.id} has no section heading: its text is § {r.number}, "
+                  "as the record id says", "lbdc-record")
+
+    def _toc_starts(self, lines: list[Line], i: int) -> bool:
+        """A table of contents: "Section 1. Short title." (or "Sec.") above entries "2. ...", or an
+        article entry naming its sections ("Article 1. Short title; definitions. (§§ 1-3.)")."""
+        line = lines[i]
+        if self.record_mode == "article":
+            return line.kind in ("section_head", "text") and (
+                bool(layout.TOC_HEADER_RE.match(line.body)) or layout.toc_entry(line.body))
+        if line.kind == "article_head":
+            return bool(layout.TOC_RANGE_RE.search(line.body))
+        if line.kind == "text" and layout.TOC_HEADER_RE.match(line.body):
+            after = 0
+        elif line.kind == "section_head" and layout.toc_entry(line.body):
+            m = _SECTION_RE.match(line.body)
+            after = int(m.group("num").split("-")[0].split(".")[0]) if m else -1
+        else:
+            return False
+        j = i + 1
+        while j < len(lines) and lines[j].kind == "blank":
+            j += 1
+        if j >= len(lines) or lines[j].kind != "provision" or len(lines[j].labels) != 1:
+            return False
+        nxt = lines[j]
+        reading = L.readings(nxt.labels[0].text)
+        return (bool(reading) and reading[0].style == "number" and reading[0].base == after + 1
+                and layout.toc_entry(self.text[nxt.start + nxt.indent : nxt.body_start + len(nxt.body)]))
+
+    def _toc_block(self, lines: list[Line], i: int) -> int:
+        self.record_mode, saved = "toc", self.record_mode
+        j = i
+        number = -1
+        while j < len(lines):
+            line = lines[j]
+            whole = self.text[line.start + line.indent : line.body_start + len(line.body)]
+            entry = layout.toc_entry(whole)
+            if entry and j > i and layout.toc_number(whole) < number:
+                break  # "Section 1. Legislative findings." after entry 4: the law begins
+            if j > i and not (line.kind == "blank" or entry or self._toc_continuation(line)):
+                break
+            number = max(number, layout.toc_number(whole)) if entry else number
+            self._toc_line(line)
+            j += 1
+        self.record_mode = saved if saved != "article" else "article-toc"
+        return j
+
+    def _toc_continuation(self, line: Line) -> bool:
+        last = self.last
+        return (("toc" in last.flags or "chapter" in last.flags) and line.kind == "text" and line.indent > 0
+                and not line.body[:1].isdigit() and not line.body.startswith("*") and len(line.body) <= 100
+                and last.end == line.start)
+
+    def _toc_line(self, line: Line) -> None:
+        """A line of a table of contents, or of an LBDC chapter record: navigation, kept as text."""
+        whole = self.text[line.start + line.indent : line.body_start + len(line.body)].strip()
+        if line.kind == "blank":
+            self.last.end = line.end
+        elif self._toc_continuation(line) and not layout.toc_entry(whole):
+            self.last.end = line.end
+            self.last.text.append(whole)
+        else:
+            flags = ["toc"] if (layout.toc_entry(whole) or layout.TOC_RANGE_RE.search(whole)
+                                or layout.TOC_HEADER_RE.match(whole) or _ARTICLE_RE.match(whole)) else ["chapter"]
+            self._add(self._container(), _B(Text, line.start, line.end, text=[whole], flags=flags, at=line.start + line.indent))
+
+    def _article_heading(self, lines: list[Line], i: int) -> int:
+        """An article heading written on the lines under "ARTICLE 1" (as LBDC and the constitution
+        print them): short lines, centred or in capitals, before the first section or contents line."""
+        art = self.last
+        if art.cls not in (Article, Part) or art.heading and self.record_mode != "article":
+            return i
+        taken = 0
+        while i < len(lines) and taken < 3:
+            line = lines[i]
+            body = line.body.strip()
+            if (line.kind != "text" or not body or len(body) > 80 or layout.TOC_HEADER_RE.match(line.body)
+                    or not (body.upper() == body or line.indent >= 8)):
+                break
+            art.heading = layout.fold(f"{art.heading} {body}")
+            art.end = line.end
+            taken += 1
+            i += 1
+        return i
