@@ -108,7 +108,7 @@ def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, en
                              "became law, so its instructions amend the law from their effective date"))
     s = summarize(doc)
     covered = entry is not None and (entry.section or entry.covers)
-    if s.sections == 0 and not covered and s.contents and not s.provisions and not s.text:
+    if s.sections == 0 and not covered and s.contents and not s.provisions and s.text <= s.contents:
         diags.add(Diagnostic(Severity.INFO, f"the text holds contents only ({s.contents} line(s)): no section's text",
                              path, 1, 1, "", "input-kind"))
     elif s.sections == 0 and not covered:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from compiler.frontend.labels import roman_value
+
 # ---- headings ---------------------------------------------------------------------------------------
 # A heading ends at a period after a word ("Short title.", "rates.", "(a).") followed by the section's
 # text; not after an initial ("U.S. Coast Guard"): the letter before the period is lowercase, a digit
@@ -101,7 +103,8 @@ def inline_labels(text: str) -> tuple[list[int], list[str]]:
 # "Article  1.   Short title; ... (§§ 1-3.)" names the sections an article holds; "Sec." heads a list.
 TOC_HEADER_RE = re.compile(r"[ \t]*(?:Sec\.|Section|Sections|SECTION)[ \t]*$")
 TOC_RANGE_RE = re.compile(r"\((?:§§?|Sections?)[ \t]*[0-9][^()\n]{0,40}\)\.?[ \t]*$")
-_TOC_ENTRY_RE = re.compile(r"[ \t]*(?:Section[ \t]+)?[0-9]{1,4}(?:-[a-zA-Z]{1,4})?\.[ \t]+(?P<head>\S[^\n]{0,120})$")
+_TOC_ENTRY_RE = re.compile(r"[ \t]*(?:(?:Section|Article|ARTICLE)[ \t]+)?(?P<num>[0-9]{1,4}(?:-[a-zA-Z]{1,4})?|[IVXLC]{1,6}(?:-[A-Z])?)"
+                           r"\.[ \t]+(?P<head>\S[^\n]{0,120})$")
 
 
 def toc_entry(line: str) -> bool:
@@ -117,7 +120,10 @@ def toc_entry(line: str) -> bool:
 def toc_number(line: str) -> int:
     """The number of a contents entry ("        12-a. Rent registration." -> 12), -1 if none."""
     m = _TOC_ENTRY_RE.match(line)
-    return int(re.match(r"[ \t]*(?:Section[ \t]+)?([0-9]+)", line).group(1)) if m else -1  # type: ignore[union-attr]
+    if m is None:
+        return -1
+    base = m.group("num").split("-")[0]
+    return int(base) if base.isdigit() else (roman_value(base.lower()) or -1)
 
 
 # ---- LBDC records ----------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from bisect import bisect_left
 from compiler.diagnostics import Severity
 from compiler.frontend import labels as L
 from compiler.frontend import layout
-from compiler.frontend.building import _ARTICLE_RE, _SECTION_RE, BuilderBase, _B
+from compiler.frontend.building import _ARTICLE_RE, BuilderBase, _B
 from compiler.frontend.nodes import Article, Part, Section, Text
 from compiler.frontend.parse import Line, line_at
 
@@ -114,24 +114,26 @@ class PublishedLayouts(BuilderBase):
         if self.record_mode == "article":
             return line.kind in ("section_head", "text") and (
                 bool(layout.TOC_HEADER_RE.match(line.body)) or layout.toc_entry(line.body))
-        if line.kind == "article_head":
-            return bool(layout.TOC_RANGE_RE.search(line.body))
+        if line.kind == "article_head" and layout.TOC_RANGE_RE.search(line.body):
+            return True
         if line.kind == "text" and layout.TOC_HEADER_RE.match(line.body):
             after = 0
-        elif line.kind == "section_head" and layout.toc_entry(line.body):
-            m = _SECTION_RE.match(line.body)
-            after = int(m.group("num").split("-")[0].split(".")[0]) if m else -1
+        elif line.kind in ("section_head", "article_head") and layout.toc_entry(line.body):
+            after = layout.toc_number(line.body)
         else:
             return False
         j = i + 1
         while j < len(lines) and lines[j].kind == "blank":
             j += 1
-        if j >= len(lines) or lines[j].kind != "provision" or len(lines[j].labels) != 1:
+        if j >= len(lines):
             return False
         nxt = lines[j]
-        reading = L.readings(nxt.labels[0].text)
-        return (bool(reading) and reading[0].style == "number" and reading[0].base == after + 1
-                and layout.toc_entry(self.text[nxt.start + nxt.indent : nxt.body_start + len(nxt.body)]))
+        whole = self.text[nxt.start + nxt.indent : nxt.body_start + len(nxt.body)]
+        if line.kind == "article_head" and nxt.kind == "text" and nxt.indent > line.indent:
+            return bool(layout.TOC_RANGE_RE.search(whole))  # "Article I. Short title; ..." / "(§§ 101-103)"
+        # the next entry has a later number: "Section 300. ..." over "302. ..." (301 was repealed); a
+        # section's first subdivision would be 1
+        return layout.toc_entry(whole) and layout.toc_number(whole) > after
 
     def _toc_block(self, lines: list[Line], i: int) -> int:
         self.record_mode, saved = "toc", self.record_mode
@@ -159,7 +161,7 @@ class PublishedLayouts(BuilderBase):
 
     def _toc_line(self, line: Line) -> None:
         """A line of a table of contents, or of an LBDC chapter record: navigation, kept as text."""
-        whole = self.text[line.start + line.indent : line.body_start + len(line.body)].strip()
+        whole = layout.fold(self.text[line.start + line.indent : line.body_start + len(line.body)])
         if line.kind == "blank":
             self.last.end = line.end
         elif self._toc_continuation(line) and not layout.toc_entry(whole):
