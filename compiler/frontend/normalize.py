@@ -175,13 +175,15 @@ def detect_list_numbering(text: str) -> Literal["artifact", "real"]:
 
 
 def detect_wrapped(text: str) -> bool:
-    """Hard-wrapped text: most lines of prose are 50–80 characters long (a printed page), unlike
-    texts that hold a whole paragraph on one line. Table rows and short lines do not vote."""
+    """Hard-wrapped text: most lines of prose end near one right margin (a printed page of 60 to 132
+    columns), unlike texts that hold a whole paragraph on one line. Table rows and short lines do not
+    vote; the margin is the length that the longest tenth of the lines reach."""
     sample = text[:65536].split("\n")[:400]  # a printed page's layout shows in its first lines
-    votes = [len(l) for l in sample if len(l) >= 40 and "\t" not in l and "|" not in l]
+    votes = sorted(len(l.rstrip()) for l in sample if len(l) >= 40 and "\t" not in l and "|" not in l)
     if len(votes) < 10:
         return False
-    return sum(1 for n in votes if n <= 80) >= 0.6 * len(votes)
+    margin = votes[(9 * len(votes)) // 10]
+    return margin <= 132 and sum(1 for n in votes if margin - 24 <= n <= margin) >= 0.6 * len(votes)
 
 
 def normalize(raw: str, list_numbering: ListNumbering = "auto") -> NormalText:
