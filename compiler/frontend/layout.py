@@ -34,21 +34,27 @@ def split_heading(rest: str) -> Heading:
     "Short title.  This chapter shall ..." -> ("Short title", 14, True); "Definitions." -> ("Definitions",
     None, True); "Application for adjustment of initial legal regulated" -> (…, None, False); "The
     Lieutenant Governor ... shall be President of" -> ("", 0, True): no heading, all text."""
-    m = _HEAD_END_RE.search(rest)
+    # most headings stand alone on their line ("Definitions."): no ". " in them, no pattern needed
+    m = _HEAD_END_RE.search(rest) if ". " in rest or ".\t" in rest else None
     if m is not None:
         head = rest[: m.start()]
-        if _COMMAND_RE.search(head) or len(head) > MAX_HEADING:
+        if _commands(head) or len(head) > MAX_HEADING:
             return Heading("", 0, True)
         at = m.end()
         while at < len(rest) and rest[at] in " \t":
             at += 1
         return Heading(fold(head), at, True)
     stripped = rest.rstrip()
-    if _COMMAND_RE.search(stripped):
+    if _commands(stripped):
         return Heading("", 0 if stripped else None, True)
     if stripped.endswith(".") or not stripped:
         return Heading(fold(stripped.rstrip(".")), None, True)
     return Heading(fold(stripped), None, False)
+
+
+def _commands(s: str) -> bool:
+    lower = s.lower() if not s.islower() else s
+    return ("shall" in lower or "hereby" in lower) and _COMMAND_RE.search(s) is not None
 
 
 def wrapped_heading(first: str, nxt: str) -> tuple[str, int | None] | None:
@@ -67,7 +73,7 @@ def wrapped_heading(first: str, nxt: str) -> tuple[str, int | None] | None:
     else:
         return None
     head = f"{first} {nxt[:cut]}"
-    if _COMMAND_RE.search(head) or len(head) > MAX_HEADING or ":" in head or ";" in nxt[:cut] and len(nxt[:cut]) > 60:
+    if _commands(head) or len(head) > MAX_HEADING or ":" in head or ";" in nxt[:cut] and len(nxt[:cut]) > 60:
         return None
     return fold(head), body
 
@@ -81,21 +87,22 @@ def fold(s: str) -> str:
 # violation ...", "... include: 1. "Office" shall mean ...", "The Speaker shall: a. take the chair".
 # The label grammar is grammar/statute.lark's LABEL; whether it is a label is decided by the label
 # sequence in tree.py. Runs on the whole text at once (one C-speed pass), not line by line.
-_INLINE_RE = re.compile(
-    r"[.:][ \t]+(?=(?:\[\([^()\n]{1,8}\)\][ \t]*)?(?:\((?:[0-9]{1,3}(?:-[a-z]{1,4})?|[a-z]{1,5}(?:-[0-9]{1,2})?"
-    r"|[A-Z]{1,5}(?:-[0-9]{1,2})?)\)|[0-9]{1,3}(?:-[a-zA-Z]{1,4})?\.|[a-z]\.|[A-Z]\.(?=[ \t]+[A-Za-z]))[ \t]+\S)")
+_LABEL_AHEAD = (r"(?=(?:\[\([^()\n]{1,8}\)\][ \t]*)?(?:\((?:[0-9]{1,3}(?:-[a-z]{1,4})?|[a-z]{1,5}(?:-[0-9]{1,2})?"
+                r"|[A-Z]{1,5}(?:-[0-9]{1,2})?)\)|[0-9]{1,3}(?:-[a-zA-Z]{1,4})?\.|[a-z]\.|[A-Z]\.(?=[ \t]+[A-Za-z]))[ \t]+\S)")
+_INLINE_RE = re.compile(r"[.:][ \t]+" + _LABEL_AHEAD)
+# The same, one pattern per mark: a literal prefix (". ", ": ") lets the regex engine skip ahead with a
+# substring search instead of testing a class at every character (4x faster on the corpus).
+_AFTER_PERIOD_RE = re.compile(r"\. [ \t]*" + _LABEL_AHEAD)
+_AFTER_COLON_RE = re.compile(r": [ \t]*" + _LABEL_AHEAD)
 
 
 def inline_labels(text: str) -> tuple[list[int], list[str]]:
     """Offsets in ``text`` where a label may begin inside a line, and the punctuation before each."""
-    offsets: list[int] = []
-    marks: list[str] = []
-    if ". " not in text and ".\t" not in text and ":" not in text:
-        return offsets, marks
-    for m in _INLINE_RE.finditer(text):
-        offsets.append(m.end())
-        marks.append(text[m.start()])
-    return offsets, marks
+    found = [(m.end(), ".") for m in _AFTER_PERIOD_RE.finditer(text)]
+    if ": " in text:
+        found.extend((m.end(), ":") for m in _AFTER_COLON_RE.finditer(text))
+        found.sort()
+    return [o for o, _ in found], [k for _, k in found]
 
 
 # ---- tables of contents ------------------------------------------------------------------------------

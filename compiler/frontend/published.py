@@ -20,13 +20,23 @@ class PublishedLayouts(BuilderBase):
         a label inside it starts a provision: "... alcohol. (1) A violation ...". Whether it does is
         decided by the label sequence: the label must continue an open list, or start a list where
         one can start; a label that might be a citation stays text."""
-        k = bisect_left(self.inline, max(line.body_start, line.start + 1))
+        inline = self.inline
+        limit = line.body_start + len(line.body)
+        k = bisect_left(inline, max(line.body_start, line.start + 1)) if inline else 0
+        if k == len(inline) or inline[k] >= limit:  # nothing inside the line: the common case
+            if how == "continue":
+                self.last.end = line.end
+                self.last.text.append(self.text[line.start : line.end].strip())
+            elif line.kind == "provision":
+                self._provision(line)
+            else:
+                self._text_line(line)
+            return
         cuts = []
-        limit = line.start + len(self.text[line.start : line.end].split("\n", 1)[0])
-        while k < len(self.inline) and self.inline[k] < limit:
+        while k < len(inline) and inline[k] < limit:
             cuts.append(k)
             k += 1
-        end = self.inline[cuts[0]] if cuts else line.end
+        end = inline[cuts[0]]
         head = line if not cuts else Line(line.kind, line.start, end, line.indent, line.labels,
                                           min(line.body_start, end), self.text[line.body_start:end].rstrip() if line.body_start < end else "")
         if how == "continue":
@@ -111,6 +121,9 @@ class PublishedLayouts(BuilderBase):
         """A table of contents: "Section 1. Short title." (or "Sec.") above entries "2. ...", or an
         article entry naming its sections ("Article 1. Short title; definitions. (§§ 1-3.)")."""
         line = lines[i]
+        kind = line.kind
+        if kind == "text" and not line.body.lstrip().startswith(("Sec", "SEC")) or kind in ("provision", "blank"):
+            return False  # the common case, decided without a pattern
         if self.record_mode == "article":
             return line.kind in ("section_head", "text") and (
                 bool(layout.TOC_HEADER_RE.match(line.body)) or layout.toc_entry(line.body))
