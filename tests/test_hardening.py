@@ -40,6 +40,17 @@ ADVERSARIAL = {
     "number words": "one " * 250000,
     "brackets": "[(b)] (c) [$50] " * 60000,
     "escaped newlines": "\\n(1) x" * 150000,
+    # the layouts of published law (issue 15): LBDC records, contents, headings that run on, labels inside lines
+    "lbdc section records": "..SO DOC NAV89-B                 LAWS(CONSOLIDATED)\n  § 89-b. Rates. 1. Every vessel\n" * 12000,
+    "lbdc article records": "..SO DOC NAVA6       LAWS(CONSOLIDATED)\n       ARTICLE 6\n    PILOTAGE\nSection 1. Short.\n" * 12000,
+    "lbdc chapter record": "..SO DOC NAV-CH37   LAWS(CONSOLIDATED)\n" + "Article  1.   Short title. (§§ 1-3.)\n" * 25000,
+    "contents entries": "Section 1. Short title.\n" + "        2. Policy of state and purpose.\n" * 25000,
+    "labels inside one line": "§ 1. Heading. " + "It is so. (a) A rule: 1. One. (b) Two. a. Three. " * 20000,
+    "labels inside wrapped lines": "  § 1. Heading. Text:\n" + "  (a) A rule. (1) Sub. (i) Clause\nmore words. (2) x\n" * 20000,
+    "wrapped headings": ("  § 1. Application for adjustment of initial legal regulated\nrent. The text of it is\n"
+                         "here and it goes on for a while so the line is long enough.\n") * 6000,
+    "headings of periods": "§ 1. " + "A. B. c. d. " * 80000,
+    "rules and roman articles": "RULE IV\nTHE PRESIDENT\n  Section  1. The text.\nARTICLE XII\n" * 20000,
 }
 # Key phrases of the tariff forms, repeated inside a priced section so the extractors read them
 # ("shall pay " x 100,000 stalled a build for minutes with a lazy scan between "shall pay" and "per").
@@ -88,7 +99,13 @@ STATUTE_LINE = st.one_of(
                      "0 to 24.99 | $800 |", "Up to 50 pilotage units ....... $852.97",
                      "a fine not exceeding one hundred dollars", "[(b)] (c) deleted [$50] 5 percent of the Zone 2 "
                      "Base Rate", "Effective January first, two thousand twenty-two, the following", "", "   ",
-                     "1.(A)", "(1-c)", "(ii) Twelve months after the effective date of this clause"]),
+                     "1.(A)", "(1-c)", "(ii) Twelve months after the effective date of this clause",
+                     "..SO DOC NAV89-B                 LAWS(CONSOLIDATED)", "..SO DOC NAVA6   LAWS(CONSOLIDATED)",
+                     "..SO DOC NAV-CH37", "Section 1. Short title.", "        2. Policy of state.", "Sec.",
+                     "  * § 2. Legislative finding. The legislature finds", "  * NB Expires June 16, 2015",
+                     "ARTICLE I", "RULE II", "JOINT RULE I", "  a. take the chair;", "S 4. Text.", "3-A. x",
+                     "Article  1.   Short title. (§§ 1-3.)", "§ 4. Short title.  This chapter shall be known",
+                     "It is so. (a) A rule: 1. One.", "rent. The text"]),
     st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=60),
 )
 

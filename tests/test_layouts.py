@@ -118,3 +118,46 @@ def test_the_lbdc_record_in_place_of_the_seed_gives_the_same_tariffs_and_quotes(
                 assert (b.total, b.lines, b.notes) == (a.total, a.lines, a.notes)
     finally:
         sys.modules.pop("lbdc_fees", None)
+
+
+def test_a_section_copied_from_a_web_page_keeps_the_page_chrome_out_of_the_law():
+    """A section as a legal-information site shows it: breadcrumbs, the section's title, a citation
+    line, the text, a disclaimer. The chrome is kept (nothing is lost) and flagged, never law."""
+    paras = seed_paragraphs()
+    page = ("Justia › U.S. Law › US Codes and Statutes › New York Laws › Navigation Law › Article 6 - Pilots\n"
+            "Universal Citation: NY Nav L § 89-B (2022)\n"
+            + one_line_per_paragraph(paras)
+            + "Disclaimer: These codes may not be the most recent version. New York may have more current information.\n"
+            "N.Y. Nav. Law § 89-b\n")
+    diags = Diagnostics()
+    doc = compile_text(page, "089-b.page.txt", diags)
+    assert provisions(doc) == reference()
+    chrome = [n.text for n in doc.walk() if "chrome" in n.flags]
+    assert chrome == ["Justia › U.S. Law › US Codes and Statutes › New York Laws › Navigation Law › Article 6 - Pilots",
+                      "Universal Citation: NY Nav L § 89-B (2022)",
+                      "Disclaimer: These codes may not be the most recent version. New York may have more current information.",
+                      "N.Y. Nav. Law § 89-b"]
+    assert any(d.message.startswith("4 line(s) of web-page chrome") and d.line == 1 for d in diags)
+    assert doc.source_text() == doc.normal.text
+
+
+def test_the_manifest_format_key_is_checked_against_the_text(tmp_path):
+    from compiler.frontend.corpus import compile_corpus
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.txt").write_bytes(lbdc("NAV89-B", seed_paragraphs()).encode("cp850"))
+    (corpus / "b.txt").write_text(one_line_per_paragraph(seed_paragraphs()), encoding="utf-8")
+    (corpus / "manifest.toml").write_text(
+        '[[document]]\nfile = "a.txt"\nkind = "section-text"\ncovers = ["89-b"]\nformat = "plain"\n\n'
+        '[[document]]\nfile = "b.txt"\nkind = "section-text"\ncovers = ["89-b"]\nformat = "lbdc"\n', encoding="utf-8")
+    messages = [(d.file.rsplit("/", 1)[-1], d.message) for d in compile_corpus(corpus).diagnostics
+                if d.severity is Severity.WARNING]
+    assert ("a.txt", 'the manifest says format = "plain", but the file holds LBDC record lines (`..SO DOC`): '
+            "they are read as records") in messages
+    assert ("b.txt", 'the manifest says format = "lbdc", but the file has no `..SO DOC` record line: it is read '
+            "as plain law text") in messages
+    (corpus / "manifest.toml").write_text('[[document]]\nfile = "a.txt"\nkind = "section-text"\nformat = "pdf"\n',
+                                          encoding="utf-8")
+    from compiler.diagnostics import NavlawError
+    with pytest.raises(NavlawError, match="unknown format 'pdf': expected one of plain, lbdc, bill"):
+        compile_corpus(corpus)

@@ -53,7 +53,7 @@ def _json_keys(data: object) -> list[str]:
 
 # Text nodes that are navigation or record-keeping, not law left unread: contents entries, an LBDC
 # chapter record's title lines, LBDC's "* NB" notes, a record line with nothing after it.
-_NAVIGATION = {"toc", "chapter", "title", "editorial-note", "record"}
+_NAVIGATION = {"toc", "chapter", "title", "editorial-note", "record", "chrome"}
 
 
 @dataclass(frozen=True)
@@ -96,17 +96,33 @@ def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, en
         diags.add(Diagnostic(Severity.INFO, f"read as an LBDC law dump: {records} record(s) (`..SO DOC`); chapter and "
                              "article records are read as contents, section records as the sections their ids name",
                              path, _line_of(text, _LBDC), 1, "", "input-kind"))
+    declared = entry.format if entry is not None else ""
+    if declared == "lbdc" and not lbdc:
+        diags.add(Diagnostic(Severity.WARNING, "the manifest says format = \"lbdc\", but the file has no `..SO DOC` "
+                             "record line: it is read as plain law text", path, 1, 1, "", "input-kind",
+                             "check that this is the LBDC file as received, or drop the format key"))
+    elif declared == "plain" and lbdc:
+        diags.add(Diagnostic(Severity.WARNING, "the manifest says format = \"plain\", but the file holds LBDC record "
+                             "lines (`..SO DOC`): they are read as records", path, _line_of(text, _LBDC), 1, "",
+                             "input-kind", "write format = \"lbdc\", or drop the format key"))
     # a bill names itself at its head (the footer: below); an LBDC chapter record quotes its chapter law's
     # enacting clause, which is not a bill
     bill = None if lbdc else _BILL.search(text[:_BILL_HEAD])
     if bill is None and not lbdc and "EXPLANATION--Matter" in text:
         bill = _BILL.search(text, text.index("EXPLANATION--Matter") - 1)
-    if bill and (entry is None or entry.kind != "act"):
-        diags.add(Diagnostic(Severity.WARNING, "this looks like a bill or an amending act, not the text of the law "
-                             f"(\"{' '.join(bill.group(0).split())}\")", path, _line_of(text, _BILL), 1, "",
+    if (bill or declared == "bill") and (entry is None or entry.kind != "act"):
+        why = f"\"{' '.join(bill.group(0).split())}\"" if bill else "the manifest says format = \"bill\""
+        diags.add(Diagnostic(Severity.WARNING, f"this looks like a bill or an amending act, not the text of the law "
+                             f"({why})", path, _line_of(text, _BILL), 1, "",
                              "input-kind", "give it kind = \"act\" in corpus/manifest.toml, with the date it "
                              "became law, so its instructions amend the law from their effective date"))
     s = summarize(doc)
+    chrome = [n for n in doc.walk() if n.kind == "text" and "chrome" in n.flags]
+    if chrome:
+        first = chrome[0]
+        diags.add(Diagnostic(Severity.INFO, f"{len(chrome)} line(s) of web-page chrome (breadcrumbs, citation lines, "
+                             f"disclaimers) kept out of the law, the first: {first.text[:80]!r}", path, first.line,
+                             first.column, "", "input-kind"))
     covered = entry is not None and (entry.section or entry.covers)
     if s.sections == 0 and not covered and s.contents and not s.provisions and s.text <= s.contents:
         diags.add(Diagnostic(Severity.INFO, f"the text holds contents only ({s.contents} line(s)): no section's text",

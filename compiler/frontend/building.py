@@ -116,6 +116,8 @@ class BuilderBase:
             node.flags.append("deleted")  # NY bracket notation: a whole provision struck out
         elif body.startswith("* NB "):
             node.flags.append("editorial-note")  # LBDC's note on a provision marked "*": "* NB Expires June 16, 2015"
+        elif layout.chrome(body):
+            node.flags.append("chrome")
         self._add(self._container(), node)
 
     def _blank_after(self, start: int, end: int) -> bool:

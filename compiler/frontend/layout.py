@@ -133,6 +133,26 @@ def toc_number(line: str) -> int:
     return int(base) if base.isdigit() else (roman_value(base.lower()) or -1)
 
 
+# ---- page chrome -------------------------------------------------------------------------------------
+# What a web page of the law puts around it when it is copied as text: breadcrumbs ("Justia › U.S. Law
+# › … › Navigation Law"), "Universal Citation: NY Nav L § 89-B (2022)", a citation trailer ("N.Y. Nav.
+# Law § 88"), the site's disclaimer, navigation links. Kept in the tree (nothing is lost), flagged, and
+# never read as law.
+_CHROME_RE = re.compile(
+    r"[ \t]*(?:Universal Citation:|Disclaimer:|Previous[ \t]+Section\b|Next[ \t]+Section\b|Print[ \t]*$|Share[ \t]*$"
+    r"|(?:N\.Y\.|NY)[ \t]+[A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.&]*){0,4}[ \t]+(?:Law|L\.?)[ \t]+§[ \t]*[0-9][0-9A-Za-z.-]*"
+    r"[ \t]*(?:\((?:[0-9]{4})\))?[ \t]*$)")
+_BREADCRUMB_RE = re.compile(r"[^\n›»]{1,80}(?:[ \t]+[›»>][ \t]+[^\n›»>]{1,80}){2,}[ \t]*$")
+
+
+def chrome(line: str) -> bool:
+    """Whether a line is web-page chrome around the law text, not law."""
+    if len(line) > 300:
+        return False
+    return _CHROME_RE.match(line) is not None or ("›" in line or "»" in line or " > " in line) and (
+        _BREADCRUMB_RE.match(line) is not None)
+
+
 # ---- LBDC records ----------------------------------------------------------------------------------
 _RECORD_ID_RE = re.compile(r"\.\.SO DOC[ \t]+(?P<id>\S+)")
 _RECORD_RE = re.compile(r"(?P<law>[A-Z]{3})(?:(?P<chapter>-CH[0-9A-Z-]*)|A(?P<article>[0-9]+(?:-[A-Z0-9]+)*)"

@@ -15,7 +15,7 @@ STATUSES = ("in-force", "proposed", "adopted", "superseded", "repealed")
 CONFIDENCES = ("verified", "inferred")
 DOCUMENT_KEYS = {"file", "kind", "covers", "effective", "became_law", "status", "source", "confidence",
                  "anchors", "fragments", "note", "received_as", "list_numbering", "section", "code", "known_from",
-                 "known_until", "options"}
+                 "known_until", "options", "format"}
 ROUTE_KEYS = {"id", "name", "title", "sections", "family", "selectors", "part", "not_charged"}
 FRAGMENT_KEYS = {"covers", "lines", "effective", "confidence", "note", "source", "status"}
 ANCHOR_KEYS = {"date", "source", "confidence"}
@@ -61,6 +61,7 @@ class Entry:
     # which quote option each fee of the text is, where the text does not name one (a rule's "(d)(1)
     # docking ..."): provision id ("21nycrr/55.2/d/1", "…/c#2" for its second fee) -> (option, choice)
     options: tuple[tuple[str, str, str], ...] = ()
+    format: str = ""  # plain | lbdc | bill, as the manifest declares it; "" = detected from the text
 
 
 @dataclass(frozen=True)
@@ -259,7 +260,8 @@ def load_manifest(corpus: Path) -> Manifest:
             section=section, code_prefix=prefix, code_cite=cite, anchors=tuple(anchors),
             fragments=tuple(fragments), line=r.line_of(i),
             known_from=r.date(i, "known_from", d.get("known_from")),
-            known_until=r.date(i, "known_until", d.get("known_until")), options=tuple(options)))
+            known_until=r.date(i, "known_until", d.get("known_until")), options=tuple(options),
+            format=r.choice(i, "format", d.get("format"), ("plain", "lbdc", "bill"), "")))
     seen: dict[str, int] = {}
     for e in entries:
         if e.file in seen:

@@ -172,7 +172,9 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
         out.append(f'<pre class="formula">{esc.block(n.full_text())}</pre>')
         return out
     if isinstance(n, Text):
-        cls = "gap" if "gap" in n.flags else "text"
+        # contents, record lines, LBDC notes and page chrome are on the page, marked as not law
+        aside = next((f for f in n.flags if f in ("toc", "chapter", "chrome", "editorial-note", "record")), "")
+        cls = "gap" if "gap" in n.flags else f"text {aside}" if aside else "text"
         body = mark(link_refs(link_relative(esc.text(n.text), within, pages, page), pages, page),
                     pages.terms(within) if within else [])
         out.append(f'<p class="{cls} lvl-{min(depth, 7)}">{body}</p>')
