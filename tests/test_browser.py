@@ -66,10 +66,10 @@ def test_navigation_and_cross_reference_links(page, server):
 
 
 def test_provision_citation_on_hover(page, server):
-    page.goto(server + "/law/article-06/#p-88-4-b-1-ii-A-v")
-    el = page.locator("#p-88-4-b-1-ii-A-v")
+    page.goto(server + "/law/article-06/#p-88-4-b-1-ii-1-A-v")
+    el = page.locator("#p-88-4-b-1-ii-1-A-v")
     el.hover()
-    assert el.get_attribute("title") == "Nav. Law § 88(4)(b)(1)(ii)(A)(v)"
+    assert el.get_attribute("title") == "Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v)"
     # a defined term inside its scope: the definition is its hover text
     page.goto(server + "/law/article-06/#p-89-b-4-b-3")
     term = page.locator("#p-89-b-4-b-3 dfn.term").first

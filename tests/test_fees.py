@@ -72,11 +72,11 @@ def test_long_island_sound_options():
 
 
 def test_sandy_hook_2026_table_300_units():
-    # § 88(4)(b)(1)(ii)(A)(v) (2026): 300 × 13.19 = 3,957.00; plus 7.5% (§ 88(4)(b)(1)(ii)(A)):
+    # § 88(4)(b)(1)(ii)(1)(A)(v) (2026): 300 × 13.19 = 3,957.00; plus 7.5% (§ 88(4)(b)(1)(ii)(1)(A)):
     # 3,957.00 × 0.075 = 296.775 → 296.78; total 4,253.78
     q = nf.quote("sandy-hook", units=300, on=JUNE_2026)
-    assert amounts(q) == [(D("3957.00"), "Nav. Law § 88(4)(b)(1)(ii)(A)(v)"),
-                          (D("296.78"), "Nav. Law § 88(4)(b)(1)(ii)(A)")]
+    assert amounts(q) == [(D("3957.00"), "Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v)"),
+                          (D("296.78"), "Nav. Law § 88(4)(b)(1)(ii)(1)(A)")]
     assert q.total == D("4253.78")
     assert any("capital expense fund surcharge" in n and "$300 per ship" in n for n in q.notes)
 
@@ -140,7 +140,7 @@ def test_board_set_fees_are_notes_not_numbers():
 
 def test_explain_lists_every_line_with_citation():
     text = nf.quote("sandy-hook", units=300, on=JUNE_2026).explain()
-    assert "3,957.00" in text and "Nav. Law § 88(4)(b)(1)(ii)(A)(v)" in text and "4,253.78" in text
+    assert "3,957.00" in text and "Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v)" in text and "4,253.78" in text
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -413,7 +413,7 @@ def test_a_negative_table_amount_is_a_lint_error_and_never_quoted(tmp_path, corp
     frag.write_text(frag.read_text(encoding="utf-8").replace("| $874 |", "| $-874 |"), encoding="utf-8")
     assert build(tmp_path, corpus) == 1
     err = capsys.readouterr().err
-    assert 'a negative fee in Nav. Law § 88(4)(b)(1)(ii)(A)(iv): the bracket "0 to 24.99" gives -874.00' in err
+    assert 'a negative fee in Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv): the bracket "0 to 24.99" gives -874.00' in err
     assert not (tmp_path / "build-fees").exists()
 
 

@@ -74,7 +74,7 @@ def test_no_broken_internal_link_or_anchor(site):
 
 def test_every_provision_has_an_anchor_and_its_citation(site):
     page = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
-    assert 'id="p-88-4-b-1-ii-A-v" title="Nav. Law § 88(4)(b)(1)(ii)(A)(v)"' in page
+    assert 'id="p-88-4-b-1-ii-1-A-v" title="Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v)"' in page
     assert 'id="p-89-a-4-b-1-vii"' in page and 'id="p-89-b-4-b-2"' in page
 
 
@@ -178,13 +178,15 @@ def test_serve_says_when_the_port_is_taken(tmp_path, capsys):
 
 def test_diagnostics_page_links_findings_to_provisions(site):
     page = (site / "diagnostics" / "index.html").read_text(encoding="utf-8")
-    assert re.search(r'<a href="[^"]*#p-88-4-b-1-ii-A-i">88/4/b/1/ii/A/i</a>', page)  # the 1650 jump in table (i)
+    assert re.search(r'<a href="[^"]*#p-88-4-b-1-ii-1-A-i">88/4/b/1/ii/1/A/i</a>', page)  # the 1650 jump in table (i)
 
 
 def test_relative_references_link_to_the_provision(site):
     law = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
-    # § 88 (file 000): "… as set forth in paragraph (e) of this subdivision" inside subdivision 4
-    assert '<a class="xref" href="../article-06/#p-88-4-e">paragraph (e) of this subdivision</a>' in law
+    # § 88(4)(b)(1)(ii)(2)(C) (file 000): "item (A) of subclause one of this clause": the 2022 item (A) of
+    # file 004, now that file 000's lost "(1)" is restored (manifest lost_labels) and both have one id
+    assert ('<a class="xref" href="../article-06/#p-88-4-b-1-ii-1-A">item (A) of subclause one of this clause</a>'
+            in law)
     # § 89-a(4)(b) (file 002): "clause (i) of subparagraph one-c of this paragraph"
     assert ('<a class="xref" href="../article-06/#p-89-a-4-b-1-c-i">clause (i) of subparagraph one-c of this '
             'paragraph</a>') in law

@@ -33,7 +33,7 @@ def values(schedule: BracketSchedule) -> list[list[str]]:
     return [[str(a.value) for a in b.amounts] for b in schedule.brackets]
 
 
-# § 88(4)(b)(1)(ii)(A)(i)–(vi), file 004 lines 2–38: flat, flat, flat, rate × P.U.,
+# § 88(4)(b)(1)(ii)(1)(A)(i)–(vi), file 004 lines 2–38: flat, flat, flat, rate × P.U.,
 # ((P.U. − 500) × rate) + base, ((P.U. − 1650) × rate) + base.
 SANDY_HOOK_TABLES = {
     "i": (None, ["800", "942", "1163", "11.72", ("500", "1.57", "5860"), ("1650", "3.74", "7745")]),
@@ -48,9 +48,9 @@ SANDY_HOOK_TABLES = {
 @pytest.mark.parametrize("clause", list(SANDY_HOOK_TABLES))
 def test_sandy_hook_tables_file_004(tariffs, clause):
     start, expected = SANDY_HOOK_TABLES[clause]
-    [t] = [t for t in tariffs if t.file.endswith(SANDY_HOOK) and t.provision == f"88/4/b/1/ii/A/{clause}"]
+    [t] = [t for t in tariffs if t.file.endswith(SANDY_HOOK) and t.provision == f"88/4/b/1/ii/1/A/{clause}"]
     assert t.route == "sandy-hook" and t.kind == "brackets"
-    assert t.citation == f"Nav. Law § 88(4)(b)(1)(ii)(A)({clause})"
+    assert t.citation == f"Nav. Law § 88(4)(b)(1)(ii)(1)(A)({clause})"
     assert values(t) == [[x] if isinstance(x, str) else list(x) for x in expected]
     assert [b.written for b in t.brackets] == ["0 to 24.99", "25 to 49.99", "50 to 99.99", "100 to 499.99",
                                                "500 to 1649.99", "1650 and up"]
@@ -63,20 +63,20 @@ def test_sandy_hook_tables_file_004(tariffs, clause):
 
 
 def test_sandy_hook_tables_chain_year_to_year(tariffs):
-    ends = {c: by_id(tariffs, f"sandy-hook/88/4/b/1/ii/A/{c}/table-{line}").effective.end
+    ends = {c: by_id(tariffs, f"sandy-hook/88/4/b/1/ii/1/A/{c}/table-{line}").effective.end
             for c, line in (("i", 2), ("ii", 9), ("iii", 15), ("iv", 21), ("v", 27), ("vi", 33))}
     assert ends == {"i": dt.date(2023, 1, 1), "ii": dt.date(2024, 1, 1), "iii": dt.date(2025, 1, 1),
                     "iv": dt.date(2026, 1, 1), "v": dt.date(2027, 1, 1), "vi": None}
 
 
 def test_sandy_hook_fee_2026_table_for_300_units(tariffs):
-    t = by_id(tariffs, "sandy-hook/88/4/b/1/ii/A/v/table-27")
+    t = by_id(tariffs, "sandy-hook/88/4/b/1/ii/1/A/v/table-27")
     assert t.fee(D(300)) == D("3957.00")  # 300 × 13.19
     assert t.fee(D(1000)) == D("7480.00")  # (1000 − 500) × 1.77 + 6595
 
 
 def test_sandy_hook_addition_and_capital_surcharge_file_004(tariffs):
-    add = by_id(tariffs, "sandy-hook/88/4/b/1/ii/A/addition")
+    add = by_id(tariffs, "sandy-hook/88/4/b/1/ii/1/A/addition")
     assert add.percent.value == D("7.5") and add.of == "calculated-fee"  # line 1: "(7.5%) percent"
     cap = by_id(tariffs, "sandy-hook/88/4/e/capital-expense-surcharge")
     assert cap.kind == "board-set" and cap.cap.value == D(300)  # line 43: "not to exceed three hundred dollars"
@@ -92,10 +92,10 @@ def test_sandy_hook_history_file_000(tariffs):
     assert values(factor) == [["0", "455"], ["0", "568"], ["0", "710"], ["7.65", "55"], ["6.89", "173"],
                               ["0.91", "3014"]]
     assert factor.fee(D(200)) == D("1475.00")  # 7.65 × 200 − 55
-    ii = by_id(tariffs, "sandy-hook/88/4/b/ii/1/A/ii/table-427")  # "Effective July first, two thousand"
+    ii = by_id(tariffs, "sandy-hook/88/4/b/1/ii/1/A/ii/table-427")  # "Effective July first, two thousand"
     assert ii.effective.start == dt.date(2000, 7, 1) and ii.effective.start_basis == "text"
     assert values(ii)[-1] == ["500", "0.85", "3195"]  # written ".85"
-    garbled = by_id(tariffs, "sandy-hook/88/4/b/ii/1/A/iv/table-454")  # the 150.60 table
+    garbled = by_id(tariffs, "sandy-hook/88/4/b/1/ii/1/A/iv/table-454")  # the 150.60 table
     assert values(garbled)[0] == ["150.60"]
     assert garbled.brackets[3].formula == "2.37 × PU - 15"
 
@@ -358,7 +358,7 @@ def test_tariffs_cli_json_and_on_date(capsys):
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     tables = [t for t in out["tariffs"] if t["kind"] == "brackets"]
-    assert [t["provision"] for t in tables] == ["88/4/b/1/ii/A/v"]
+    assert [t["provision"] for t in tables] == ["88/4/b/1/ii/1/A/v"]
     assert tables[0]["brackets"][3]["amounts"][0]["value"] == "13.19"
     assert tables[0]["brackets"][3]["amounts"][0]["source"]["line"] == 30
     assert any(t["kind"] == "percentage" and t["percent"]["value"] == "7.5" for t in out["tariffs"])

@@ -123,13 +123,13 @@ def test_bracketed_relettering_in_the_rule(docs):
 def test_sandy_hook_fragments_become_the_provisions_the_manifest_names(docs):
     doc = docs[SANDY_HOOK]
     for k, sub in enumerate(["i", "ii", "iii", "iv", "v", "vi"]):
-        frag = doc.find(f"88/4/b/1/ii/A/{sub}")
-        assert frag.citation == f"Nav. Law § 88(4)(b)(1)(ii)(A)({sub})"
+        frag = doc.find(f"88/4/b/1/ii/1/A/{sub}")
+        assert frag.citation == f"Nav. Law § 88(4)(b)(1)(ii)(1)(A)({sub})"
         (table,) = frag.children
         assert isinstance(table, Table) and len(table.rows) == 6
         assert table.rows[0].cells[0].text == "0 to 24.99"
         assert table.rows[0].line == 3 + 6 * k
-    assert doc.find("88/4/b/1/ii/A/v").children[0].rows[3].cells[1].text == "$(13.19 x P.U.)"
+    assert doc.find("88/4/b/1/ii/1/A/v").children[0].rows[3].cells[1].text == "$(13.19 x P.U.)"
     assert doc.find("88/4/e").children[0].text.startswith("Such surcharge may fund similar future expenditures")
 
 
@@ -155,7 +155,7 @@ def test_lossless_every_document(corpus):
         assert doc.normal.denormalize() == c.source.text
         raw_lines = c.source.text.split("\n")
         for n in doc.walk():
-            if isinstance(n, Provision) and "fragment" not in n.flags:
+            if isinstance(n, Provision) and "fragment" not in n.flags and "implied" not in n.flags:
                 # a provision's line:column points at its label in the raw file
                 raw_at = raw_lines[n.line - 1][n.column - 1 :]
                 assert raw_at.startswith(n.label), (n.id, raw_at[:20])
@@ -196,3 +196,39 @@ def test_any_statute_like_text_gives_a_lossless_tree(text, crlf):
             assert 1 <= n.line <= len(raw_lines) + 1
     for d in diags:
         assert d.line >= 1 and d.message
+
+
+# The levels below a section, as the legislature cites them (subdivision 1, paragraph (a), subparagraph
+# (1), clause (i), subclause 1 or (A), item (A), subitem (i)); a label's form at each depth.
+_LADDER = [r"\d+(-[a-z]+)?", r"[a-z]{1,2}(-\d+)?", r"\d+(-[a-z]+)?", r"[ivxlc]+(-\d+)?", r"\d+|[A-Z]", r"[A-Z]{1,2}",
+           r"[ivxlc]+"]
+
+
+def test_one_provision_one_id_in_every_text_that_holds_it(corpus):
+    """S8469A of 2024 cites "item (A) of subclause 1 of clause (ii) of subparagraph 1 of paragraph b of
+    subdivision 4 of section 88": 88/4/b/1/ii/1/A. Every text of a priced section gives each of its
+    provisions the id of the legislature's levels, so the texts that share a provision share its id
+    (file 000 lost the "(1)"; the manifest's lost_labels restores it)."""
+    shared: dict[str, set[str]] = {}
+    for c in corpus.documents:
+        for n in c.document.walk():
+            if not isinstance(n, Provision) or n.id.split("/")[0] not in ("88", "89-a", "89-b"):
+                continue
+            parts = n.id.split("/")[1:]
+            assert all(d < len(_LADDER) and re.fullmatch(_LADDER[d], p) for d, p in enumerate(parts)), \
+                f"{c.source.path}: {n.id} does not follow the levels the legislature cites"
+            shared.setdefault(n.id, set()).add(c.source.path.rsplit("/", 1)[-1])
+    for sub in ("iii", "iv"):  # the 2002 subitems and the 2022 tables are one provision each
+        assert shared[f"88/4/b/1/ii/1/A/{sub}"] == {"nav-law.consolidated.txt", "088.fragments.2022.txt"}
+    assert shared["88/4/b/1/ii/1/A"] == {"nav-law.consolidated.txt", "088.fragments.2022.txt"}
+    assert "88/4/b/ii" not in shared and "88/4/b/1/ii/A" not in shared
+
+
+def test_lost_labels_are_restored_as_implied_provisions(corpus):
+    doc = next(c.document for c in corpus.documents if c.source.path.endswith(CONSOLIDATED))
+    sub = doc.find("88/4/b/1")
+    assert isinstance(sub, Provision) and "implied" in sub.flags and sub.label == "(1)"
+    assert [k.id for k in sub.children] == ["88/4/b/1/ii"]
+    assert doc.find("88/4/b/1/ii").citation == "Nav. Law § 88(4)(b)(1)(ii)"
+    assert doc.find("88/4/b/1/ii/1/A/iv").text.startswith("Effective July first, two thousand two")
+    assert doc.find("88/4/b/2").text.startswith('"Pilotage Units" as used in this subdivision')

@@ -123,7 +123,7 @@ def test_change_report_in_words(capsys):
     code, out, _ = run(capsys, "changes", "--from", "2025-06-01", "--to", "2026-06-01", "--corpus", str(CORPUS))
     assert code == 0
     assert "§ 89-b(4)(b)(1): from 2026-01-01 the rate is $10.89 per pilotage unit (was $10.58 per pilotage unit)." in out
-    assert "§ 88(4)(b)(1)(ii)(A)(v): from 2026-01-01 the rate table changes — 0 to 24.99: $900 (was $874)" in out
+    assert "§ 88(4)(b)(1)(ii)(1)(A)(v): from 2026-01-01 the rate table changes — 0 to 24.99: $900 (was $874)" in out
     code, out, _ = run(capsys, "changes", "--from", "2016-09-01", "--to", "2016-11-01", "--corpus", str(CORPUS))
     assert ("21 NYCRR § 55.2(a): from 2016-10-01, the $75/$150/$200/$300 fees are replaced by 5% per hour of the "
             "Zone 2 Base Rate, up to 35%.") in out
@@ -236,3 +236,14 @@ def test_new_and_old_text_of_an_amendment():
     body = "(1) all vessels shall pay [eleven dollars] TWELVE DOLLARS per unit; ON AND AFTER JANUARY FIRST."
     assert A.old_words(body) == ["1", "all", "vessels", "shall", "pay", "eleven", "dollars", "per", "unit"]
     assert A.new_text(body) == "(1) All vessels shall pay twelve dollars per unit; on and after January first."
+
+
+def test_show_88_in_2026_is_the_2022_text_not_the_2002_tables(capsys):
+    """Issue 16: file 000's 2002 subitems and file 004's 2022 tables are one provision each
+    (88/4/b/1/ii/1/A/ii …), so on 2026-06-01 the 2022 text is law and the 2002 tables are history."""
+    from compiler.cli import main
+    assert main(["show", "88", "--on", "2026-06-01"]) == 0
+    out = capsys.readouterr().out
+    assert "$(13.19 x P.U.)" in out  # table (v), from 2026-01-01
+    assert "Effective July first, two thousand two" not in out and "$( P.U.X6.39)" not in out  # the 2002 tables
+    assert "Effective July first, two thousand," not in out

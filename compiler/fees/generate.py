@@ -31,7 +31,7 @@ RUNTIME = resources.PACKAGE / "runtime.py"
 
 
 def ident(text: str) -> str:
-    """A Python identifier from a provision id: "88/4/b/1/ii/A/v" -> "NAV_88_4_B_1_II_A_V",
+    """A Python identifier from a provision id: "88/4/b/1/ii/1/A/v" -> "NAV_88_4_B_1_II_1_A_V",
     "21nycrr/55.2/a" -> "NYCRR_21_55_2_A"."""
     m = re.match(r"(\d+)([a-z]+)/(.*)", text)
     head, rest = (f"{m[2]}_{m[1]}", m[3]) if m else ("nav", text)

@@ -12,7 +12,7 @@ from compiler.frontend.manifest import Entry, Manifest, load_manifest
 from compiler.frontend.normalize import normalize
 from compiler.frontend.nodes import NAV_LAW, Code, Document
 from compiler.frontend.assess import assess, refuse_non_law
-from compiler.frontend.fragments import wrap_fragments
+from compiler.frontend.fragments import restore_labels, wrap_fragments
 from compiler.frontend.tree import build
 
 
@@ -47,6 +47,8 @@ def compile_source(src: SourceDocument, entry: Entry | None = None,
         firsts = {c.split("/")[1 if code.prefix else 0] for c in entry.covers if c}
         section = firsts.pop() if len(firsts) == 1 else ""
     doc = build(nt, src.path, code, section, diags)
+    if entry and entry.lost_labels:
+        doc = restore_labels(doc, list(entry.lost_labels), code, diags, entry.line)
     if entry and entry.fragments:
         doc = wrap_fragments(doc, [(f.covers, *f.lines) for f in entry.fragments], code, diags)
     assess(doc, src.text, entry, diags, src.encoding)

@@ -61,3 +61,52 @@ def wrap_fragments(doc: Document, fragments: list[tuple[str, int, int]], code: C
                                       children=members))
         out.append(replace(top, children=tuple(new_kids)))
     return replace(doc, children=tuple(out))
+
+
+def restore_labels(doc: Document, lost: list[tuple[str, str]], code: Code, diagnostics: Diagnostics,
+                   manifest_line: int = 0) -> Document:
+    """Put back the levels a text lost (the manifest's ``lost_labels``): the provision the text's labels
+    make "88/4/b/ii" is "88/4/b/1/ii", because the text does not print the "(1)" before it. The provision
+    and all below it take the legislature's ids; an implied provision stands for each lost level."""
+    for old, new in lost:
+        parent_id, _, _ = old.rpartition("/")
+        inserted = new[len(parent_id) + 1 :].split("/")[:-1]
+        found = doc.find(old)
+        if found is None:
+            diagnostics.add(Diagnostic(Severity.ERROR, f"lost_labels: this text has no provision {old!r} to give the "
+                                       f"id {new!r}", "manifest.toml", manifest_line, 1, "", "manifest"))
+            continue
+
+        def renamed(n: Node) -> Node:
+            kids = tuple(renamed(c) for c in n.children)
+            if not n.id:
+                return replace(n, children=kids)
+            nid = new + n.id[len(old):]
+            return replace(n, id=nid, citation=citation(code, nid) if n.citation else "", children=kids)
+
+        node: Node = renamed(found)
+        for depth in range(len(inserted), 0, -1):
+            nid = "/".join([parent_id, *inserted[:depth]])
+            label = inserted[depth - 1]
+            node = Provision(id=nid, label=f"({label})", start=found.start, end=found.start, line=found.line,
+                             column=found.column, citation=citation(code, nid), flags=("implied",), children=(node,))
+        doc = _put(doc, old, node)  # type: ignore[assignment]
+        diagnostics.add(Diagnostic(Severity.INFO, f"{old} is {new}: the text does not print the label"
+                                   f"{'s' if len(inserted) > 1 else ''} {', '.join(inserted)} (manifest lost_labels)",
+                                   doc.file, found.line, found.column, "", "label-restored"))
+    return doc
+
+
+def _put(n: Node, target: str, new: Node) -> Node:
+    """``n`` with the node ``target`` below it replaced by ``new`` (the nodes on the way rebuilt)."""
+    kids = list(n.children)
+    for k, c in enumerate(kids):
+        if c.id == target:
+            kids[k] = new
+            return replace(n, children=tuple(kids))
+        if not c.id or target.startswith(c.id + "/") or c.kind in ("article", "part"):
+            found = _put(c, target, new)
+            if found is not c:
+                kids[k] = found
+                return replace(n, children=tuple(kids))
+    return n

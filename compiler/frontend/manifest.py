@@ -15,7 +15,7 @@ STATUSES = ("in-force", "proposed", "adopted", "superseded", "repealed")
 CONFIDENCES = ("verified", "inferred")
 DOCUMENT_KEYS = {"file", "kind", "covers", "effective", "became_law", "status", "source", "confidence",
                  "anchors", "fragments", "note", "received_as", "list_numbering", "section", "code", "known_from",
-                 "known_until", "options", "format"}
+                 "known_until", "options", "format", "lost_labels"}
 ROUTE_KEYS = {"id", "name", "title", "sections", "family", "selectors", "part", "not_charged"}
 FRAGMENT_KEYS = {"covers", "lines", "effective", "confidence", "note", "source", "status"}
 ANCHOR_KEYS = {"date", "source", "confidence"}
@@ -62,6 +62,9 @@ class Entry:
     # docking ..."): provision id ("21nycrr/55.2/d/1", "…/c#2" for its second fee) -> (option, choice)
     options: tuple[tuple[str, str, str], ...] = ()
     format: str = ""  # plain | lbdc | bill, as the manifest declares it; "" = detected from the text
+    # levels the text lost ("88/4/b/ii" = "88/4/b/1/ii": its "(1)" is not printed): the provision the
+    # text's labels give one id is the one the legislature cites by the other
+    lost_labels: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -249,6 +252,19 @@ def load_manifest(corpus: Path) -> Manifest:
                 continue
             name, _, chosen = value.partition("=")
             options.append((pid, name, chosen))
+        lost = d.get("lost_labels", {})
+        if not isinstance(lost, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in lost.items()):
+            r.error(r.line_of(i, "lost_labels"), "lost_labels must be a table of provision ids: [document.lost_labels] "
+                    "with \"12/3/b/ii\" = \"12/3/b/1/ii\" (the id the text's labels give = the id the legislature cites)")
+            lost = {}
+        lost_labels = []
+        for old, new in lost.items():
+            parent, _, last = old.rpartition("/")
+            if not parent or not new.startswith(parent + "/") or not new.endswith("/" + last) or new.count("/") <= old.count("/"):
+                r.error(r.line_of(i, old), f"lost_labels: {new!r} must be {old!r} with the lost levels put in before its "
+                        f"last label, e.g. {parent}/1/{last}")
+                continue
+            lost_labels.append((old, new))
         prefix, cite = _code_for(tuple(covers), str(d.get("code", "")))
         section = str(d.get("section", ""))
         entries.append(Entry(
@@ -261,7 +277,8 @@ def load_manifest(corpus: Path) -> Manifest:
             fragments=tuple(fragments), line=r.line_of(i),
             known_from=r.date(i, "known_from", d.get("known_from")),
             known_until=r.date(i, "known_until", d.get("known_until")), options=tuple(options),
-            format=r.choice(i, "format", d.get("format"), ("plain", "lbdc", "bill"), "")))
+            format=r.choice(i, "format", d.get("format"), ("plain", "lbdc", "bill"), ""),
+            lost_labels=tuple(lost_labels)))
     seen: dict[str, int] = {}
     for e in entries:
         if e.file in seen:

@@ -1,5 +1,5 @@
 """The section tree's nodes — typed, frozen, each with its id, label, span and citation — and how ids
-and citations are formed ("88/4/b/1/ii/A" -> "Nav. Law § 88(4)(b)(1)(ii)(A)")."""
+and citations are formed ("88/4/b/1/ii/1/A" -> "Nav. Law § 88(4)(b)(1)(ii)(1)(A)")."""
 
 from __future__ import annotations
 
@@ -134,7 +134,7 @@ NAV_LAW = Code()
 
 
 def citation(code: Code, node_id: str) -> str:
-    """'88/4/b/1/ii/A' -> 'Nav. Law § 88(4)(b)(1)(ii)(A)'; '21nycrr/55.2/c' -> '21 NYCRR § 55.2(c)'."""
+    """'88/4/b/1/ii/1/A' -> 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)'; '21nycrr/55.2/c' -> '21 NYCRR § 55.2(c)'."""
     parts = node_id.split("/")
     if code.prefix and parts and parts[0] == code.prefix:
         parts = parts[1:]

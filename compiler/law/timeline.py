@@ -25,7 +25,7 @@ from compiler.frontend.nodes import Node, Section, Text, lineage, section_of
 
 @dataclass(frozen=True)
 class TextVersion:
-    target: str  # provision id this version gives the text of ("89-b", "89-a/4", "88/4/b/1/ii/A/v")
+    target: str  # provision id this version gives the text of ("89-b", "89-a/4", "88/4/b/1/ii/1/A/v")
     node: Node | None  # None: repealed
     file: str
     start: dt.date | None

@@ -36,7 +36,7 @@ def _within_texts(tariffs: list[AnyTariff]) -> list[AnyTariff]:
             if any(n.startswith("A second table under the same clause") for n in out[b].notes):
                 continue
             if nxt.start is not None and nxt.start == cur.start:
-                continue  # two tables under one dated clause (file 000's § 88(4)(b)(ii)(1)(A)(iv)): not successors
+                continue  # two tables under one dated clause (file 000's § 88(4)(b)(1)(ii)(1)(A)(iv)): not successors
             if cur.end is not None or cur.end_basis in ("text", "anchor"):
                 continue
             if nxt.start is not None:

@@ -142,7 +142,7 @@ def read_document(ctx: Ctx) -> Iterator[BracketSchedule]:
         s = _table_schedule(ctx, section, parent, table, header)
         if s is None:
             continue
-        if s.provision in tabled:  # file 000's § 88(4)(b)(ii)(1)(A)(iv) holds a second, garbled table
+        if s.provision in tabled:  # file 000's § 88(4)(b)(1)(ii)(1)(A)(iv) holds a second, garbled table
             ctx.diag(Severity.WARNING, table.start, f"a second rate table under {s.citation}: the text does not say "
                      "which one applies; this one is listed but not dated", "tariff-second-table")
             s = replace(s, effective=Effective(None, None, "unresolved", f"a second rate table under {s.citation}; "
