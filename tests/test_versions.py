@@ -226,16 +226,18 @@ def test_citation_out_of_order_is_refused():
 
 
 def test_unwrap_joins_hyphenated_words_and_keeps_compounds():
-    lines = [(1, "  (2) A minimum charge calculated on two hundred pilot-"), (2, "age units and twenty-"),
-             (3, "seven cents"), (4, "  (3) Next")]
-    assert A.unwrap(lines) == [(1, "(2) A minimum charge calculated on two hundred pilotage units and twenty-seven "
-                                   "cents"), (4, "(3) Next")]
+    from compiler.frontend.billprint import PrintLine
+    lines = [PrintLine(1, 0, "  (2) A minimum charge calculated on two hundred pilot-"), PrintLine(2, 0, "age units and twenty-"),
+             PrintLine(3, 0, "seven cents"), PrintLine(4, 0, "  (3) Next")]
+    assert A.unwrap(lines, 0) == [(1, "(2) A minimum charge calculated on two hundred pilotage units and twenty-seven "
+                                      "cents"), (4, "(3) Next")]
 
 
 def test_new_and_old_text_of_an_amendment():
+    from compiler.frontend.newmatter import new_text, old_words
     body = "(1) all vessels shall pay [eleven dollars] TWELVE DOLLARS per unit; ON AND AFTER JANUARY FIRST."
-    assert A.old_words(body) == ["1", "all", "vessels", "shall", "pay", "eleven", "dollars", "per", "unit"]
-    assert A.new_text(body) == "(1) All vessels shall pay twelve dollars per unit; on and after January first."
+    assert old_words(body) == ["1", "all", "vessels", "shall", "pay", "eleven", "dollars", "per", "unit"]
+    assert new_text(body) == ("(1) All vessels shall pay twelve dollars per unit; on and after January first.", True)
 
 
 def test_show_88_in_2026_is_the_2022_text_not_the_2002_tables(capsys):

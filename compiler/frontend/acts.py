@@ -1,23 +1,21 @@
-"""Amending acts in the New York session-law form: parsed into instructions, checked, applied.
+"""Amending acts in the New York session-law form, read into instructions.
 
-An act arrives as printed: a header block ("S T A T E   O F   N E W   Y O R K", session, house), the
-title ("AN ACT to amend the navigation law, …"), the enacting clause, then sections:
+An act arrives as printed (compiler/frontend/billprint.py strips the print's line numbers, page
+headers, footer and a Markdown export's header): a header block, the title ("AN ACT to amend the
+navigation law, …"), the enacting clause, then sections:
 
     Section 1. Paragraph (b) of subdivision 4 of section 89-b of the navigation law, as amended by
     chapter 427 of the laws of 2022, is amended to read as follows:
       (b) The following scale of charges … [eleven dollars and twenty-two cents] ELEVEN DOLLARS …
     § 2. Section 89-a of the navigation law is amended by adding a new subdivision 9 to read as follows:
-      9. …
-    § 3. Section 89-c of the navigation law is REPEALED.
+    § 3. Sections 88-a and 88-b of the navigation law are REPEALED.
     § 4. This act shall take effect on the ninetieth day after it shall have become a law.
 
-Lines are wrapped at about 70 columns, words hyphenated across lines. In the new text, matter in
-[brackets] is deleted and matter in CAPITALS is new (the plain-text form of underscoring).
-
-Before an instruction is applied it is checked like a patch: the new text with CAPITALS removed and
-brackets dropped must be the provision as in force the day before (words compared, white space and
-punctuation aside); if not, an error shows both. The citation of the target ("paragraph (b) of
-subdivision 4 of section 89-b") is parsed by ``grammar/acts.lark``.
+The first sentence of each section is read by ``grammar/acts.lark`` (the instruction language: amend,
+add, amend and add, repeal, repeal and add, renumber; plural and listed targets; the law it names).
+An instruction for a law other than the corpus's is *reported*, not applied: one act may amend
+several laws. In the new text, matter in [brackets] is deleted and matter in CAPITALS is new
+(compiler/frontend/newmatter.py); compiler/law/amend.py checks and applies the instructions.
 """
 
 from __future__ import annotations
@@ -27,29 +25,43 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from lark import Lark, Transformer
+from lark import Lark, Token, Tree
 from lark.exceptions import LarkError
 
 from compiler import resources
 from compiler.cache import lark_parser
-from compiler.frontend import numbers as W
 from compiler.diagnostics import Diagnostic, Diagnostics, Severity
+from compiler.frontend import billprint, effective as E
+from compiler.frontend import numbers as W
 from compiler.frontend.load import SourceDocument
 from compiler.frontend.manifest import Entry
 
 GRAMMAR = resources.path("grammar", "acts.lark")
 LEVELS = ("section", "subdivision", "paragraph", "subparagraph", "clause", "subclause", "item", "subitem")
-_MONTHS = ("January February March April May June July August September October November December").split()
+CORPUS_LAW = "navigation law"  # the law the corpus holds; instructions for other laws are reported
 
 
 @dataclass(frozen=True)
 class Instruction:
     number: int  # the act's section number
-    action: str  # "amend" | "add" | "repeal"
+    action: str  # "amend" | "add" | "repeal" | "replace" (repealed and added anew) | "renumber"
     target: str  # provision id ("89-b/4/b"); for "add", the new provision's id
     body: str  # the new text as printed, unwrapped (brackets and CAPITALS kept)
     line: int  # line of the instruction in the act file
     sentence: str
+    renamed: str = ""  # "renumber": the provision's new id
+    part: str = ""  # the act's part ("A"), in acts printed in parts
+
+
+@dataclass(frozen=True)
+class Reported:
+    """An instruction for another law (or a section of the act that instructs nothing): said, not applied."""
+
+    number: int
+    line: int
+    law: str
+    sentence: str
+    targets: tuple[str, ...] = ()
 
 
 @dataclass
@@ -61,16 +73,20 @@ class Act:
     effective: dt.date | None
     effective_phrase: str
     raw: str = field(repr=False, default="")
+    reported: list[Reported] = field(default_factory=list)
+    dates: E.Effective = field(default_factory=E.Effective)
+    removed: list[str] = field(default_factory=list)  # what of the print was not the act (bill print)
+    outcome: list[tuple[str, str]] = field(default_factory=list)  # (applied | reported | refused, what), when applied
+
+    def effective_of(self, ins: Instruction) -> tuple[dt.date | None, str]:
+        return self.dates.of(ins.number)
 
 
-# ---- parsing ------------------------------------------------------------------------------------------------
+# ---- the instruction grammar -----------------------------------------------------------------------------
 
-class _Cite(Transformer):  # type: ignore[type-arg]
-    def part(self, c):  # type: ignore[no-untyped-def]
-        return (str(c[0]).lower(), str(c[1]).strip("()"))
-
-    def citation(self, c):  # type: ignore[no-untyped-def]
-        return list(c)
+@lru_cache(maxsize=1)
+def _instruction_parser() -> Lark:
+    return lark_parser("acts-instruction", GRAMMAR.read_text(encoding="utf-8"), start="instruction")
 
 
 @lru_cache(maxsize=1)
@@ -78,174 +94,275 @@ def _cite_parser() -> Lark:
     return lark_parser("acts", GRAMMAR.read_text(encoding="utf-8"), start="citation")
 
 
-def citation_id(words: str) -> str:
-    """"Paragraph (b) of subdivision 4 of section 89-b" -> "89-b/4/b"."""
-    parts = _Cite().transform(_cite_parser().parse(words))
-    parts = list(reversed(parts))
-    if not parts or parts[0][0] != "section":
-        raise ValueError(f"the citation {words!r} does not name a section of the navigation law")
-    order = [LEVELS.index(level) for level, _ in parts]
-    if order != sorted(order):
-        raise ValueError(f"the citation {words!r} names its levels out of order")
-    return "/".join(label for _, label in parts)
-
-
-_SECTION_START = re.compile(r"^\s*(?:Section|§)\s*(\d+)\.\s*", re.M)
-_AMEND = re.compile(r"^(?P<cite>.+?) of the navigation law,?(?:\s+as (?:amended|added|renumbered)[^,]*?,)?\s+is "
-                    r"amended to read as follows:\s*$", re.S | re.I)
-_ADD = re.compile(r"^(?P<cite>.+?) of the navigation law,?(?:\s+as (?:amended|added|renumbered)[^,]*?,)?\s+is "
-                  r"amended by adding a new (?P<level>\w+) (?P<label>\(?[\w-]+\)?) to read as follows:\s*$", re.S | re.I)
-_REPEAL = re.compile(r"^(?P<cite>.+?) of the navigation law,?(?:\s+as (?:amended|added)[^,]*?,)?\s+is REPEALED\.?\s*$",
-                     re.S)
-_EFFECT = re.compile(r"^This act shall take effect (?P<when>.+?)\.?\s*$", re.S | re.I)
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
                  "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12"}
+
+
+def _label(level: str, text: str) -> str:
+    """A label as it is in ids: "(b)" -> "b", "one-c" -> "1-c", "49-A" (a section) -> "49-a"."""
+    t = text.strip("()")
+    head, sep, tail = t.partition("-")
+    if head.lower() in _NUMBER_WORDS:
+        head = _NUMBER_WORDS[head.lower()]
+    elif head.isalpha() and len(head) > 2 and not re.fullmatch(r"[ivxlc]+|[IVXLC]+", head):
+        try:
+            _, n = W.parse(head.lower())
+            head = str(n)
+        except (ValueError, TypeError):
+            pass
+    t = head + sep + tail
+    if level.startswith(("section", "subdivision", "article")) or "-" in t and t.split("-")[0].isdigit():
+        t = t.lower()
+    return t
+
+
+def _refs(tree: Tree) -> list[tuple[str, list[str]]]:  # type: ignore[type-arg]
+    """(level, labels) of each ref of a subject or citation, as written, innermost first."""
+    out = []
+    for ref in tree.find_data("ref"):
+        level = str(ref.children[0]).lower().rstrip("s")  # "Subitems" -> "subitem"
+        labels = [str(t) for t in ref.children[1].children if isinstance(t, Token) and t.type == "LABEL"]
+        out.append((level, [_label(level, l) for l in labels]))
+    return out
+
+
+def _chain(refs: list[tuple[str, list[str]]], words: str) -> tuple[list[str], str]:
+    """The outer levels of a subject (all but its first ref) as an id prefix, and the first ref's level."""
+    outer = list(reversed(refs[1:]))
+    if refs and refs[-1][0] != "section" and refs[0][0] not in ("section", "article", "title", "part"):
+        raise ValueError(f"the citation {words!r} does not name a section")
+    order = [LEVELS.index(level) for level, _ in reversed(refs) if level in LEVELS]
+    if order != sorted(order):
+        raise ValueError(f"the citation {words!r} names its levels out of order")
+    return [labels[0] for _, labels in outer], refs[0][0] if refs else ""
+
+
+def citation_id(words: str) -> str:
+    """"Paragraph (b) of subdivision 4 of section 89-b" -> "89-b/4/b"."""
+    refs = _refs(_cite_parser().parse(" ".join(words.split())))
+    prefix, _ = _chain(refs, words)
+    return "/".join(prefix + refs[0][1][:1])
+
+
+# ---- the act's text ---------------------------------------------------------------------------------------
+
+_SECTION_START = re.compile(r"^(?:Section|§|S)\s*(\d+)\.\s*")
+_PART = re.compile(r"^PART\s+([A-Z]{1,3}(?:-\d)?)\.?\s*$")
 _KEEP_HYPHEN = re.compile(r"(?i)(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|one|two|three|\d)-$")
+_ENACT = re.compile(r"DO\s+ENACT\s+AS\s+FOLLOWS", re.I)
 
 
-def unwrap(lines: list[str]) -> list[tuple[int, str]]:
-    """Join wrapped lines into paragraphs: a line indented by two or more spaces starts a new one; a word
-    hyphenated across lines is joined ("navi-" + "gation"), a compound hyphen kept ("eighty-" + "six")."""
+def unwrap(lines: list[billprint.PrintLine], base: int) -> list[tuple[int, str]]:
+    """Join wrapped lines into paragraphs: a line indented more than ``base`` (the print's continuation
+    indent) starts a new one, as does a section start; a word hyphenated across lines is joined
+    ("navi-" + "gation"), a compound hyphen kept ("eighty-" + "six")."""
     out: list[tuple[int, str]] = []
-    for n, line in lines:  # type: ignore[misc]
-        text = line.rstrip()
+    for pl in lines:
+        text = pl.text.rstrip()
         if not text.strip():
             continue
-        if out and not re.match(r"^\s{2,}\S", line) and not _SECTION_START.match(line):
+        indent = len(text) - len(text.lstrip())
+        stripped = text.strip()
+        if out and indent <= base and not _SECTION_START.match(stripped) and not _PART.match(stripped):
             k, prev = out[-1]
-            if prev.endswith("-") and not _KEEP_HYPHEN.search(prev) and text.strip()[:1].isalpha():
-                out[-1] = (k, prev[:-1] + text.strip())
+            if prev.endswith("-") and not _KEEP_HYPHEN.search(prev) and stripped[:1].isalpha():
+                out[-1] = (k, prev[:-1] + stripped)
             elif prev.endswith("-"):
-                out[-1] = (k, prev + text.strip())
+                out[-1] = (k, prev + stripped)
             else:
-                out[-1] = (k, prev + " " + text.strip())
+                out[-1] = (k, prev + " " + stripped)
         else:
-            out.append((n, text.strip()))
+            out.append((pl.line, stripped))
     return out
 
 
 def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
     raw = src.text
-    lines = raw.split("\n")
+    raw_lines = raw.replace("\r\n", "\n").split("\n")
+    printed, removed = billprint.clean(raw)
 
-    def err(line: int, message: str, hint: str = "") -> None:
-        diags.add(Diagnostic(Severity.ERROR, message, src.path, line, 1, lines[line - 1] if 0 < line <= len(lines) else "",
+    def report(severity: Severity, line: int, message: str, hint: str = "") -> None:
+        diags.add(Diagnostic(severity, message, src.path, line, 1, raw_lines[line - 1] if 0 < line <= len(raw_lines) else "",
                              "act", hint))
 
-    enact = next((i for i, l in enumerate(lines) if re.search(r"DO\s+ENACT\s+AS\s+FOLLOWS", l)), None)
+    def err(line: int, message: str, hint: str = "") -> None:
+        report(Severity.ERROR, line, message, hint)
+
+    joined = [(pl.line, pl.text) for pl in printed]
+    enact = next((k for k, (_, t) in enumerate(joined)
+                  if _ENACT.search(t) or k + 1 < len(joined) and _ENACT.search(t.rstrip("-") + joined[k + 1][1].strip())), None)
     if enact is None:
         err(1, "not an act: no enacting clause (\"… DO ENACT AS FOLLOWS:\")",
             "an act of the legislature as printed, with its header, title and enacting clause")
-        return Act(src.path, entry, "", [], None, "", raw)
-    title = " ".join(l.strip() for l in lines[:enact] if l.strip().upper().startswith("AN ACT") or False)
-    m_title = re.search(r"AN ACT (.+?)(?:\n\s*\n|THE PEOPLE)", raw, re.S)
-    if m_title:
-        title = " ".join(m_title.group(1).split())
-    paragraphs = unwrap([(i + 1, l) for i, l in enumerate(lines) if i > enact])  # type: ignore[arg-type]
-    # group paragraphs into act sections
-    sections: list[tuple[int, int, list[tuple[int, str]]]] = []
+        return Act(src.path, entry, "", [], None, "", raw, removed=removed)
+    if not _ENACT.search(joined[enact][1]):
+        enact += 1  # "… ASSEM-" / "BLY, DO ENACT AS FOLLOWS:"
+    head_text = " ".join(t.strip() for _, t in joined[:enact])
+    m_title = re.search(r"\bAN\s+ACT\s+(.+?)(?:THE\s+PEOPLE\s+OF|$)", head_text, re.S)
+    title = " ".join(m_title.group(1).split()) if m_title else ""
+    body = printed[enact + 1 :]
+    indents = [len(pl.text) - len(pl.text.lstrip()) for pl in body if pl.text.strip()]
+    base = min(indents) if indents else 0
+    paragraphs = unwrap(body, base)
+    sections: list[tuple[str, int, int, list[tuple[int, str]]]] = []  # (part, number, line, paragraphs)
+    part = ""
     for n, text in paragraphs:
+        pm = _PART.match(text)
+        if pm:
+            part = pm.group(1)
+            continue
         m = _SECTION_START.match(text)
-        if m:
-            sections.append((int(m.group(1)), n, [(n, text[m.end():])]))
+        # an act's sections go 1, 2, 3 (in each part); "§ 1199. Driver responsibility …" inside the new
+        # text of a section is the law it adds, not a section of the act
+        expected = sections[-1][1] + 1 if sections and sections[-1][0] == part else 1
+        if m and int(m.group(1)) == expected:
+            sections.append((part, int(m.group(1)), n, [(n, text[m.end():])]))
         elif sections:
-            sections[-1][2].append((n, text))
-    instructions: list[Instruction] = []
-    effective: dt.date | None = None
-    phrase = ""
-    for number, line, paras in sections:
+            sections[-1][3].append((n, text))
+    act = Act(src.path, entry, title, [], None, "", raw, removed=removed)
+    dated = False
+    for part_, number, line, paras in sections:
         head = paras[0][1]
-        body = "\n".join(t for _, t in paras[1:])
-        if (m := _EFFECT.match(head)) is not None:
-            phrase = " ".join(m["when"].split())
-            effective = _effective_date(phrase, entry, lambda msg: err(line, msg))
+        if E.is_effective_clause(head):
+            clause = " ".join([head] + [t for _, t in paras[1:]])
+            if part_ and dated:
+                continue  # a later part's effective-date section: its instructions are other laws' (reported)
+            act.dates = E.read(clause, entry.became_law, lambda msg: err(line, f"§ {number} of the act: {msg}"))
+            act.effective, act.effective_phrase, dated = act.dates.date, act.dates.phrase, True
+            for p in act.dates.unread:
+                report(Severity.INFO, line, f"§ {number} of the act: a proviso navlaw does not read, as it dates "
+                       f"nothing: {p[:160]!r}")
+            if act.dates.expires:
+                report(Severity.WARNING, line, f"the act expires on {act.dates.expires} ({act.dates.expires_phrase}); "
+                       "navlaw applies it from its effective date and does not revert it after that")
             continue
-        try:
-            if (m := _ADD.match(head)) is not None:
-                parent = citation_id(m["cite"])
-                label = m["label"].strip("()")
-                label = _NUMBER_WORDS.get(label.lower(), label)
-                instructions.append(Instruction(number, "add", f"{parent}/{label}", body, line, head))
-            elif (m := _AMEND.match(head)) is not None:
-                instructions.append(Instruction(number, "amend", citation_id(m["cite"]), body, line, head))
-            elif (m := _REPEAL.match(head)) is not None:
-                instructions.append(Instruction(number, "repeal", citation_id(m["cite"]), "", line, head))
-            else:
-                err(line, f"§ {number} of the act: not an instruction navlaw knows: {head[:120]!r}",
-                    "known: \"… is amended to read as follows:\", \"… is amended by adding a new subdivision N to "
-                    "read as follows:\", \"… is REPEALED.\", \"This act shall take effect …\"")
-        except (LarkError, ValueError) as e:
-            err(line, f"§ {number} of the act: cannot read the citation: {str(e).splitlines()[0]}")
-    if effective is None and not phrase:
-        err(len(lines), "the act has no effective-date section (\"This act shall take effect …\")")
-    return Act(src.path, entry, title, instructions, effective, phrase, raw)
+        _instructions(act, part_, number, line, head, paras, err, report)
+    if not dated:
+        err(len(raw_lines), "the act has no effective-date section (\"This act shall take effect …\")")
+    return act
 
 
-def _effective_date(phrase: str, entry: Entry, fail) -> dt.date | None:  # type: ignore[no-untyped-def]
-    p = phrase.lower()
-    if p.startswith("immediately"):
-        if entry.became_law is None:
-            fail("\"take effect immediately\": the manifest must give became_law for this act")
-        return entry.became_law
-    m = re.match(r"on the (?P<n>[a-z\- ]+?) day (?:after|following) (?:it shall have become|the date on which it "
-                 r"shall have become) a law", p)
-    if m:
-        try:
-            kind, n = W.parse(m["n"])
-        except ValueError:
-            fail(f"cannot read the number of days in {phrase!r}")
-            return None
-        if entry.became_law is None:
-            fail(f"{phrase!r} counts from the day the act became law: the manifest must give became_law")
-            return None
-        return entry.became_law + dt.timedelta(days=int(n))  # type: ignore[call-overload]
-    m = re.match(r"on (?P<month>[A-Za-z]+) (?P<day>\d{1,2}), (?P<year>\d{4})", phrase)
-    if m and m["month"].capitalize() in _MONTHS:
-        return dt.date(int(m["year"]), _MONTHS.index(m["month"].capitalize()) + 1, int(m["day"]))
-    for hit in W.scan(phrase):
-        if hit.kind == "date":
-            return hit.value  # type: ignore[return-value]
-    fail(f"cannot read the effective date {phrase!r}")
-    return None
+def _instructions(act: Act, part: str, number: int, line: int, head: str, paras: list[tuple[int, str]],
+                  err, report) -> None:  # type: ignore[no-untyped-def]
+    folded = " ".join(head.split())
+    m = re.match(r"(.+?(?:to\s+read\s+as\s+follows\s*:|\bREPEALED\b\.?|\brenumbered\b[^.]*\.))\s*(.*)$", folded, re.S | re.I)
+    sentence, rest = (m.group(1), m.group(2)) if m else (folded, "")
+    body_paras = ([rest] if rest else []) + [t for _, t in paras[1:]]
+    try:
+        tree = _instruction_parser().parse(sentence)
+    except LarkError:
+        law = re.search(r"\bof\s+the\s+((?:[a-z-]+\s+){0,6}?law)\b", sentence, re.I)
+        if law and " ".join(law.group(1).lower().split()) != CORPUS_LAW:
+            act.reported.append(Reported(number, line, " ".join(law.group(1).lower().split()), sentence[:200]))
+            return
+        if law is None and not re.search(r"\b(amended|repealed|renumbered|added)\b", sentence, re.I):
+            act.reported.append(Reported(number, line, "", sentence[:200]))  # findings, a short title: no instruction
+            return
+        err(line, f"§ {number} of the act: not an instruction navlaw reads: {sentence[:160]!r}",
+            "known: \"… is/are amended to read as follows:\", \"… is amended by adding a new subdivision N to read "
+            "as follows:\", \"… is amended and a new … is added …\", \"… is/are REPEALED.\", \"… is renumbered …\"")
+        return
+    law = " ".join(str(next(tree.scan_values(lambda v: isinstance(v, Token) and v.type == "LAW"))).lower().split())
+    law = re.sub(r"^the\s+", "", law)
+    pred: Tree = tree.children[-1]  # type: ignore[assignment]
+    subject = tree.children[0] if tree.data == "provisions" else None
+    refs = _refs(subject) if isinstance(subject, Tree) else []
+    try:
+        prefix, level = _chain(refs, sentence) if refs else ([], "")
+    except ValueError as e:
+        err(line, f"§ {number} of the act: {e}")
+        return
+    targets = ["/".join(prefix + [label]) for label in refs[0][1]] if refs else []
+    new_level = str(next((c for c in pred.children if isinstance(c, Token) and c.type == "LEVEL"), "")).lower()
+    new_labels = [_label(new_level, str(t)) for c in pred.children if isinstance(c, Tree) for t in c.children
+                  if isinstance(t, Token) and t.type == "LABEL"]
+    if law != CORPUS_LAW:
+        act.reported.append(Reported(number, line, law, sentence[:200], tuple(targets)))
+        return
+    kind = pred.data
+    bodies = body_paras
+
+    def add(action: str, target: str, text: str, renamed: str = "") -> None:
+        act.instructions.append(Instruction(number, action, target, text, line, sentence, renamed, part))
+
+    if kind == "amend":
+        for target, text in _split_bodies(targets, refs[0][0], bodies, number, line, err):
+            add("amend", target, text)
+    elif kind == "add":
+        parent = "/".join(prefix + refs[0][1][:1]) if refs else ""
+        new_ids = [f"{parent}/{l}" if parent else l for l in new_labels]
+        if not refs and new_level.startswith("article"):
+            for sec, text in _sections_of(bodies):
+                add("add", sec, text)
+            return
+        for target, text in _split_bodies(new_ids, new_level, bodies, number, line, err):
+            add("add", target, text)
+    elif kind in ("amend_add", "repeal_add", "renumber_add"):
+        parent = "/".join(prefix)
+        new_ids = [f"{parent}/{l}" if parent else l for l in new_labels]
+        if kind == "amend_add":
+            pairs = _split_bodies(targets + new_ids, refs[0][0], bodies, number, line, err)
+            for target, text in pairs:
+                add("amend" if target in targets else "add", target, text)
+        elif kind == "repeal_add":
+            for target in targets:
+                if target not in new_ids:
+                    add("repeal", target, "")
+            for target, text in _split_bodies(new_ids, new_level, bodies, number, line, err):
+                add("replace" if target in targets else "add", target, text)
+        else:
+            renamed_to = [f"{parent}/{l}" if parent else l for l in new_labels]
+            for target, new in zip(targets, renamed_to):
+                add("renumber", target, "", new)
+            for target, text in _split_bodies(renamed_to[len(targets):] or new_ids[-1:], new_level, bodies, number, line, err):
+                add("replace", target, text)
+    elif kind == "repeal":
+        for target in targets:
+            add("repeal", target, "")
+    elif kind == "renumber":
+        parent = "/".join(prefix)
+        for target, label in zip(targets, new_labels):
+            add("renumber", target, "", f"{parent}/{label}" if parent else label)
 
 
-# ---- new text, old text ----------------------------------------------------------------------------------------
-
-_TOKEN = re.compile(r"[A-Za-z0-9]+")
-
-
-def _is_caps(tok: str) -> bool:
-    letters = [c for c in tok if c.isalpha()]
-    return len(letters) >= 2 and all(c.isupper() for c in letters)
+def _label_forms(level: str, label: str) -> tuple[str, ...]:
+    if level.startswith(("section",)):
+        return (f"§ {label}.", f"§{label}.", f"Section {label}.", f"S {label}.")
+    return (f"{label}.", f"({label})", f"{label.upper()}.", f"({label.upper()})")
 
 
-def old_words(body: str) -> list[str]:
-    """The words of the text before the act: brackets dropped (their matter kept), CAPITALS removed."""
-    toks = _TOKEN.findall(body.replace("[", " ").replace("]", " "))
+def _split_bodies(targets: list[str], level: str, paras: list[str], number: int, line: int, err
+                  ) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    """The new text of each target: for several ("Subitems (iii), (iv), (v) and (vi) …"), the text from
+    each one's label to the next's."""
+    if len(targets) <= 1:
+        return [(targets[0], "\n".join(paras))] if targets else []
+    starts = []
+    k = 0
+    for t in targets:
+        label = t.rsplit("/", 1)[-1]
+        forms = tuple(f.lower() for f in _label_forms(level, label))
+        while k < len(paras) and not paras[k].lower().startswith(forms):
+            k += 1
+        if k == len(paras):
+            err(line, f"§ {number} of the act names {t}, but its new text has no paragraph starting with its label")
+            return []
+        starts.append(k)
+        k += 1
     out = []
-    for i, t in enumerate(toks):
-        if _is_caps(t):
-            continue
-        if len(t) == 1 and t.isupper() and any(_is_caps(x) for x in toks[max(0, i - 1):i + 2]):
-            continue  # "A" inside a run of new matter ("A MINIMUM CHARGE")
-        out.append(t)
+    for i, t in enumerate(targets):
+        end = starts[i + 1] if i + 1 < len(starts) else len(paras)
+        out.append((t, "\n".join(paras[starts[i]:end])))
     return out
 
 
-def new_text(body: str) -> str:
-    """The text after the act: bracketed matter deleted, CAPITALS kept as new matter in ordinary case."""
-    text = re.sub(r"\[[^\[\]]*\]", "", body)
-
-    def lower(m: re.Match[str]) -> str:
-        w = m.group(0)
-        if not _is_caps(w):
-            return w
-        cap = w.capitalize()
-        return cap if cap in _MONTHS else w.lower()
-
-    text = re.sub(r"[A-Za-z]+", lower, text)
-    text = re.sub(r"[ \t]+", " ", text)
-    text = re.sub(r" ([,.;:])", r"\1", text)
-    # a sentence or a provision starts with a capital
-    text = re.sub(r"(?m)(^(?:\(?[\w-]+[.)]\s+)*|[.:] )([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
-    return "\n".join(l.strip() for l in text.split("\n"))
+def _sections_of(paras: list[str]) -> list[tuple[str, str]]:
+    """The sections in an added article's text ("ARTICLE 4-B …", "§ 79-d. …", …)."""
+    out: list[tuple[str, list[str]]] = []
+    for p in paras:
+        m = re.match(r"(?:§|S|SECTION|Section)\s*(\d+(?:-[A-Za-z]+)*)\.\s", p)
+        if m:
+            out.append((m.group(1).lower(), [p]))
+        elif out:
+            out[-1][1].append(p)
+    return [(s, "\n".join(ps)) for s, ps in out]

@@ -1,118 +1,218 @@
 """Amending acts applied to the law: each instruction checked like a patch against the provision as
-in force the day before the act takes effect, then its new text added to the timeline from its
-effective date (the act's text itself is read by compiler/frontend/acts.py)."""
+in force the day before it takes effect, then its new text added to the timeline from its effective
+date (the act's text itself is read by compiler/frontend/acts.py). What each act did — applied,
+reported (other laws), refused — is kept on the act for the build's review and the change report."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
+from dataclasses import replace
 from pathlib import Path
 
 from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend.acts import LEVELS, Act, Instruction, _TOKEN, new_text, old_words
+from compiler.frontend.acts import Act, Instruction
 from compiler.frontend.corpus import Compiled
 from compiler.frontend.load import SourceDocument
+from compiler.frontend.newmatter import TOKEN, CaseBook, new_text, old_words
 from compiler.frontend.normalize import normalize
-from compiler.frontend.nodes import NAV_LAW, Node
+from compiler.frontend.nodes import NAV_LAW, Node, Table, citation
 from compiler.frontend.tree import build
 
 
 def words_of(node: Node) -> list[str]:
-    return _TOKEN.findall(node.full_text())
+    """The words of a provision as the law reads, its tables' cells included."""
+    out: list[str] = []
+    for n in node.walk():
+        if isinstance(n, Table):
+            for row in ([n.header] if n.header else []) + list(n.rows):
+                for cell in row.cells:
+                    out.extend(TOKEN.findall(cell.text))
+            continue
+        own = " ".join(x for x in (n.label if n.kind == "provision" else "", n.heading, n.text) if x)
+        out.extend(TOKEN.findall(own))
+    return out
 
 
-def _label_line(level_index: int, label: str) -> str:
-    return f"{label}." if LEVELS[level_index] == "subdivision" else f"({label})"
+# a rate-table row whose tab the print turned into spaces: "0 to 24.99  $849", "1650 and up  $((P.U. …"
+_ROW = re.compile(r"(?m)^(\d[\d,.]*\s+(?:to\s+[\d,.]+|and\s+(?:up|over)))[ \t]{2,}(?=\$)")
 
 
-def build_provision(act: Act, ins: Instruction, text: str, diags: Diagnostics) -> tuple[Node | None, Compiled | None]:
-    """Parse the new text as the provision ``ins.target``: it is put under synthetic lines naming its
-    ancestors ("§ 89-b.", "4.") so labels nest as in the statute."""
+def build_provision(act: Act, ins: Instruction, text: str, diags: Diagnostics, restored: bool = False
+                    ) -> tuple[Node | None, Compiled | None]:
+    """Parse the new text as the provision ``ins.target``. It is read under its section's heading alone,
+    so that its own labels nest as the statute's do from its first label down ("(iii)" of an item, not
+    the third clause), and then takes the target's id."""
     parts = ins.target.split("/")
     section, path = parts[0], parts[1:]
-    prefix = [f"§ {section}."]
-    for depth, label in enumerate(path[:-1], 1):
-        prefix.append(_label_line(min(depth, len(LEVELS) - 1), label))
-    synthetic = "\n".join(prefix) + "\n" + text + "\n"
+    synthetic = (f"§ {section}.\n" if path else "") + text + "\n"
     name = f"{act.file}#section-{ins.number}"
     nt = normalize(synthetic, "real")
-    local = Diagnostics()
-    doc = build(nt, name, NAV_LAW, section, local)
-    node = doc.find(ins.target)
+    doc = build(nt, name, NAV_LAW, section, Diagnostics())
+    node: Node | None
+    if path:
+        sec = doc.find(section)
+        first = next((c for c in sec.children if c.kind == "provision"), None) if sec is not None else None
+        if first is not None and first.id.rsplit("/", 1)[-1].lower() == path[-1].lower() and sec is not None:
+            node = _renamed(first, first.id, ins.target)
+            # the compiled text holds the provision under its own id, for what is read from it (tariffs)
+            doc = replace(doc, children=tuple(replace(sec, children=tuple(node if c is first else c for c in sec.children))
+                                              if c is sec else c for c in doc.children))
+        else:
+            node = None
+    else:
+        node = doc.find(ins.target)
     if node is None:
-        diags.add(Diagnostic(Severity.ERROR, f"§ {ins.number} of the act: its new text does not read as "
-                             f"{ins.target} (the first label of the new text must be the one amended)",
-                             act.file, ins.line, 1, "", "act"))
+        diags.add(Diagnostic(Severity.ERROR, f"§ {ins.number} of the act: its new text does not begin with the label of "
+                             f"{ins.target}", act.file, ins.line, 1, "", "act",
+                             "the new text of an amended or added provision begins with its own label"))
         return None, None
+    if restored:
+        node = replace(node, flags=node.flags + ("restored-case",))
     src = SourceDocument(name, synthetic, "", len(synthetic.encode()))
     return node, Compiled(src, doc, act.entry)
 
 
+def _renamed(node: Node, old: str, new: str) -> Node:
+    kids = tuple(_renamed(c, old, new) for c in node.children)
+    if not node.id:
+        return replace(node, children=kids)
+    nid = new + node.id[len(old):]
+    return replace(node, id=nid, label=_as_label(node.label, nid) if node.id == old else node.label,
+                   citation=citation(NAV_LAW, nid) if node.citation else "", children=kids)
+
+
+def _as_label(label: str, nid: str) -> str:
+    last = nid.rsplit("/", 1)[-1]
+    return f"{last}." if label.endswith(".") else f"({last})" if label.startswith("(") else last
+
+
+def case_book(corpus) -> CaseBook:  # type: ignore[no-untyped-def]
+    book = CaseBook()
+    for c in corpus.documents:
+        book.learn(c.document.normal.text if c.document.normal is not None else "")
+    return book
+
+
 def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped-def]
-    """Check each act's instructions against the law the day before it takes effect, and add its versions."""
+    """Check each act's instructions against the law the day before they take effect, and add its versions."""
     from compiler.law.timeline import TextVersion, Timeline
 
     versions = [v for vs in timeline.versions.values() for v in vs]
     order = len(corpus.documents)
+    book = case_book(corpus) if corpus.acts else CaseBook()
     for act in sorted(corpus.acts, key=lambda a: (a.effective or dt.date.max, a.file)):
-        if act.effective is None:
-            continue
+        act.outcome = []
+        for r in act.reported:
+            what = f"the {r.law}" if r.law else "no law"
+            act.outcome.append(("reported", f"§ {r.number}: {r.sentence[:140]}" if not r.law else
+                                f"§ {r.number} instructs {what}" + (f" ({', '.join(r.targets)})" if r.targets else "")
+                                + ": not in this corpus, not applied"))
+            if r.law:
+                diags.add(Diagnostic(Severity.INFO, f"§ {r.number} of the act amends {what}"
+                                     + (f" ({', '.join('§ ' + t for t in r.targets)})" if r.targets else "")
+                                     + ", which is not in this corpus: reported, not applied", act.file, r.line, 1, "",
+                                     "act-other-law"))
         order += 1
-        day_before = act.effective - dt.timedelta(days=1)
-        current = Timeline(versions)
         for ins in act.instructions:
-            section = ins.target.split("/")[0]
-            comp = current.section_on(section, day_before)
-            note = f"effective {act.effective} ({act.effective_phrase}; {Path(act.file).name})"
-            if ins.action == "repeal":
-                exists = comp.section is not None and (ins.target == section or comp.section.find(ins.target))
-                if not exists:
-                    diags.add(Diagnostic(Severity.ERROR, f"§ {ins.number} of the act repeals {ins.target}, which is not "
-                                         f"in force on {day_before}", act.file, ins.line, 1, "", "act-apply"))
-                    continue
-                versions.append(TextVersion(ins.target, None, act.file, act.effective, True, None, note, order,
-                                            confirms=True))
+            when, phrase = act.effective_of(ins)
+            if when is None:
+                act.outcome.append(("refused", f"§ {ins.number} ({ins.target}): no effective date"))
                 continue
-            if ins.action == "amend":
-                old = comp.section.find(ins.target) if comp.section is not None else None
-                if old is None:
-                    diags.add(Diagnostic(Severity.ERROR, f"§ {ins.number} of the act amends {ins.target}, which is not "
-                                         f"in force on {day_before}" + (f": {comp.message}" if comp.message else ""),
-                                         act.file, ins.line, 1, "", "act-apply"))
-                    continue
-                want, have = old_words(ins.body), words_of(old)
-                if want != have:
-                    diags.add(_mismatch(act, ins, want, have, day_before))
-                    continue
+            refused = _apply(act, ins, when, phrase, versions, order, book, diags, TextVersion, Timeline)
+            if refused:
+                act.outcome.append(("refused", f"§ {ins.number} ({ins.target}): {refused}"))
             else:
-                if comp.section is None:
-                    diags.add(Diagnostic(Severity.ERROR, f"§ {ins.number} of the act adds to § {section}, which is not in "
-                                         f"force on {day_before}", act.file, ins.line, 1, "", "act-apply"))
-                    continue
-                if comp.section.find(ins.target) is not None:
-                    diags.add(Diagnostic(Severity.ERROR, f"§ {ins.number} of the act adds {ins.target}, which already "
-                                         f"exists on {day_before}", act.file, ins.line, 1, "", "act-apply"))
-                    continue
-                stray = [w for w in old_words(ins.body) if not w.isdigit() and len(w) > 1]
-                if stray:
-                    diags.add(Diagnostic(Severity.ERROR, f"§ {ins.number} of the act adds {ins.target}, but its text is "
-                                         f"not all new matter (not in CAPITALS): {' '.join(stray[:12])}", act.file,
-                                         ins.line, 1, "", "act-apply"))
-                    continue
-            node, compiled = build_provision(act, ins, new_text(ins.body), diags)
-            if node is None:
-                continue
-            versions.append(TextVersion(ins.target, node, compiled.source.path if compiled else act.file,
-                                        act.effective, True, None, note, order, compiled, confirms=ins.action == "amend"))
+                verb = {"amend": "amends", "add": "adds", "repeal": "repeals", "replace": "replaces",
+                        "renumber": f"renumbers as {ins.renamed}"}[ins.action]
+                act.outcome.append(("applied", f"§ {ins.number} {verb} {ins.target}, from {when}"))
     return Timeline(versions)
 
 
-def _mismatch(act: Act, ins: Instruction, want: list[str], have: list[str], day: dt.date) -> Diagnostic:
+def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, order: int, book: CaseBook,  # type: ignore[no-untyped-def]
+           diags: Diagnostics, TextVersion, Timeline) -> str:
+    """Apply one instruction; returns why it was refused ("" when applied)."""
+    day_before = when - dt.timedelta(days=1)
+    current = Timeline(versions)
+    section = ins.target.split("/")[0]
+    comp = current.section_on(section, day_before)
+    note = f"effective {when} ({phrase}; {Path(act.file).name})"
+
+    def refuse(message: str, hint: str = "") -> str:
+        diags.add(Diagnostic(Severity.ERROR, message, act.file, ins.line, 1, "", "act-apply", hint))
+        return message
+
+    found = comp.section.find(ins.target) if comp.section is not None and ins.target != section else comp.section
+    if ins.action in ("repeal", "renumber"):
+        if found is None:
+            return refuse(f"§ {ins.number} of the act {'repeals' if ins.action == 'repeal' else 'renumbers'} "
+                          f"{ins.target}, which is not in force on {day_before}" + (f": {comp.message}" if comp.message else ""))
+        versions.append(TextVersion(ins.target, None, act.file, when, True, None, note, order, confirms=True))
+        if ins.action == "renumber":
+            versions.append(TextVersion(ins.renamed, _renamed(found, ins.target, ins.renamed), act.file, when, True,
+                                        None, note, order))
+        return ""
+    if ins.action == "amend":
+        if found is None:
+            return refuse(f"§ {ins.number} of the act amends {ins.target}, which is not in force on {day_before}"
+                          + (f": {comp.message}" if comp.message else _holds(comp.section)),
+                          "the corpus must hold the provision's text as in force the day before the act takes effect")
+        want, have = old_words(ins.body), words_of(found)
+        if want != have and not _partial(found, want, have):
+            return refuse(*_mismatch(ins, want, have, day_before))
+        if want != have:
+            diags.add(Diagnostic(Severity.INFO, f"§ {ins.number} of the act: the corpus holds only part of {ins.target} "
+                                 f"(a fragment); the act's old text agrees with that part, and its new text is the "
+                                 "whole provision from now on", act.file, ins.line, 1, "", "act-apply"))
+    elif ins.action == "add":
+        if comp.section is None and ins.target != section:
+            return refuse(f"§ {ins.number} of the act adds to § {section}, which is not in force on {day_before}"
+                          + (f": {comp.message}" if comp.message else ""))
+        if found is not None:
+            return refuse(f"§ {ins.number} of the act adds {ins.target}, which already exists on {day_before}")
+        parent = ins.target.rsplit("/", 1)[0]
+        if "/" in ins.target and parent != section and comp.section is not None and comp.section.find(parent) is None:
+            return refuse(f"§ {ins.number} of the act adds {ins.target} to {parent}, which is not in force on "
+                          f"{day_before}" + _holds(comp.section),
+                          "the corpus must hold the provision the act adds to, as in force the day before")
+        stray = [w for w in old_words(ins.body) if not w.isdigit() and len(w) > 1]
+        if stray:
+            return refuse(f"§ {ins.number} of the act adds {ins.target}, but its text is not all new matter (not in "
+                          f"CAPITALS): {' '.join(stray[:12])}")
+    text, restored = new_text(_ROW.sub(lambda m: m.group(1) + "\t", ins.body), book)
+    node, compiled = build_provision(act, ins, text, diags, restored)
+    if node is None:
+        return "its new text does not read as the provision it names"
+    versions.append(TextVersion(ins.target, node, compiled.source.path if compiled else act.file, when, True, None,
+                                note, order, compiled, confirms=ins.action == "amend"))
+    return ""
+
+
+def _partial(found: Node, want: list[str], have: list[str]) -> bool:
+    """A fragment (the manifest says the corpus holds only part of the provision) agrees with the act's old
+    text when its words are the act's old words from some point on, in order."""
+    if "fragment" not in found.flags or not have or len(have) > len(want):
+        return False
+    if found.label and have[:1] == want[:1] == TOKEN.findall(found.label)[:1]:
+        want, have = want[1:], have[1:]  # the label, then the fragment's part of the text
+    return want[len(want) - len(have):] == have or any(want[k:k + len(have)] == have for k in range(len(want) - len(have) + 1))
+
+
+def _mismatch(ins: Instruction, want: list[str], have: list[str], day: dt.date) -> tuple[str, str]:
     i = next((k for k, (a, b) in enumerate(zip(want, have)) if a != b), min(len(want), len(have)))
     lo = max(0, i - 8)
-    return Diagnostic(
-        Severity.ERROR,
-        f"§ {ins.number} of the act does not apply to {ins.target} as in force on {day}: from word {i + 1} the act's "
-        f"old text reads \"… {' '.join(want[lo:i + 8])} …\" but the law reads \"… {' '.join(have[lo:i + 8])} …\"",
-        act.file, ins.line, 1, "", "act-apply",
-        "the act's text with CAPITALS removed and [brackets] dropped must be the provision as in force the day "
-        "before it takes effect; check the target and the corpus dates")
+    return (f"§ {ins.number} of the act does not apply to {ins.target} as in force on {day}: from word {i + 1} the act's "
+            f"old text reads \"… {' '.join(want[lo:i + 8])} …\" but the law reads \"… {' '.join(have[lo:i + 8])} …\"",
+            "the act's text with CAPITALS removed and [brackets] dropped must be the provision as in force the day "
+            "before it takes effect; check the target and the corpus dates")
+
+
+def _holds(section: Node | None) -> str:
+    """What the corpus's text of the section holds, when it lacks the provision an act names."""
+    if section is None:
+        return ""
+    kids = [c.id for c in section.children if c.kind == "provision"]
+    if not kids:
+        return f": the corpus's text of § {section.label} holds its heading only" if not section.children else \
+            f": the corpus's text of § {section.label} has no numbered provisions"
+    return f": the corpus's text of § {section.label} holds {', '.join(kids[:8])}" + (" …" if len(kids) > 8 else "")

@@ -139,9 +139,11 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
                                   why, e.confidence, e.source)
             if e is not t.effective:
                 out[i] = replace(t, effective=e)
-    # a schedule an act repeats but which ends before the act takes effect was never law under it
+    # a schedule an act repeats but which ends before the act takes effect was never law under it; and a
+    # schedule its successor replaced before its own date came (an act amended it beforehand) never was either
     return [t for t in out if not (t.effective.start is not None and t.effective.end is not None
-                                   and t.effective.end <= t.effective.start and t.effective.start_basis == "text-version")]
+                                   and t.effective.end <= t.effective.start
+                                   and (t.effective.start_basis == "text-version" or t.effective.end_basis == "successor"))]
 
 
 def inherit_clamps(tariffs: list) -> list:  # type: ignore[type-arg]

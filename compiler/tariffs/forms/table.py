@@ -69,6 +69,14 @@ def _table_schedule(ctx: Ctx, section: Node, parent: Node, table: Table, header:
     code_sec = section_of(parent.id) if parent.id else sec
     route = ctx.routes.priced(code_sec)
     upper = [h.upper() for h in header]
+    headless = ""
+    if not upper and route and "rate table" in parent.text.lower() and table.rows and all(
+            len(r.cells) == 2 and _range(r.cells[0].text) is not None for r in table.rows):
+        # an act's copy of a table whose header the print left out: its text calls it the rate table, and
+        # every row is a range of units and an amount
+        upper = ["PILOTAGE UNITS", "TARIFF"]
+        headless = ("The table has no header here (an act's text of it); its text calls it the rate table and "
+                    "each row is a range of pilotage units and a tariff, so it is read as one.")
     if not upper or "UNITS" not in upper[0]:
         return None
     factor = "FACTOR" in upper and "ADJUSTMENT" in upper
@@ -126,6 +134,8 @@ def _table_schedule(ctx: Ctx, section: Node, parent: Node, table: Table, header:
     off, end = next(prose(prov))
     eff = start_date(ctx, prov, ctx.text[off:end], off)
     title = f"Rate table, {prov.citation or section.citation}"
+    if headless:
+        notes.append(headless)
     if factor:
         notes.append("FACTOR/ADJUSTMENT table: fee = FACTOR × P.U. + ADJUSTMENT.")
     notes.append("Brackets such as \"25 to 49.99\" are read as half-open intervals [25, 50).")
