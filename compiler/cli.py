@@ -132,7 +132,7 @@ def cmd_changes(args: argparse.Namespace) -> int:
     if compiled is None:
         return EXIT_ERRORS
     corpus, tariffs, diags = compiled
-    print("\n".join(change_report(corpus.timeline, tariffs, args.from_, args.to)))
+    print("\n".join(change_report(corpus.timeline, tariffs, args.from_, args.to, acts=corpus.acts)))
     return EXIT_OK
 
 

@@ -4,14 +4,16 @@ words a lawyer reads ("§ 89-b(4)(b)(1): from 2028-01-01 the rate is $11.56 per 
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
+import re
 from decimal import Decimal
+from pathlib import Path
 
 from typing import Callable
 
 from compiler.law.redline import compare, render_html, render_text
 from compiler.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
                       PerUnitFee, TimeFee)
+from compiler.frontend.acts import Act
 from compiler.frontend.nodes import section_name, section_order
 from compiler.law.timeline import Timeline
 
@@ -129,7 +131,8 @@ def _plain(text: str) -> str:
 
 
 def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, end: dt.date,
-                  quote: Callable[[str], str] = _plain, html: bool = False) -> list[str]:
+                  quote: Callable[[str], str] = _plain, html: bool = False, acts: list[Act] | tuple[Act, ...] = ()
+                  ) -> list[str]:
     """Markdown: every section whose text changes in (start, end], its redline, and the tariff deltas.
 
     Every string from the corpus (file names, messages, provision ids, amounts in words) goes through
@@ -138,6 +141,13 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
     its own dates (where they are known), never by ``start``/``end``."""
     lines = [f"# Changes from {start} to {end}", ""]
     changed_any = False
+    for act in acts:  # what an act that takes effect in the window did heads its changes
+        days = {d for i in act.instructions if (d := act.effective_of(i)[0]) is not None} | (
+            {act.effective} if act.effective else set())
+        if any(start < d <= end for d in days):
+            review = act_review(act, tariffs, quote)
+            lines += [f"## Amending act {quote(Path(act.file).name)}", ""] + [f"- {r.strip()}" for r in review] + [""]
+            changed_any = True
     # Sections whose text the corpus starts (or stops) knowing: not amendments, and a redline of the
     # whole text against nothing says no more than the section's own page. Listed together by file.
     known: dict[tuple[bool, str, tuple[tuple[str, str], ...]], list[str]] = {}
@@ -190,3 +200,55 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
     if not changed_any:
         lines.append("No provision or fee of the corpus changes in this period.")
     return lines
+
+
+# ---- what an amending act did ---------------------------------------------------------------------------
+# For a lawyer to sign off: the instructions applied (provision, from when), reported (another law's),
+# refused (why), and the changes they make, in words. `navlaw build` prints it; the change report puts it
+# at the head of the act's date.
+
+def act_review(act: Act, tariffs: list[AnyTariff], quote: Callable[[str], str] = _plain) -> list[str]:
+    name = Path(act.file).name
+    when = f"takes effect {act.effective} ({act.effective_phrase})" if act.effective else "has no effective date navlaw reads"
+    out = [f"act {quote(name)}" + (f" — AN ACT {quote(act.title[:160])}" if act.title else "") + f"; {quote(when)}"]
+    counts = {k: sum(1 for o, _ in act.outcome if o == k) for k in ("applied", "reported", "refused")}
+    out.append(f"  {counts['applied']} instruction(s) applied, {counts['reported']} reported (not this corpus's law), "
+               f"{counts['refused']} refused")
+    for kind, what in act.outcome:
+        out.append(f"  {kind}: {quote(what)}")
+    for ins in act.instructions:
+        for what in replacements(ins.body):
+            out.append(f"  § {ins.number} in {quote(ins.target)}: {quote(what)}")
+    # what the fees are on the day it takes effect, against the day before
+    touched = [i.target for i in act.instructions]
+    days = sorted({d for i in act.instructions if (d := act.effective_of(i)[0]) is not None})
+    for d in days:
+        for line in tariff_deltas(tariffs, d - dt.timedelta(days=1), d):
+            if any(_cites(line, x) for x in touched):
+                out.append(f"  fee change: {quote(line)}")
+    return out
+
+
+_PAIR = re.compile(r"\[([^\[\]]*)\]\s*(\S*)")
+
+
+def replacements(body: str) -> list[str]:
+    """The act's changes as it prints them, one per deletion: "[3.97] 4.70" in the row "1650 and up"
+    reads "1650 and up: 3.97 becomes 4.70"; "[mechanically propelled]" alone is "deletes …"."""
+    out = []
+    for line in body.split("\n"):
+        for m in _PAIR.finditer(line):
+            old, new = " ".join(m.group(1).split()), m.group(2)
+            row = re.match(r"\s*(\d[\d,.]*\s+(?:to\s+[\d,.]+|and\s+(?:up|over)))", line)
+            where = f"{row.group(1)}: " if row else ""
+            replaced = new and (any(ch.isdigit() for ch in new) and any(ch.isdigit() for ch in old)
+                                or new.isupper() and len(new) > 1)
+            out.append(f"{where}{old!r} becomes {new.strip('$(),;.')!r}" if replaced else f"{where}deletes {old!r}")
+    return out
+
+
+def _cites(line: str, target: str) -> bool:
+    """Whether a delta sentence ("§ 88(4)(b)(1)(ii)(1)(A)(v): …") is about the target or below it."""
+    parts = target.split("/")
+    cite = f"§ {parts[0]}" + "".join(f"({p})" for p in parts[1:])
+    return line.startswith(cite)

@@ -155,8 +155,11 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
     if isinstance(n, Provision):
         text = mark(link_refs(link_relative(esc.text(n.text), n.id, pages, page), pages, page), pages.terms(n.id))
         aid = prefix + anchor(n.id)
+        restored = (' <span class="restored" title="An act printed this provision&#39;s new matter in CAPITALS; its '
+                    'case is restored from how the corpus writes each word">text restored from a bill&#39;s capitals</span>'
+                    if "restored-case" in n.flags else "")
         out.append(f'<p class="prov lvl-{min(depth, 7)}" id="{aid}" title="{esc.text(n.citation)}">'
-                   f'<a class="label" href="#{aid}">{esc.text(n.label)}</a> {text}</p>')
+                   f'<a class="label" href="#{aid}">{esc.text(n.label)}</a> {text}{restored}</p>')
         for c in n.children:
             out += render_node(c, pages, page, depth + 1, prefix, n.id)
         return out
