@@ -245,12 +245,17 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
 def _instructions(act: Act, part: str, number: int, line: int, head: str, paras: list[tuple[int, str]],
                   err, report) -> None:  # type: ignore[no-untyped-def]
     folded = " ".join(head.split())
-    m = re.match(r"(.+?(?:to\s+read\s+as\s+follows\s*:|\bREPEALED\b\.?|\brenumbered\b[^.]*\.))\s*(.*)$", folded, re.S | re.I)
+    m = (re.match(r"(.+?to\s+read\s+as\s+follows\s*:)\s*(.*)$", folded, re.S | re.I)
+         or re.match(r"(.+?(?:\bREPEALED\b\.?|\brenumbered\b[^.]*\.))\s*(.*)$", folded, re.S | re.I))
     sentence, rest = (m.group(1), m.group(2)) if m else (folded, "")
     body_paras = ([rest] if rest else []) + [t for _, t in paras[1:]]
     try:
         tree = _instruction_parser().parse(sentence)
     except LarkError:
+        chapter = re.search(r"\bof\s+(chapter\s+\d+\s+of\s+the\s+laws\s+of\s+\d{4})", sentence, re.I)
+        if chapter:  # an unconsolidated law ("section 168 of chapter 639 of the laws of 1996"): not this corpus's
+            act.reported.append(Reported(number, line, " ".join(chapter.group(1).lower().split()), sentence[:200]))
+            return
         law = re.search(r"\bof\s+the\s+((?:[a-z-]+\s+){0,6}?law)\b", sentence, re.I)
         if law and " ".join(law.group(1).lower().split()) != CORPUS_LAW:
             act.reported.append(Reported(number, line, " ".join(law.group(1).lower().split()), sentence[:200]))
@@ -308,7 +313,9 @@ def _instructions(act: Act, part: str, number: int, line: int, head: str, paras:
             for target in targets:
                 if target not in new_ids:
                     add("repeal", target, "")
-            for target, text in _split_bodies(new_ids, new_level, bodies, number, line, err):
+            added = _sections_of(bodies) if new_level.startswith("article") else \
+                _split_bodies(new_ids, new_level, bodies, number, line, err)
+            for target, text in added:
                 add("replace" if target in targets else "add", target, text)
         else:
             renamed_to = [f"{parent}/{l}" if parent else l for l in new_labels]
@@ -357,10 +364,11 @@ def _split_bodies(targets: list[str], level: str, paras: list[str], number: int,
 
 
 def _sections_of(paras: list[str]) -> list[tuple[str, str]]:
-    """The sections in an added article's text ("ARTICLE 4-B …", "§ 79-d. …", …)."""
+    """The sections in an added article's text ("ARTICLE 4-B", its contents "SECTION 79-D. …", then
+    "§ 79-D. …" and its text, …): each section's text from its "§" heading to the next."""
     out: list[tuple[str, list[str]]] = []
     for p in paras:
-        m = re.match(r"(?:§|S|SECTION|Section)\s*(\d+(?:-[A-Za-z]+)*)\.\s", p)
+        m = re.match(r"(?:§|S)\s*(\d+(?:-[A-Za-z]+)*)\.\s", p)
         if m:
             out.append((m.group(1).lower(), [p]))
         elif out:

@@ -94,10 +94,17 @@ def new_text(body: str, book: CaseBook | None = None) -> tuple[str, bool]:
         return m.group(0)
 
     text = re.sub(r"(?m)^(\s*)(\(?[0-9A-Za-z]{1,5}(?:-[0-9A-Za-z]{1,3})?[.)])(?=\s)", label, text)
+    text = re.sub(r"§\s*\d+(?:-[A-Z]{1,4})+", lambda m: m.group(0).lower(), text)  # "§ 79-D." is § 79-d
+    if not lower_labels:
+        text, lowered = _paragraph_letters(text)
+        restored = restored or lowered
 
     def word(m: re.Match[str]) -> str:
         nonlocal restored
         w = m.group(0)
+        if w == "A" and _in_caps(text, m.start(), m.end()):
+            restored = True
+            return "a"  # the article, in a run of new matter ("AS A MEANS OF")
         if not is_caps(w.replace("'", "").replace("’", "")):
             return w
         restored = True
@@ -113,5 +120,44 @@ def new_text(body: str, book: CaseBook | None = None) -> tuple[str, bool]:
     text = re.sub(r" +", " ", text)  # justified spacing (a tab is a table's cell separator: kept)
     text = re.sub(r" ([,.;:])", r"\1", text)
     # a sentence or a provision starts with a capital
-    text = re.sub(r"(?m)(^(?:\s*\(?[\w-]+[.)]\s+)*|[.:] )([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
+    text = re.sub(r"(?m)(^(?:[ \t]*\(?[\w-]+[.)][ \t]+)*|[.:] )([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
     return "\n".join(l.strip() for l in text.split("\n")), restored
+
+
+def _in_caps(text: str, start: int, end: int) -> bool:
+    """Whether the word at [start, end) stands between words in capitals."""
+    before = re.findall(r"[A-Za-z]+", text[max(0, start - 30):start])
+    after = re.findall(r"[A-Za-z]+", text[end:end + 30])
+    return bool(before and is_caps(before[-1]) or after and is_caps(after[0]))
+
+
+_LINE_LABEL = re.compile(r"(?m)^([ \t]*)(\((?P<up>[A-HJ-UWYZ])\)|(?P<num>\d+(?:-[a-z]+)?\.)|\((?P<other>[0-9a-zIVXL]+)\))(?=\s)")
+
+
+def _paragraph_letters(text: str) -> tuple[str, bool]:
+    """New matter in capitals writes every letter label in capitals; the statute's ladder has
+    paragraphs (a) under subdivisions 1., so a list of "(A)" that opens under a "1." is (a), (b) …
+    ("(A)" under a clause (i) is a subclause, and stays)."""
+    out: list[str] = []
+    last = 0
+    lowering: bool | None = None  # None: the next list of letters opens here (the section's text, a "1.")
+    changed = False
+    for m in _LINE_LABEL.finditer(text):
+        if m.group("num"):
+            lowering = None  # a subdivision: the next list of letters is its paragraphs
+        elif m.group("up"):
+            if lowering is None:
+                lowering = m.group("up") == "A"
+            if lowering:
+                out.append(text[last:m.start(2)] + f"({m.group('up').lower()})")
+                last = m.end(2)
+                changed = True
+        else:
+            other = m.group("other")
+            if other and other.isupper() and re.fullmatch(r"[IVXL]+", other) and (len(other) > 1 or other in "IVX"):
+                out.append(text[last:m.start(2)] + f"({other.lower()})")  # "(II)": clause (ii)
+                last = m.end(2)
+                changed = True
+            lowering = False if lowering is not None else lowering
+    out.append(text[last:])
+    return "".join(out), changed
