@@ -116,8 +116,7 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None]) -
             fail(f"cannot read the number of days in {phrase!r}")
             return None
         if became_law is None:
-            fail(f"{phrase!r} counts from the day the act became law: the manifest must give became_law")
-            return None
+            return _no_became_law(phrase, fail)
         return became_law + dt.timedelta(days=int(n))  # type: ignore[call-overload]
     m = re.match(r"(?:on\s+the\s+date\s+that\s+is\s+)?(?P<n>[a-z0-9 -]+?)\s+(?P<unit>years?|months?)\s+after\s+(?:the\s+date\s+on\s+which\s+)?"
                  r"(?:it|this\s+act)\s+shall\s+have\s+become\s+a\s+law", p)
@@ -127,8 +126,7 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None]) -
             fail(f"cannot read the number of {m['unit']} in {phrase!r}")
             return None
         if became_law is None:
-            fail(f"{phrase!r} counts from the day the act became law: the manifest must give became_law")
-            return None
+            return _no_became_law(phrase, fail)
         months = n * (12 if m["unit"].startswith("year") else 1)
         y, mo = divmod(became_law.month - 1 + months, 12)
         day = min(became_law.day, [31, 29 if _leap(became_law.year + y) else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo])
@@ -136,8 +134,7 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None]) -
     m = re.match(r"(?:on\s+)?(?:the\s+)?first\s+(?:day\s+)?of\s+(?P<month>[a-z]+)\s+next\s+succeeding", p)
     if m and m["month"].capitalize() in _MONTHS:
         if became_law is None:
-            fail(f"{phrase!r} counts from the day the act became law: the manifest must give became_law")
-            return None
+            return _no_became_law(phrase, fail)
         month = _MONTHS.index(m["month"].capitalize()) + 1
         year = became_law.year + (1 if (month, 1) <= (became_law.month, became_law.day) else 0)
         return dt.date(year, month, 1)
@@ -176,4 +173,9 @@ def _ordinal(words: str) -> int | None:
     for end, cardinal in _ORDINAL_ENDS:
         if w.endswith(end):
             return _cardinal(w[: len(w) - len(end)] + cardinal)
+    return None
+
+
+def _no_became_law(phrase: str, fail: Callable[[str], None]) -> None:
+    fail(f"{phrase!r} counts from the day the act became law: the manifest must give became_law")
     return None
