@@ -54,6 +54,8 @@ def test_navigation_and_cross_reference_links(page, server):
     page.goto(server + "/")
     page.click("text=Article 6.")
     assert "/law/article-06/" in page.url
+    page.click("text=§ 89-a. Pilotage on the Hudson river")
+    assert page.url.endswith("/law/89-a/")
     link = page.locator("a.xref", has_text="section ninety-five of this article").first
     link.click()
     assert page.url.endswith("#p-95")
@@ -61,17 +63,17 @@ def test_navigation_and_cross_reference_links(page, server):
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.goto(server + "/")
     page.screenshot(path=str(SHOTS / "home.png"), full_page=False)
-    page.goto(server + "/law/article-06/#p-89-a")
+    page.goto(server + "/law/89-a/#p-89-a")
     page.screenshot(path=str(SHOTS / "section-89-a.png"))
 
 
 def test_provision_citation_on_hover(page, server):
-    page.goto(server + "/law/article-06/#p-88-4-b-1-ii-1-A-v")
+    page.goto(server + "/law/88/#p-88-4-b-1-ii-1-A-v")
     el = page.locator("#p-88-4-b-1-ii-1-A-v")
     el.hover()
     assert el.get_attribute("title") == "Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v)"
     # a defined term inside its scope: the definition is its hover text
-    page.goto(server + "/law/article-06/#p-89-b-4-b-3")
+    page.goto(server + "/law/89-b/#p-89-b-4-b-3")
     term = page.locator("#p-89-b-4-b-3 dfn.term").first
     term.hover()
     assert term.get_attribute("title").startswith('"Overall length" is the distance')

@@ -35,7 +35,7 @@ def test_site_shows_definitions_on_hover_in_scope(tmp_path):
 
     from .conftest import CORPUS
     assert main(["build", "--corpus", str(CORPUS), "--out", str(tmp_path / "b"), "--module", str(tmp_path / "m")]) == 0
-    page = (tmp_path / "b" / "site" / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
+    page = (tmp_path / "b" / "site" / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
     start, end = page.index('id="p-89-b-4"'), page.index('id="p-89-b-5"')
     assert '<dfn class="term" title="Pilotage units, as used in this subdivision' in page[start:end]
     before = page[page.index('id="p-89-b-1"'):start]

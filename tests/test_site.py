@@ -47,7 +47,8 @@ def parse(path: Path) -> Links:
 
 
 def test_pages_exist(site):
-    for page in ("index.html", "law/article-06/index.html", "law/21nycrr-55.2/index.html", "tariffs/index.html",
+    for page in ("index.html", "law/article-06/index.html", "law/89-b/index.html", "law/21-nycrr-55.2/index.html",
+                 "tariffs/index.html",
                  "history/index.html", "diagnostics/index.html"):
         assert (site / page).is_file(), page
 
@@ -73,14 +74,13 @@ def test_no_broken_internal_link_or_anchor(site):
 
 
 def test_every_provision_has_an_anchor_and_its_citation(site):
-    page = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
-    assert 'id="p-88-4-b-1-ii-1-A-v" title="Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v)"' in page
-    assert 'id="p-89-a-4-b-1-vii"' in page and 'id="p-89-b-4-b-2"' in page
+    assert 'id="p-88-4-b-1-ii-1-A-v" title="Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v)"' in (site / "law" / "88" / "index.html").read_text(encoding="utf-8")
+    assert 'id="p-89-a-4-b-1-vii"' in (site / "law" / "89-a" / "index.html").read_text(encoding="utf-8") and 'id="p-89-b-4-b-2"' in (site / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
 
 
 def test_cross_references_are_links(site):
-    page = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
-    assert re.search(r'<a class="xref" href="[^"]*#p-95">section ninety-five of this article</a>', page)
+    page = (site / "law" / "89-a" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<a class="xref" href="\.\./95/#p-95">section ninety-five of this article</a>', page)
 
 
 def test_tariff_page_has_tables_dates_and_charts(site):
@@ -99,7 +99,7 @@ def test_law_text_is_escaped(tmp_path):
     p.write_text(raw.replace("The decision by the\\nboard shall be final.",
                              "The decision by the\\nboard shall be final. <script>alert(1)</script>"), encoding="utf-8")
     site = build_site(tmp_path, corpus)
-    page = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
+    page = (site / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<script>alert(1)" not in page
 
@@ -109,15 +109,15 @@ def test_history_page_shows_versions_and_redlines(site):
     assert "As of 2002-07-01" in page and "As of 2022-07-21" in page
     assert "<del>five</del>" in page and "<ins>eight</ins>" in page  # § 89-b(4)(b)(1): $5.30 -> $8.86
     assert "no text of 89-b in this corpus is known to be in force on 2006-01-01" in page
-    law = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
+    law = (site / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
     assert 'href="../../history/89-b/"' in law
 
 
 def test_cited_by_and_external_citations(site):
-    law = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
+    law = (site / "law" / "95" / "index.html").read_text(encoding="utf-8")
     # § 89-a(4)(b)(1-c)(iv) (file 002) cites "section ninety-five of this article"
-    assert re.search(r'id="p-95".*?Cited by: <a href="\.\./article-06/#p-89-a">§ 89-a</a>', law, re.S)
-    a3 = (site / "law" / "article-03" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'id="p-95".*?Cited by: <a href="\.\./89-a/#p-89-a">§ 89-a</a>', law, re.S)
+    a3 = "".join(p.read_text(encoding="utf-8") for p in sorted((site / "law").glob("*/index.html")))
     assert '<span class="ext" title="citation outside the Navigation Law">section 15-0505 of the environmental ' \
            'conservation law</span>' in a3
 
@@ -139,7 +139,7 @@ def test_serve_rebuilds_the_site_when_the_corpus_changes(tmp_path, capsys):
     server.start()
     try:
         assert ready.wait(600)
-        page = urls[0] + "law/article-06/"
+        page = urls[0] + "law/89-b/"
         assert "eleven dollars and twenty-two cents" in urllib.request.urlopen(page).read().decode()
         law = corpus / LIS_2022
         law.write_text(law.read_text(encoding="utf-8").replace(
@@ -156,7 +156,8 @@ def test_serve_rebuilds_the_site_when_the_corpus_changes(tmp_path, capsys):
         server.join(30)
     captured = capsys.readouterr()
     assert "navlaw serve: rebuilt in" in captured.err
-    assert "1 of 5 documents parsed, 4 reused; site: 4 of 24 pages rendered" in captured.out
+    # one page per section: the amended section's page, its history, the tariffs and the change report
+    assert "1 of 5 documents parsed, 4 reused; site: 4 of 227 pages rendered" in captured.out
 
 
 def test_serve_refuses_a_bad_address(capsys):
@@ -182,14 +183,14 @@ def test_diagnostics_page_links_findings_to_provisions(site):
 
 
 def test_relative_references_link_to_the_provision(site):
-    law = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
+    law = (site / "law" / "88" / "index.html").read_text(encoding="utf-8")
     # § 88(4)(b)(1)(ii)(2)(C) (file 000): "item (A) of subclause one of this clause": the 2022 item (A) of
     # file 004, now that file 000's lost "(1)" is restored (manifest lost_labels) and both have one id
-    assert ('<a class="xref" href="../article-06/#p-88-4-b-1-ii-1-A">item (A) of subclause one of this clause</a>'
+    assert ('<a class="xref" href="../88/#p-88-4-b-1-ii-1-A">item (A) of subclause one of this clause</a>'
             in law)
     # § 89-a(4)(b) (file 002): "clause (i) of subparagraph one-c of this paragraph"
-    assert ('<a class="xref" href="../article-06/#p-89-a-4-b-1-c-i">clause (i) of subparagraph one-c of this '
-            'paragraph</a>') in law
+    assert ('<a class="xref" href="../89-a/#p-89-a-4-b-1-c-i">clause (i) of subparagraph one-c of this '
+            'paragraph</a>') in (site / "law" / "89-a" / "index.html").read_text(encoding="utf-8")
 
 
 def test_penalty_index_page(site):

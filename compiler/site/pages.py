@@ -216,69 +216,67 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     articles = _articles(corpus)
     P.definitions = find_definitions(corpus)
     P.article_of = {sec: a.label for a, secs in articles for sec in secs}
-    # pass 1: which section goes where, and which anchors exist
+    # pass 1: which section goes where (one page each), and which anchors exist
     composed: dict[str, object] = {}
+    order: list[tuple[str, Node | None]] = []  # every section with a page, in the law's order, and its article
     for a, secs in articles:
-        page = f"law/article-{_num(a.label)}.md"
         for sec in secs:
-            comp = timeline.latest(sec)
-            if comp.section is None:
-                continue
-            composed[sec] = comp
-            P.section_page[sec] = page
-            for n in comp.section.walk():
-                if n.id:
-                    P.anchors.add((page, anchor(n.id)))
-    extra = [t for t in timeline.sections() if t not in P.section_page]
-    for sec in extra:
+            order.append((sec, a))
+    order += [(t, None) for t in timeline.sections() if t not in {x for x, _ in order}]
+    for sec, _ in order:
         comp = timeline.latest(sec)
         if comp.section is None:
             continue
         composed[sec] = comp
-        page = f"law/{re.sub(r'[^a-z0-9.-]+', '-', sec.lower())}.md"
+        page = f"law/{section_slug(sec)}.md"
         P.section_page[sec] = page
         for n in comp.section.walk():
             if n.id:
                 P.anchors.add((page, anchor(n.id)))
+    order = [(sec, a) for sec, a in order if sec in composed]
     cited_by: dict[str, list[str]] = {}
     for r in getattr(corpus, "references", []):
         if not r.external and r.target in P.section_page:
             src = section_of(r.source)
             if src != r.target and src not in cited_by.setdefault(r.target, []):
                 cited_by[r.target].append(src)
-    # pass 2: render
+    history = section_histories(timeline, P, env)
+    # pass 2: a page per section, and per article the list of its sections
     out: dict[str, str] = {}
     law_pages = []
-    for a, secs in articles:
-        page = f"law/article-{_num(a.label)}.md"
-        items = []
-        for sec in secs:
-            comp = composed.get(sec)
-            if comp is None:
-                continue
-            s = comp.section  # type: ignore[attr-defined]
-            sources = [f"{pid}: {Path(v.file).name.split('#')[0]} — {v.note}" for pid, v in comp.sources]  # type: ignore[attr-defined]
-            items.append({"id": sec, "anchor": anchor(sec), "title": f"§ {sec}. {s.heading}".rstrip(". ") + ".",
-                          "html": "\n".join(render_node(s, P, page)), "sources": sources,
-                          "gaps": comp.gaps,  # type: ignore[attr-defined]
-                          "cited_by": [(f"§ {src}", P.href(page, src)) for src in cited_by.get(sec, [])
-                                       if P.href(page, src)]})
-        _claim(out, page, f"Article {a.label}")
-        out[page] = env.get_template("article.md.j2").render(title=f"Article {a.label}. {a.heading}", sections=items)
-        law_pages.append((page, f"Article {a.label}. {a.heading}", len(items)))
-    for sec in extra:
-        comp = composed.get(sec)
-        if comp is None:
-            continue
+    article_page = {id(a): f"law/article-{_num(a.label)}.md" for a, _ in articles}
+    for k, (sec, a) in enumerate(order):
+        comp = composed[sec]
         page = P.section_page[sec]
         s = comp.section  # type: ignore[attr-defined]
         sources = [f"{pid}: {Path(v.file).name.split('#')[0]} — {v.note}" for pid, v in comp.sources]  # type: ignore[attr-defined]
+        crumbs = [("Navigation Law" if s.citation.startswith("Nav. Law") else s.citation.split(" §")[0], _rel(page, "index.md"))]
+        if a is not None:
+            crumbs.append((f"Article {a.label}. {a.heading}".rstrip(". "), _rel(page, article_page[id(a)])))
+        near = [order[j] for j in (k - 1, k + 1) if 0 <= j < len(order)]
+        step = {("previous" if j < k else "next"): (f"§ {order[j][0]}", _rel(page, P.section_page[order[j][0]]))
+                for j in (k - 1, k + 1) if 0 <= j < len(order)}
+        del near
+        hist = f"history/{_slug(sec)}.md"
         _claim(out, page, s.citation or sec)
-        out[page] = env.get_template("article.md.j2").render(
-            title=s.citation or sec, sections=[{"id": sec, "anchor": anchor(sec), "title": f"{s.citation}. {s.heading}",
-                                               "html": "\n".join(render_node(s, P, page)), "sources": sources,
-                                               "gaps": comp.gaps, "cited_by": []}])  # type: ignore[attr-defined]
-        law_pages.append((page, s.citation or sec, 1))
+        out[page] = env.get_template("section.md.j2").render(
+            title=f"{s.citation}. {s.heading}".rstrip(". ") + "." if s.heading else s.citation or sec,
+            anchor=anchor(sec), crumbs=crumbs, citation=s.citation,
+            contents=[(c.label, anchor(c.id), (c.text or c.heading)[:80]) for c in s.children if isinstance(c, Provision)],
+            html="\n".join(render_node(s, P, page)), sources=sources, gaps=comp.gaps,  # type: ignore[attr-defined]
+            history=_rel(page, hist) if hist in history else "",
+            previous=step.get("previous"), next=step.get("next"),
+            cited_by=[(f"§ {src}", P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)])
+        if a is None:
+            law_pages.append((page, s.citation or sec, 1))
+    for a, secs in articles:
+        page = article_page[id(a)]
+        items = [{"title": f"§ {sec}. {composed[sec].section.heading}".rstrip(". ") + ".",  # type: ignore[attr-defined]
+                  "href": os.path.relpath(P.section_page[sec], os.path.dirname(page)), "empty": not composed[sec].section.children}  # type: ignore[attr-defined]
+                 for sec in secs if sec in composed]
+        _claim(out, page, f"Article {a.label}")
+        out[page] = env.get_template("article.md.j2").render(title=f"Article {a.label}. {a.heading}", sections=items)
+        law_pages.insert(len([p for p in law_pages if "article-" in p[0]]), (page, f"Article {a.label}. {a.heading}", len(items)))
     # tariffs
     routes = []
     names = {r.id: r.name for r in corpus.manifest.routes}
@@ -302,15 +300,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
          "amount": esc.text(brief(t)), "phrase": esc.text(t.phrase),  # type: ignore[attr-defined]
          "status": t.status, "file": esc.text(Path(t.file).name)} for t in penalties])
     out["history.md"] = "# History and changes\n\n" + re.sub(r"(?m)^#", "##", changes.split("\n", 1)[1])
-    history = section_histories(timeline, P, env)
     out.update(history)
-    for sec, page in P.section_page.items():
-        hist = f"history/{_slug(sec)}.md"
-        if hist in history and page in out:
-            out[page] = out[page].replace(f'<h2><a class="label" href="#{anchor(sec)}">',
-                                          f'<p class="history-link"><a href="../../history/{_slug(sec)}/">'
-                                          f'History of § {esc.text(sec)}</a></p>\n'
-                                          f'<h2><a class="label" href="#{anchor(sec)}">', 1)
     located = _provision_at(corpus)
     out["diagnostics.md"] = env.get_template("diagnostics.md.j2").render(
         rows=[{"where": esc.text(f"{Path(d.file).name}:{d.line}:{d.column}" if d.line else Path(d.file).name),
@@ -378,6 +368,19 @@ def _other_view(t: AnyTariff, P: Pages) -> dict[str, object]:
 
 def _slug(section: str) -> str:
     return re.sub(r"[^a-z0-9.-]+", "-", section.lower())
+
+
+def section_slug(section: str) -> str:
+    """A section's page name: "89-b" -> "89-b", "21nycrr/55.2" -> "21-nycrr-55.2", "45-aaaa*2" -> "45-aaaa-2"."""
+    return re.sub(r"[^a-z0-9.-]+", "-", re.sub(r"^(\d+)([a-z]+)/", r"\1-\2-", section.lower())).strip("-")
+
+
+def _rel(from_page: str, to_page: str) -> str:
+    """The link from one docs page to another, as MkDocs writes URLs (use_directory_urls)."""
+    def url(p: str) -> str:
+        return "" if p == "index.md" else p[: -len("index.md")] if p.endswith("/index.md") else p[:-3] + "/"
+    src = url(from_page)
+    return os.path.relpath(url(to_page) or ".", src or ".").replace(os.sep, "/").rstrip("/") + "/" if url(to_page) != src else "./"
 
 
 def section_histories(timeline: Timeline, P: Pages, env: Environment) -> dict[str, str]:
