@@ -43,6 +43,7 @@ class Options:
     site: bool = True
     cache: bool = True
     dump: str = ""  # one of STAGES: print that stage's result, write nothing
+    site_url: str = ""  # where the site will be served: fills the sitemap and canonical links
 
 
 @dataclass
@@ -141,7 +142,7 @@ def publish_all(options: Options, files: dict[str, str], module: dict[str, str],
         report = None
         if site is not None:
             from compiler.site.mkdocs_build import build_site
-            report = build_site(site, staged[out] / "site", out / "site", cache)
+            report = build_site(site, staged[out] / "site", out / "site", cache, options.site_url)
         reports.append(report)
 
     publish(Path(options.corpus), [Output("--out", out), Output("--module", module_dir)], write)
@@ -172,7 +173,8 @@ def build(options: Options) -> Report:
         except OutputError as exc:
             return Report(exc.code, error=str(exc))
     cache = BuildCache(cache_dir(options.out) if options.cache and not options.dump else None)
-    last_key = cache.key("last", str(Path(options.corpus).resolve()), str(out), str(module_dir), str(not options.site))
+    last_key = cache.key("last", str(Path(options.corpus).resolve()), str(out), str(module_dir), str(not options.site),
+                         options.site_url)
     corpus_digest = ""
     if cache.enabled:
         # Nothing to do when the corpus is the one the outputs on disk were built from, and they are

@@ -152,9 +152,20 @@ def _compile_checked(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnost
 
 def cmd_build(args: argparse.Namespace) -> int:
     report = build(Options(args.corpus, args.out, args.module, site=not args.no_site, cache=not args.no_cache,
-                           dump=getattr(args, "dump", "") or ""))
+                           dump=getattr(args, "dump", "") or "", site_url=getattr(args, "site_url", "") or ""))
     print_report(report)
     return report.code
+
+
+def _site_url(text: str) -> str:
+    """An absolute http(s) URL, ending in "/" (the site's root)."""
+    from urllib.parse import urlparse
+    if not text:
+        return ""  # not given: the sitemap lists no addresses
+    u = urlparse(text)
+    if u.scheme not in ("http", "https") or not u.netloc or any(c in text for c in "\"'<> \t\n"):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected the site's address, e.g. https://example.org/navlaw/")
+    return text if text.endswith("/") else text + "/"
 
 
 def _date(text: str) -> dt.date:
@@ -358,6 +369,8 @@ holds or is inside the corpus is refused (exit 2).""")
     corpus_arg(sp)
     outputs_arg(sp)
     sp.add_argument("--no-site", action="store_true", help="skip the MkDocs site (trees, tariffs and module only)")
+    sp.add_argument("--site-url", default="", metavar="URL", type=_site_url,
+                    help="the address the site will be served at (https://…/): fills the sitemap and canonical links")
     sp.add_argument("--dump", choices=STAGES, metavar="STAGE",
                     help=f"run the pipeline up to STAGE and print its result as JSON, writing nothing "
                          f"({', '.join(STAGES)})")

@@ -149,3 +149,28 @@ def test_calculator_takes_several_stops_shifts_stations_and_a_board_amount(page,
     page.fill("input[name=opt-capital_expense_fund_surcharge]", "301")
     page.click("button[type=submit]")
     assert "more than the law allows" in page.locator("#result").inner_text()
+
+
+def test_breadcrumbs_neighbours_and_copy_citation(page, server):
+    """One page per section: the breadcrumbs lead to its article, previous/next to the sections beside it,
+    and each provision's button copies its citation (the browser may refuse the clipboard to a headless
+    page; the button says what it copied either way)."""
+    page.goto(server + "/law/89-b/")
+    page.click("nav.crumbs >> text=Article 6.")
+    assert page.url.endswith("/law/article-06/")
+    page.goto(server + "/law/89-b/")
+    page.click("nav.steps a.prev")
+    assert page.url.endswith("/law/89-a/")
+    page.click("nav.steps a.next")
+    assert page.url.endswith("/law/89-b/")
+    button = page.locator("#p-89-b-4-b-1 button.copy-cite")
+    button.click()
+    page.wait_for_function("document.querySelector('#p-89-b-4-b-1 button.copy-cite').dataset.copied")
+    assert button.get_attribute("data-copied") == "Nav. Law § 89-b(4)(b)(1)"
+    assert button.inner_text() == "Copied: Nav. Law § 89-b(4)(b)(1)"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "section-89-b.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(server + "/law/89-b/")
+    page.screenshot(path=str(SHOTS / "section-89-b-phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})

@@ -197,3 +197,62 @@ def test_penalty_index_page(site):
     page = (site / "penalties" / "index.html").read_text(encoding="utf-8")
     # § 89-a(3) (file 000): "a fine not exceeding one hundred dollars"
     assert re.search(r'href="[^"]*#p-89-a-3">Nav. Law § 89-a\(3\)</a></td><td>\$100</td><td>at most</td>', page)
+
+
+def test_a_section_page_has_breadcrumbs_contents_and_its_neighbours(site):
+    page = (site / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
+    crumbs = re.search(r'<nav class="crumbs"[^>]*>(.*?)</nav>', page, re.S).group(1)
+    assert re.sub(r"<[^>]+>", "", crumbs) == ("Navigation Law › Article 6. PILOTS AND PILOTAGE FEES, PORT OF NEW YORK › "
+                                              "Nav. Law § 89-b")
+    assert 'href="../article-06/"' in crumbs and 'href="../../"' in crumbs
+    assert '<a class="prev" href="../89-a/">← § 89-a</a>' in page and '<a class="next" href="../90/">§ 90 →</a>' in page
+    toc = re.search(r'<details class="section-toc".*?</details>', page, re.S).group(0)
+    assert [m for m in re.findall(r'href="#(p-89-b-\d)"', toc)] == ["p-89-b-1", "p-89-b-2", "p-89-b-3", "p-89-b-4", "p-89-b-5"]
+    assert 'data-cite="Nav. Law § 89-b"' in page and "assets/cite.js" in page
+    article = (site / "law" / "article-06" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="../89-b/">§ 89-b. Pilotage on Long Island Sound and Block Island Sound; rates.</a>' in article
+
+
+def test_the_site_makes_no_third_party_request(site):
+    for p in site.rglob("*.html"):
+        text = p.read_text(encoding="utf-8")
+        assert "fonts.googleapis" not in text and "fonts.gstatic" not in text, p
+
+
+def test_site_url_fills_the_sitemap_and_canonical_links(tmp_path):
+    assert main(["build", "--out", str(tmp_path / "b"), "--module", str(tmp_path / "m"), "--no-cache",
+                 "--site-url", "https://example.org/navlaw"]) == 0
+    site = tmp_path / "b" / "site"
+    assert "<loc>https://example.org/navlaw/law/89-b/</loc>" in (site / "sitemap.xml").read_text(encoding="utf-8")
+    assert '<link rel="canonical" href="https://example.org/navlaw/law/89-b/"' in (
+        site / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
+
+
+def test_every_node_of_the_law_in_force_is_on_its_page(site, corpus):
+    """Nothing dropped: each node of each section's current text (its label, heading, text, table cells) is
+    on the section's page, and a heading-only section says the corpus has no text for it."""
+    import html as H
+
+    from compiler.law.timeline import Timeline, document_versions
+    from compiler.site.pages import section_slug
+
+    timeline = Timeline(document_versions(corpus))
+    checked = 0
+    for sec in timeline.sections():
+        comp = timeline.latest(sec)
+        if comp.section is None:
+            continue
+        raw = (site / "law" / section_slug(sec) / "index.html").read_text(encoding="utf-8")
+        page = H.unescape(re.sub(r"</?(?:a|dfn|span|del|ins|em|strong)\b[^>]*>", "", raw))  # inline: no space
+        page = re.sub(r"<[^>]+>", " ", page)
+        words = " ".join(page.split())
+        for n in comp.section.walk():
+            parts = [n.text] if n.kind != "table" else [c.text for r in n.rows for c in r.cells]  # type: ignore[attr-defined]
+            for part in parts:
+                folded = " ".join(part.split())
+                if folded:
+                    assert folded[:60] in words, (sec, n.id, folded[:60])
+                    checked += 1
+        if not comp.section.children:
+            assert "The corpus holds no text for this section" in words, sec
+    assert checked >= 500  # 503 texts and cells in the law in force today

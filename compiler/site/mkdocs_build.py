@@ -86,18 +86,18 @@ def _dest(name: str) -> str:
 
 
 def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
-               cache: BuildCache | None = None) -> SiteReport:
+               cache: BuildCache | None = None, site_url: str = "") -> SiteReport:
     """Build the site from ``files`` (docs path -> text) into ``out`` (which must not exist yet).
     With a cache and the ``previous`` site this build replaces, render only what changed."""
     config = _config_files()
     digests = {name: digest(text) for name, text in files.items()}
-    shape = _shape(config, digests)
+    shape = _shape(config, digests) + digest("site_url", site_url)
     pages = sum(1 for n in files if n.endswith(".md"))
     if cache is None or not cache.enabled:
         work = out.parent / f".{out.name}.src"
         try:
             _sync(work, config, files, set(files), full=True)
-            _mkdocs(work, out, dirty=False, state=None, rendered=set())
+            _mkdocs(work, out, dirty=False, state=None, rendered=set(), site_url=site_url)
         finally:
             shutil.rmtree(work, ignore_errors=True)
         return SiteReport("full", pages, pages)
@@ -117,7 +117,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
         _sync(work, config, files, changed, full=False)
         rendered: set[str] = set()
         try:
-            _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered)
+            _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered, site_url=site_url)
             report = SiteReport("incremental", pages, len(rendered))
         except _FullBuildNeeded as exc:
             shutil.rmtree(out)
@@ -125,7 +125,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     if report.mode == "full":
         state = _State(shape, digests, "")
         _sync(work, config, files, set(files), full=True)
-        _mkdocs(work, out, dirty=False, state=(None, state), rendered=set())
+        _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), site_url=site_url)
     state.output = tree_digest(out)
     cache.put("site", key, state)
     return report
@@ -234,7 +234,7 @@ class _Keeper:
 
 
 def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _State] | None,
-            rendered: set[str]) -> None:
+            rendered: set[str], site_url: str = "") -> None:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
@@ -245,7 +245,8 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
     saved = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = "0"  # no build timestamps: byte-identical rebuilds
     try:
-        cfg = load_config(str(work / "mkdocs.yml"), site_dir=str(out.resolve()), strict=False)
+        extra = {"site_url": site_url} if site_url else {}
+        cfg = load_config(str(work / "mkdocs.yml"), site_dir=str(out.resolve()), strict=False, **extra)
         cfg.plugins["navlaw-templates"] = _CompiledTemplates()  # type: ignore[assignment]
         keeper = None
         if state is not None:

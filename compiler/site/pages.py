@@ -322,6 +322,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         pages=esc.script_json({sec: page.replace(".md", "/") for sec, page in sorted(P.section_page.items())}))
     out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes)
     out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
+    out["assets/cite.js"] = (TEMPLATES / "cite.js").read_text(encoding="utf-8")
     return out
 
 
