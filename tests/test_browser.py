@@ -122,7 +122,7 @@ def test_calculator_matches_the_fee_module(page, server):
                 kwargs[name] = value
         page.click("button[type=submit]")
         want = nf.quote(route, units=units, on=dt.date.fromisoformat(on), **kwargs).total
-        assert page.locator("#total").inner_text() == f"${want}"
+        assert page.locator("#total").inner_text() == f"${want:,}"
         checked += 1
         if checked == 1:
             page.screenshot(path=str(SHOTS / "calculator.png"), full_page=True)
@@ -144,7 +144,7 @@ def test_calculator_takes_several_stops_shifts_stations_and_a_board_amount(page,
     page.click("button[type=submit]")
     want = nf.quote("hudson-upper", units=300, on=on, stop_hours=["6", "9"], shifting=2,
                     launch=["yonkers-pilot-station", "norrie-point-pilot-station"], communication_fee="35.505").total
-    assert page.locator("#total").inner_text() == f"${want}"
+    assert page.locator("#total").inner_text() == f"${want:,}"
     page.select_option("select[name=route]", "sandy-hook")
     page.fill("input[name=opt-capital_expense_fund_surcharge]", "301")
     page.click("button[type=submit]")

@@ -13,7 +13,7 @@ import pytest
 
 from compiler.cli import main
 
-from .conftest import CORPUS, LIS_2022
+from .conftest import CORPUS, LIS_2022, ROOT
 
 
 def build_site(tmp: Path, corpus: Path = CORPUS) -> Path:
@@ -157,7 +157,7 @@ def test_serve_rebuilds_the_site_when_the_corpus_changes(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "navlaw serve: rebuilt in" in captured.err
     # one page per section: the amended section's page, its history, the tariffs and the change report
-    assert "1 of 5 documents parsed, 4 reused; site: 4 of 227 pages rendered" in captured.out
+    assert "1 of 5 documents parsed, 4 reused; site: 4 of 228 pages rendered" in captured.out
 
 
 def test_serve_refuses_a_bad_address(capsys):
@@ -204,7 +204,7 @@ def test_a_section_page_has_breadcrumbs_contents_and_its_neighbours(site):
     crumbs = re.search(r'<nav class="crumbs"[^>]*>(.*?)</nav>', page, re.S).group(1)
     assert re.sub(r"<[^>]+>", "", crumbs) == ("Navigation Law › Article 6. PILOTS AND PILOTAGE FEES, PORT OF NEW YORK › "
                                               "Nav. Law § 89-b")
-    assert 'href="../article-06/"' in crumbs and 'href="../../"' in crumbs
+    assert 'href="../article-06/"' in crumbs and 'href="../"' in crumbs  # the article, "The law" (law/)
     assert '<a class="prev" href="../89-a/">← § 89-a</a>' in page and '<a class="next" href="../90/">§ 90 →</a>' in page
     toc = re.search(r'<details class="section-toc".*?</details>', page, re.S).group(0)
     assert [m for m in re.findall(r'href="#(p-89-b-\d)"', toc)] == ["p-89-b-1", "p-89-b-2", "p-89-b-3", "p-89-b-4", "p-89-b-5"]
@@ -256,3 +256,25 @@ def test_every_node_of_the_law_in_force_is_on_its_page(site, corpus):
         if not comp.section.children:
             assert "The corpus holds no text for this section" in words, sec
     assert checked >= 500  # 503 texts and cells in the law in force today
+
+
+def test_a_page_does_not_grow_with_the_corpus(tmp_path, site):
+    """Issue 18: the navigation is the same few entries on every page (articles and sections are reached
+    from "The law", article pages, breadcrumbs and previous/next), so a section page is the same size in a
+    corpus three times as large (benchmarks/make_corpus.py 3), and the site's HTML grows with the pages."""
+    import sys as _sys
+    _sys.path.insert(0, str(ROOT / "benchmarks"))
+    from make_corpus import make
+
+    big = make(3, tmp_path / "corpus-3")
+    assert main(["build", "--corpus", str(big), "--out", str(tmp_path / "b3"), "--module", str(tmp_path / "m3"),
+                 "--no-cache"]) == 0
+    big_site = tmp_path / "b3" / "site"
+    one = (site / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
+    three = (big_site / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
+    assert one.count("md-nav__link") == three.count("md-nav__link") < 40
+    assert abs(len(three) - len(one)) < 200  # the same page; only its neighbours' names may differ
+    pages1, pages3 = list(site.rglob("*.html")), list(big_site.rglob("*.html"))
+    bytes1, bytes3 = sum(p.stat().st_size for p in pages1), sum(p.stat().st_size for p in pages3)
+    assert len(pages3) > 2.5 * len(pages1)
+    assert bytes3 / bytes1 < 1.3 * len(pages3) / len(pages1)  # bytes grow as the pages do, not faster

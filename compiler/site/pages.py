@@ -250,7 +250,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         page = P.section_page[sec]
         s = comp.section  # type: ignore[attr-defined]
         sources = [f"{pid}: {Path(v.file).name.split('#')[0]} — {v.note}" for pid, v in comp.sources]  # type: ignore[attr-defined]
-        crumbs = [("Navigation Law" if s.citation.startswith("Nav. Law") else s.citation.split(" §")[0], _rel(page, "index.md"))]
+        crumbs = [("Navigation Law" if s.citation.startswith("Nav. Law") else s.citation.split(" §")[0],
+                   _rel(page, "law/index.md"))]
         if a is not None:
             crumbs.append((f"Article {a.label}. {a.heading}".rstrip(". "), _rel(page, article_page[id(a)])))
         near = [order[j] for j in (k - 1, k + 1) if 0 <= j < len(order)]
@@ -321,6 +322,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         routes=list(names.items()),
         pages=esc.script_json({sec: page.replace(".md", "/") for sec, page in sorted(P.section_page.items())}))
     out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes)
+    out["law/index.md"] = env.get_template("law-index.md.j2").render(
+        law_pages=[(os.path.relpath(pg, "law"), title, n) for pg, title, n in law_pages])
     out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
     out["assets/cite.js"] = (TEMPLATES / "cite.js").read_text(encoding="utf-8")
     return out

@@ -5,6 +5,8 @@
   if (!form) return;
   const box = document.getElementById("options");
   const result = document.getElementById("result");
+  // "3811.50" -> "$3,811.50": the module's exact cents, with the thousands grouped for reading
+  const money = (s) => { const [i, f] = String(s).split("."); return "$" + i.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (f === undefined ? "" : "." + f); };
   const link = (l) => {  // the provision's anchor on its law page
     const sec = l.provision.startsWith("21nycrr/") ? l.provision.split("/").slice(0, 2).join("/") : l.provision.split("/")[0];
     const page = (window.SECTION_PAGES || {})[sec];
@@ -53,8 +55,8 @@
       if (typeof u !== "string") u = u.exact;  // exact: L × B × D / 10,000 as a fraction
       const q = quote(form.route.value, u, form.on.value, options);
       result.innerHTML = `<table class="quote"><tr><th>Item</th><th>Amount</th><th>Law</th></tr>` +
-        q.lines.map((l) => `<tr><td>${esc(l.description)}</td><td class="amount">$${l.amount}</td><td>${link(l)}</td></tr>`).join("") +
-        `<tr class="total"><td>Total</td><td class="amount" id="total">$${q.total}</td><td></td></tr></table>` +
+        q.lines.map((l) => `<tr><td>${esc(l.description)}</td><td class="amount">${money(l.amount)}</td><td>${link(l)}</td></tr>`).join("") +
+        `<tr class="total"><td>Total</td><td class="amount" id="total">${money(q.total)}</td><td></td></tr></table>` +
         `<ul class="notes">${q.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>`;
     } catch (e) {
       result.innerHTML = `<p class="error" id="error">${esc(e.message)}</p>`;
