@@ -156,8 +156,10 @@ class Timeline:
         return Composed(tree, sources, gaps)
 
     def latest(self, section: str) -> Composed:
-        dated = [v.start for t, vs in self.versions.items() if t == section or t.startswith(section + "/")
-                 for v in vs if v.start is not None]
+        # the section's own versions and those of the provisions below it (indexed: a scan of every
+        # version for every section grew with the square of the corpus)
+        dated = [v.start for t in (section, *self._partials().get(section, ())) for v in self.versions.get(t, ())
+                 if v.start is not None]
         if not dated:
             return Composed(None, [], [], f"no dated text of § {section}")
         return self.section_on(section, max(dated))

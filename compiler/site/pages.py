@@ -25,7 +25,8 @@ from compiler.diagnostics import Diagnostics
 from compiler.frontend.corpus import Corpus
 from compiler.tariffs.model import AnyTariff, BracketSchedule
 from compiler.law.definitions import find as find_definitions, mark
-from compiler.frontend.nodes import Article, Formula, Node, Provision, Section, Table, Text, lineage, section_of, section_order
+from compiler.frontend.nodes import (Article, Formula, Node, Provision, Section, Table, Text, lineage, other_code,
+                                     section_of, section_order)
 from compiler.law.timeline import Timeline
 
 SITE = resources.path("site")
@@ -45,12 +46,22 @@ class Pages:
         self.anchors: set[tuple[str, str]] = set()
         self.definitions: list = []  # compiler.definitions.Definition
         self.article_of: dict[str, str] = {}
+        self._by_scope: dict[str, list] | None = None  # type: ignore[type-arg]
 
     def terms(self, node_id: str):  # type: ignore[no-untyped-def]
-        """The definitions in scope at a provision (for hover definitions)."""
-        from compiler.law.definitions import in_scope
+        """The definitions in scope at a provision (for hover definitions): those of the chapter, of its
+        article and of each provision enclosing it, looked up by scope (a scan of every definition for
+        every provision grew with the square of the corpus)."""
+        if self._by_scope is None:
+            self._by_scope = {}
+            for k, d in enumerate(self.definitions):
+                self._by_scope.setdefault(d.scope, []).append((k, d))
+        by = self._by_scope
         art = self.article_of.get(section_of(node_id), "")
-        return [d for d in self.definitions if in_scope(d, node_id, art) and d.source != node_id]  # not where defined
+        found = ([] if other_code(node_id) else list(by.get("chapter", ()))) + list(by.get(f"article:{art}", ()))
+        for scope in lineage(node_id):
+            found += by.get(scope, ())
+        return [d for _, d in sorted(found, key=lambda kd: kd[0]) if d.source != node_id]  # not where defined
 
     def href(self, from_page: str, section: str, node_id: str | None = None) -> str | None:
         page = self.section_page.get(section)
@@ -222,7 +233,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     for a, secs in articles:
         for sec in secs:
             order.append((sec, a))
-    order += [(t, None) for t in timeline.sections() if t not in {x for x, _ in order}]
+    placed = {x for x, _ in order}
+    order += [(t, None) for t in timeline.sections() if t not in placed]
     for sec, _ in order:
         comp = timeline.latest(sec)
         if comp.section is None:
