@@ -111,7 +111,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     state = _State(shape, digests, "")
     report = SiteReport("full", pages, pages, reason)
     if not reason and old is not None and previous is not None:
-        shutil.copytree(previous, out, copy_function=shutil.copy2)
+        _link_tree(previous, out)
         for name in changed:
             (out / _dest(name)).unlink(missing_ok=True)
         _sync(work, config, files, changed, full=False)
@@ -129,6 +129,24 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     state.output = tree_digest(out)
     cache.put("site", key, state)
     return report
+
+
+def _link_tree(previous: Path, out: Path) -> None:
+    """Start the new site from the previous one without copying its pages: each page's HTML is a hard link
+    to the previous site's file (MkDocs writes only the pages it renders, and those are unlinked first),
+    and every other file — assets, the search index, the sitemap, which MkDocs may write in place — is a
+    copy of its own, so the previous site stays whole until the new one replaces it. Where hard links
+    are not possible (another file system), everything is copied."""
+    def place(src: str, dst: str) -> object:
+        if os.path.basename(dst) == "index.html":
+            try:
+                os.link(src, dst)
+                return dst
+            except OSError:
+                pass
+        return shutil.copy2(src, dst)
+
+    shutil.copytree(previous, out, copy_function=place)
 
 
 def _why_full(old: _State | None, shape: str, previous: Path | None, work: Path) -> str:
