@@ -47,6 +47,7 @@ class Pages:
         self.definitions: list = []  # compiler.definitions.Definition
         self.article_of: dict[str, str] = {}
         self._by_scope: dict[str, list] | None = None  # type: ignore[type-arg]
+        self.bracketed: set[str] = set()  # pages whose text is in bracket notation (a rule, an act's text)
 
     def terms(self, node_id: str):  # type: ignore[no-untyped-def]
         """The definitions in scope at a provision (for hover definitions): those of the chapter, of its
@@ -155,6 +156,18 @@ def link_relative(escaped: str, node_id: str, pages: Pages, page: str) -> str:
     return "".join(p if p.startswith(("<a ", "<span")) else _CHAIN.sub(repl, p) for p in parts)
 
 
+# NY bracket notation, in the texts that use it (rules in the State Register, amending acts): matter in
+# [brackets] is deleted. The escaped text holds "[" and "]" as character references (compiler/escape.py).
+_STRUCK = re.compile(r"&#91;((?:(?!&#91;|&#93;).){1,400}?)&#93;")
+
+
+def struck(escaped: str, pages: Pages, page: str) -> str:
+    """Deleted matter as <del>, on the pages whose text is in bracket notation."""
+    if page not in pages.bracketed or "&#91;" not in escaped:
+        return escaped
+    return _STRUCK.sub(lambda m: f'<del title="deleted matter (in [brackets] in the text)">{m.group(1)}</del>', escaped)
+
+
 def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = "", within: str = "") -> list[str]:
     """HTML for a node and what is below it; ``prefix`` keeps ids unique when one page shows several
     versions of a section."""
@@ -164,7 +177,8 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
             out += render_node(c, pages, page, 0, prefix, n.id)
         return out
     if isinstance(n, Provision):
-        text = mark(link_refs(link_relative(esc.text(n.text), n.id, pages, page), pages, page), pages.terms(n.id))
+        text = mark(link_refs(link_relative(struck(esc.text(n.text), pages, page), n.id, pages, page), pages, page),
+                    pages.terms(n.id))
         aid = prefix + anchor(n.id)
         restored = (' <span class="restored" title="An act printed this provision&#39;s new matter in CAPITALS; its '
                     'case is restored from how the corpus writes each word">text restored from a bill&#39;s capitals</span>'
@@ -189,7 +203,7 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
         # contents, record lines, LBDC notes and page chrome are on the page, marked as not law
         aside = next((f for f in n.flags if f in ("toc", "chapter", "chrome", "editorial-note", "record")), "")
         cls = "gap" if "gap" in n.flags else f"text {aside}" if aside else "text"
-        body = mark(link_refs(link_relative(esc.text(n.text), within, pages, page), pages, page),
+        body = mark(link_refs(link_relative(struck(esc.text(n.text), pages, page), within, pages, page), pages, page),
                     pages.terms(within) if within else [])
         out.append(f'<p class="{cls} lvl-{min(depth, 7)}">{body}</p>')
         return out
@@ -242,6 +256,9 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         composed[sec] = comp
         page = f"law/{section_slug(sec)}.md"
         P.section_page[sec] = page
+        if any(v.compiled is not None and v.compiled.entry is not None
+               and v.compiled.entry.kind in ("rule", "proposed-rule", "act") for _, v in comp.sources):
+            P.bracketed.add(page)
         for n in comp.section.walk():
             if n.id:
                 P.anchors.add((page, anchor(n.id)))
@@ -277,7 +294,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             anchor=anchor(sec), crumbs=crumbs, citation=s.citation,
             contents=[(c.label, anchor(c.id), (c.text or c.heading)[:80]) for c in s.children if isinstance(c, Provision)],
             html="\n".join(render_node(s, P, page)), sources=sources, gaps=comp.gaps,  # type: ignore[attr-defined]
-            history=_rel(page, hist) if hist in history else "",
+            history=_rel(page, hist) if hist in history else "", bracketed=page in P.bracketed,
             previous=step.get("previous"), next=step.get("next"),
             cited_by=[(f"§ {src}", P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)])
         if a is None:
