@@ -174,3 +174,15 @@ def test_breadcrumbs_neighbours_and_copy_citation(page, server):
     page.goto(server + "/law/89-b/")
     page.screenshot(path=str(SHOTS / "section-89-b-phone.png"))
     page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_search_for_a_section_number_finds_that_section_first(page, server):
+    """One search entry per section page: "89-b" and "§ 89-b" rank § 89-b first, "55.2" the rule."""
+    for query, first in (("89-b", "Nav. Law § 89-b. Pilotage on Long Island Sound"), ("§ 89-b", "Nav. Law § 89-b."),
+                         ("55.2", "21 NYCRR § 55.2. Supplementary fees")):
+        page.goto(server + "/")
+        page.keyboard.press("/")
+        page.fill("input.md-search__input", query)
+        page.wait_for_selector(".md-search-result__item")
+        titles = page.locator(".md-search-result__item h1, .md-search-result__item h2").all_inner_texts()
+        assert titles[0].startswith(first), (query, titles[:3])
