@@ -49,13 +49,13 @@ def same_as_clean_build(tmp: Path, corpus: Path) -> None:
 
 def test_a_one_section_amendment_rebuilds_what_it_affects_and_nothing_else(tmp_path, corpus, capsys):
     assert build(tmp_path, corpus) == 0
-    assert "site: all 228 pages rendered (no earlier build in the cache)" in capsys.readouterr().out
+    assert "site: all 231 pages rendered (no earlier build in the cache)" in capsys.readouterr().out
     amend(corpus, RATE_2027, AMENDED_2027)
     assert build(tmp_path, corpus) == 0
     out = capsys.readouterr().out
     assert "1 of 5 documents parsed, 4 reused" in out
     # § 89-b's page, the tariffs, the change report and § 89-b's history
-    assert "site: 4 of 228 pages rendered, the rest kept from the last build" in out
+    assert "site: 4 of 231 pages rendered, the rest kept from the last build" in out
     tariffs = (tmp_path / "build" / "tariffs.json").read_text(encoding="utf-8")
     assert '"formula": "11.30 × PU"' in tariffs and '11.22 × PU' not in tariffs
     assert "eleven dollars and thirty cents" in (tmp_path / "build" / "site" / "law" / "89-b" / "index.html").read_text()
@@ -78,7 +78,7 @@ def test_a_damaged_cache_is_a_miss_with_a_warning(tmp_path, corpus, capsys):
     assert build(tmp_path, corpus) == 0
     captured = capsys.readouterr()
     assert "could not be read (its seal does not match: written by someone else, edited, or another entry); rebuilt" in captured.err
-    assert "site: all 228 pages rendered (no earlier build in the cache)" in captured.out
+    assert "site: all 231 pages rendered (no earlier build in the cache)" in captured.out
     same_as_clean_build(tmp_path, corpus)
 
 
@@ -100,7 +100,7 @@ def test_a_page_that_loses_an_anchor_makes_a_full_build(tmp_path, corpus, capsys
     amend(corpus, text[start:text.index("Long Island Sound.\\n", start) + len("Long Island Sound.\\n")], "\\n")
     assert build(tmp_path, corpus) == 0
     out = capsys.readouterr().out
-    assert "site: all 228 pages rendered (" in out and "lost anchor #" in out and "p-89-b-5" in out
+    assert "site: all 231 pages rendered (" in out and "lost anchor #" in out and "p-89-b-5" in out
     same_as_clean_build(tmp_path, corpus)
 
 

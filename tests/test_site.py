@@ -157,7 +157,7 @@ def test_serve_rebuilds_the_site_when_the_corpus_changes(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "navlaw serve: rebuilt in" in captured.err
     # one page per section: the amended section's page, its history, the tariffs and the change report
-    assert "1 of 5 documents parsed, 4 reused; site: 4 of 228 pages rendered" in captured.out
+    assert "1 of 5 documents parsed, 4 reused; site: 4 of 231 pages rendered" in captured.out
 
 
 def test_serve_refuses_a_bad_address(capsys):
@@ -287,3 +287,14 @@ def test_bracket_notation_is_rendered_as_deleted_matter_in_the_rule(site):
     assert 'If a vessel <del title="deleted matter (in [brackets] in the text)">shall</del> makes a cargo stop' in rule
     assert 'class="legend">This text is in bracket notation' in rule
     assert "<del" not in (site / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
+
+
+def test_both_sections_numbered_45_aaaa_have_a_page(site):
+    """New York has two §§ 45-aaaa (Greenwood Lake; Sodus Bay) in the consolidation: both are on the site,
+    each on its own page, the second saying it is the second."""
+    article = (site / "law" / "article-04" / "index.html").read_text(encoding="utf-8")
+    assert ('href="../45-aaaa/">§ 45-aaaa. Special provisions relating to reckless operation and speed on Greenwood Lake.'
+            in article)
+    assert 'href="../45-aaaa-2/">§ 45-aaaa. Special provisions relating to speed on Sodus Bay.' in article
+    second = (site / "law" / "45-aaaa-2" / "index.html").read_text(encoding="utf-8")
+    assert "more than one section numbered § 45-aaaa" in second and "text number 2 of them" in second

@@ -247,8 +247,7 @@ def document_versions(corpus: Corpus) -> list[TextVersion]:
         doc = c.document
         if e.kind == "consolidated":
             for s in doc.sections():
-                if "*" in s.id:
-                    continue  # a duplicate section number: the first text is the one versioned
+                # a duplicate section number (New York has two §§ 45-aaaa) is a section of its own: "45-aaaa*2"
                 out.append(TextVersion(s.id, s, c.source.path, start, hard, e.known_until, note, order, c))
             continue
         targets = list(e.covers) + [f.covers for f in e.fragments]

@@ -225,7 +225,7 @@ def _articles(corpus: Corpus) -> list[tuple[Node, list[str]]]:
     out = []
     for a in base.children:
         if isinstance(a, Article):
-            secs = [s.id for s in a.walk() if isinstance(s, Section) and "*" not in s.id]
+            secs = [s.id for s in a.walk() if isinstance(s, Section)]  # "45-aaaa*2" too: New York repeats numbers
             out.append((a, secs))
     return out
 
@@ -295,13 +295,14 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             contents=[(c.label, anchor(c.id), (c.text or c.heading)[:80]) for c in s.children if isinstance(c, Provision)],
             html="\n".join(render_node(s, P, page)), sources=sources, gaps=comp.gaps,  # type: ignore[attr-defined]
             history=_rel(page, hist) if hist in history else "", bracketed=page in P.bracketed,
+            duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,
             previous=step.get("previous"), next=step.get("next"),
             cited_by=[(f"§ {src}", P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)])
         if a is None:
             law_pages.append((page, s.citation or sec, 1))
     for a, secs in articles:
         page = article_page[id(a)]
-        items = [{"title": f"§ {sec}. {composed[sec].section.heading}".rstrip(". ") + ".",  # type: ignore[attr-defined]
+        items = [{"title": f"§ {sec.split('*')[0]}. {composed[sec].section.heading}".rstrip(". ") + ".",  # type: ignore[attr-defined]
                   "href": os.path.relpath(P.section_page[sec], os.path.dirname(page)), "empty": not composed[sec].section.children}  # type: ignore[attr-defined]
                  for sec in secs if sec in composed]
         _claim(out, page, f"Article {a.label}")
