@@ -298,3 +298,11 @@ def test_both_sections_numbered_45_aaaa_have_a_page(site):
     assert 'href="../45-aaaa-2/">§ 45-aaaa. Special provisions relating to speed on Sodus Bay.' in article
     second = (site / "law" / "45-aaaa-2" / "index.html").read_text(encoding="utf-8")
     assert "more than one section numbered § 45-aaaa" in second and "text number 2 of them" in second
+
+
+def test_text_that_stops_at_a_colon_says_the_rest_is_not_in_the_corpus(site):
+    """§ 2 (file 000): "… shall be deemed to mean and include:" and the consolidation stops there."""
+    page = (site / "law" / "2" / "index.html").read_text(encoding="utf-8")
+    assert "shall be deemed to mean and include:" in page
+    assert "The rest of this provision is not in the corpus (its text stops at the colon)." in page
+    assert "The rest of this provision" not in (site / "law" / "89-b" / "index.html").read_text(encoding="utf-8")

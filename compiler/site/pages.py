@@ -168,6 +168,10 @@ def struck(escaped: str, pages: Pages, page: str) -> str:
     return _STRUCK.sub(lambda m: f'<del title="deleted matter (in [brackets] in the text)">{m.group(1)}</del>', escaped)
 
 
+# A provision whose text stops at a lead-in colon with nothing after it in the corpus: its list is cut
+_CUT = '<p class="gap cut">The rest of this provision is not in the corpus (its text stops at the colon).</p>'
+
+
 def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = "", within: str = "") -> list[str]:
     """HTML for a node and what is below it; ``prefix`` keeps ids unique when one page shows several
     versions of a section."""
@@ -175,6 +179,9 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
     if isinstance(n, Section):
         for c in n.children:
             out += render_node(c, pages, page, 0, prefix, n.id)
+        last = n.children[-1] if n.children else None
+        if last is not None and last.kind == "text" and last.text.rstrip().endswith(":"):
+            out.append(_CUT)  # "… shall be deemed to mean and include:" and nothing after it
         return out
     if isinstance(n, Provision):
         text = mark(link_refs(link_relative(struck(esc.text(n.text), pages, page), n.id, pages, page), pages, page),
@@ -187,6 +194,8 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
                    f'<a class="label" href="#{aid}">{esc.text(n.label)}</a> {text}{restored}</p>')
         for c in n.children:
             out += render_node(c, pages, page, depth + 1, prefix, n.id)
+        if not n.children and n.text.rstrip().endswith(":"):
+            out.append(_CUT)
         return out
     if isinstance(n, Table):
         rows = []
