@@ -226,6 +226,9 @@ def test_site_url_fills_the_sitemap_and_canonical_links(tmp_path):
     assert "<loc>https://example.org/navlaw/law/89-b/</loc>" in (site / "sitemap.xml").read_text(encoding="utf-8")
     assert '<link rel="canonical" href="https://example.org/navlaw/law/89-b/"' in (
         site / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
+    # the 404 page, served for any missing path, finds its styles under the sub-path
+    missing = (site / "404.html").read_text(encoding="utf-8")
+    assert 'href="/navlaw/assets/stylesheets/' in missing and 'href="/assets/' not in missing
 
 
 def test_every_node_of_the_law_in_force_is_on_its_page(site, corpus):
