@@ -186,3 +186,21 @@ def test_search_for_a_section_number_finds_that_section_first(page, server):
         page.wait_for_selector(".md-search-result__item")
         titles = page.locator(".md-search-result__item h1, .md-search-result__item h2").all_inner_texts()
         assert titles[0].startswith(first), (query, titles[:3])
+
+
+def test_no_page_type_scrolls_sideways_on_a_phone(page, server):
+    """390 px wide: the home page, the law index, an article, sections with rate tables and formulas,
+    the rule, a history, the tariffs, calculator, penalties and diagnostics fit; wide tables scroll
+    within themselves."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        for path in ("/", "/law/", "/law/article-06/", "/law/89-b/", "/law/88/", "/law/89-a/", "/law/21-nycrr-55.2/",
+                     "/history/89-b/", "/tariffs/", "/calculator/", "/penalties/", "/diagnostics/", "/history/"):
+            page.goto(server + path)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+        page.goto(server + "/law/88/")
+        page.screenshot(path=str(SHOTS / "section-88-phone.png"))
+        page.goto(server + "/tariffs/")
+        page.screenshot(path=str(SHOTS / "tariffs-phone.png"))
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
