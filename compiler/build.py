@@ -164,8 +164,10 @@ class Report:
     dumped: str = ""
 
 
-def build(options: Options) -> Report:
-    """Compile the corpus and write every output; the stages in order."""
+def build(options: Options, progress: Callable[[str], None] | None = None) -> Report:
+    """Compile the corpus and write every output; the stages in order. ``progress`` is told each stage
+    as it starts (the command line shows it on a terminal)."""
+    step = progress or (lambda stage: None)
     out, module_dir = Path(options.out).resolve(), Path(options.module).resolve()
     if not options.dump:
         try:
@@ -186,12 +188,15 @@ def build(options: Options) -> Report:
             return Report(0, f"{last['head']}{options.out}/ and {options.module}/ are up to date {last['tail']}",
                           warnings=cache.warnings)
 
+    step("front end: reading and parsing the corpus")
     corpus = frontend(options.corpus, cache)
     if options.dump in ("manifest", "tree"):
         return _dumped(options.dump, corpus=corpus)
+    step("timeline: versions and amending acts")
     timeline = law(corpus)
     if options.dump == "timeline":
         return _dumped("timeline", timeline=timeline)
+    step("tariffs: extraction, dates and lint")
     result = tariffs(corpus, timeline, cache)
     if options.dump in ("tariffs", "lint"):
         return _dumped(options.dump, result=result)
@@ -199,13 +204,17 @@ def build(options: Options) -> Report:
         return Report(1, error=f"not built: {summary(result.diagnostics)}; the previous output is unchanged",
                       diagnostics=result.diagnostics, warnings=cache.warnings)
     try:
+        step("fee module and outputs")
         module = fee_module(result)
         files = outputs(result, cache)
+        if options.site:
+            step("site pages")
         pages = site_pages(result) if options.site else None
         if options.dump in ("module", "outputs", "site"):
             return Report(0, dumped=dump({"module": module, "outputs": files, "site": pages}[options.dump]))
         if pages is not None:
             files.update({f"site-docs/{k}": v for k, v in pages.items()})
+        step("writing the outputs" + (" and the MkDocs site" if pages is not None else ""))
         site_report = publish_all(options, files, module, pages, cache)
     except OSError as exc:
         return Report(1, error=f"cannot write the outputs: {exc.strerror or exc}"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import datetime as dt
 
 from compiler.report.tariffs import tariff_text
+from compiler.progress import build_progress
 from compiler.build import STAGES, Options, build, compile_law, print_report, summary, tariffs_json
 from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
 from compiler.frontend.corpus import Corpus, compile_corpus, compile_file
@@ -151,8 +152,10 @@ def _compile_checked(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnost
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    report = build(Options(args.corpus, args.out, args.module, site=not args.no_site, cache=not args.no_cache,
-                           dump=getattr(args, "dump", "") or "", site_url=getattr(args, "site_url", "") or ""))
+    options = Options(args.corpus, args.out, args.module, site=not args.no_site, cache=not args.no_cache,
+                      dump=getattr(args, "dump", "") or "", site_url=getattr(args, "site_url", "") or "")
+    with build_progress() as step:
+        report = build(options, step)
     print_report(report)
     return report.code
 

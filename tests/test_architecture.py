@@ -25,7 +25,7 @@ LAYERS = [
     {"compiler.report"},
     {"compiler.site"},
     {"compiler.build"},
-    {"compiler.cli", "compiler.__main__"},
+    {"compiler.cli", "compiler.__main__", "compiler.progress"},  # the command line and what it shows
 ]
 
 

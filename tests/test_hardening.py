@@ -3,6 +3,7 @@ deterministic; nothing from the corpus escapes into code or out of the output di
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -204,3 +205,20 @@ def test_build_and_front_end_modules_pass_mypy_strict():
     r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-incremental",
                         *STRICT], cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_a_build_on_a_terminal_shows_each_stage_and_is_quiet_in_a_pipe(tmp_path, capsys, monkeypatch):
+    """Issue 18, item 5: progress per stage with its time on a terminal (Rich, on stderr); nothing of it
+    when stderr is a pipe or CI is set (what CI and scripts see stays as before)."""
+    args = ["build", "--out", str(tmp_path / "b"), "--module", str(tmp_path / "m"), "--no-site", "--no-cache"]
+    monkeypatch.setenv("CI", "true")
+    assert main(args) == 0
+    assert "front end: reading and parsing the corpus" not in capsys.readouterr().err
+    monkeypatch.delenv("CI")
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    for stage in ("front end: reading and parsing the corpus", "timeline: versions and amending acts",
+                  "tariffs: extraction, dates and lint", "fee module and outputs", "writing the outputs"):
+        assert re.search(re.escape(stage) + r": \d+\.\d\d s", err), (stage, err[-600:])
