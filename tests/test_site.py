@@ -309,3 +309,13 @@ def test_text_that_stops_at_a_colon_says_the_rest_is_not_in_the_corpus(site):
     assert "shall be deemed to mean and include:" in page
     assert "The rest of this provision is not in the corpus (its text stops at the colon)." in page
     assert "The rest of this provision" not in (site / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
+
+
+def test_tariff_tables_write_money_as_money_beside_the_law_s_own_words(site):
+    """§ 88 table (i) (file 004): "50 to 99.99 | $1163" reads $1,163.00; "$((P.U. - 500) x 1.57) + 5860" reads
+    (PU − 500) × $1.57 + $5,860.00; "$(11.72 x P.U.)" reads $11.72 × PU — and the written form stays beside it."""
+    page = (site / "tariffs" / "index.html").read_text(encoding="utf-8")
+    assert '<tr><td>50 to 99.99</td><td>$1,163.00</td><td class="written">$1163</td></tr>' in page
+    assert ('<tr><td>500 to 1649.99</td><td>(PU − 500) × $1.57 + $5,860.00</td>'
+            '<td class="written">$((P.U. - 500) x 1.57) + 5860</td></tr>') in page
+    assert '<td>$11.72 × PU</td><td class="written">$(11.72 x P.U.)</td>' in page

@@ -3,6 +3,8 @@ over time — static SVG with a text alternative (the same words as a paragraph 
 
 from __future__ import annotations
 
+import re
+
 import datetime as dt
 from decimal import Decimal
 
@@ -83,3 +85,23 @@ def rate_chart(route: str, name: str, schedules: list[BracketSchedule]) -> str:
             f'<text x="{pad}" y="{h - 8}" font-size="11" fill="currentColor">{first.year}</text>'
             f'<text x="{w - pad}" y="{h - 8}" font-size="11" text-anchor="end" fill="currentColor">{last.year}</text>'
             + bars + f'</svg><p class="chart-alt">The fee for 300 pilotage units, {esc.text(desc)}.</p>')
+
+
+_NUM = r"(\d+(?:\.\d+)?)"
+
+
+def fee_text(formula: str) -> str:
+    """A bracket's fee in one notation, money as money: "1163" -> "$1,163.00", "11.72 × PU" -> "$11.72 × PU",
+    "(PU - 500) × 1.57 + 5860" -> "(PU − 500) × $1.57 + $5,860.00"; any other formula as the tariff states it."""
+    from decimal import Decimal
+
+    def money(x: str) -> str:
+        return f"${Decimal(x):,.2f}"
+
+    if re.fullmatch(_NUM, formula):
+        return money(formula)
+    if m := re.fullmatch(_NUM + r" × PU", formula):
+        return f"${m.group(1)} × PU"
+    if m := re.fullmatch(r"\(PU - " + _NUM + r"\) × " + _NUM + r" \+ " + _NUM, formula):
+        return f"(PU − {m.group(1)}) × ${m.group(2)} + {money(m.group(3))}"
+    return formula

@@ -18,7 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from compiler import resources
 from compiler.site.calculator import plans_json
-from compiler.site.charts import fee_chart, rate_chart
+from compiler.site.charts import fee_chart, fee_text, rate_chart
 from compiler import escape as esc
 from compiler.cache import jinja_bytecode
 from compiler.diagnostics import Diagnostics
@@ -394,7 +394,7 @@ def _schedule_view(t: BracketSchedule, P: Pages) -> dict[str, object]:
     return {"title": esc.text(t.title), "link": _link(t, P), "when": _when(t), "status": t.status,
             "file": esc.text(Path(t.file).name.split("#")[0]),
             "why": esc.text(t.effective.start_phrase) if t.effective.start is None else "",
-            "rows": [(esc.text(b.written), esc.text(b.formula_written)) for b in t.brackets],
+            "rows": [(esc.text(b.written), esc.text(fee_text(b.formula)), esc.text(b.formula_written)) for b in t.brackets],
             "clamp": (f"charged on at least {t.min_units.value} and at most {t.max_units.value} units"
                       if t.min_units and t.max_units else f"charged on at most {t.max_units.value} units"
                       if t.max_units else ""),
