@@ -24,28 +24,15 @@ class PublishedLayouts(BuilderBase):
         limit = line.body_start + len(line.body)
         k = bisect_left(inline, max(line.body_start, line.start + 1)) if inline else 0
         if k == len(inline) or inline[k] >= limit:  # nothing inside the line: the common case
-            if how == "continue":
-                self.last.end = line.end
-                self.last.text.append(self.text[line.start : line.end].strip())
-            elif line.kind == "provision":
-                self._provision(line)
-            else:
-                self._text_line(line)
+            self._read(line, how)
             return
         cuts = []
         while k < len(inline) and inline[k] < limit:
             cuts.append(k)
             k += 1
         end = inline[cuts[0]]
-        head = line if not cuts else Line(line.kind, line.start, end, line.indent, line.labels,
-                                          min(line.body_start, end), self.text[line.body_start:end].rstrip() if line.body_start < end else "")
-        if how == "continue":
-            self.last.end = head.end
-            self.last.text.append(self.text[head.start : head.end].strip())
-        elif head.kind == "provision":
-            self._provision(head)
-        else:
-            self._text_line(head)
+        self._read(Line(line.kind, line.start, end, line.indent, line.labels, min(line.body_start, end),
+                        self.text[line.body_start:end].rstrip() if line.body_start < end else ""), how)
         for n, c in enumerate(cuts):
             offset = self.inline[c]
             seg_end = self.inline[cuts[n + 1]] if n + 1 < len(cuts) else line.end
@@ -60,6 +47,16 @@ class PublishedLayouts(BuilderBase):
                 self.diag(Severity.INFO, offset, f"label {seg.labels[0].text} inside a line, after a sentence, read as "
                           "the start of a new list of provisions", "label-inline",
                           "if it is a citation, not a provision, put it on the line of the text it belongs to")
+
+    def _read(self, line: Line, how: str) -> None:
+        """A (part of a) line: more of the last node's text, a labelled line, or a text line."""
+        if how == "continue":
+            self.last.end = line.end
+            self.last.text.append(self.text[line.start : line.end].strip())
+        elif line.kind == "provision":
+            self._provision(line)
+        else:
+            self._text_line(line)
 
     def _inline_fits(self, seg: Line, mark: str) -> str | None:
         if not seg.labels:
