@@ -126,21 +126,21 @@ def _refs(tree: Tree) -> list[tuple[str, list[str]]]:  # type: ignore[type-arg]
     return out
 
 
-def _chain(refs: list[tuple[str, list[str]]], words: str) -> tuple[list[str], str]:
-    """The outer levels of a subject (all but its first ref) as an id prefix, and the first ref's level."""
+def _chain(refs: list[tuple[str, list[str]]], words: str) -> list[str]:
+    """The outer levels of a subject (all but its first ref) as an id prefix."""
     outer = list(reversed(refs[1:]))
     if refs and refs[-1][0] != "section" and refs[0][0] not in ("section", "article", "title", "part"):
         raise ValueError(f"the citation {words!r} does not name a section")
     order = [LEVELS.index(level) for level, _ in reversed(refs) if level in LEVELS]
     if order != sorted(order):
         raise ValueError(f"the citation {words!r} names its levels out of order")
-    return [labels[0] for _, labels in outer], refs[0][0] if refs else ""
+    return [labels[0] for _, labels in outer]
 
 
 def citation_id(words: str) -> str:
     """"Paragraph (b) of subdivision 4 of section 89-b" -> "89-b/4/b"."""
     refs = _refs(_cite_parser().parse(" ".join(words.split())))
-    prefix, _ = _chain(refs, words)
+    prefix = _chain(refs, words)
     return "/".join(prefix + refs[0][1][:1])
 
 
@@ -273,7 +273,7 @@ def _instructions(act: Act, part: str, number: int, line: int, head: str, paras:
     subject = tree.children[0] if tree.data == "provisions" else None
     refs = _refs(subject) if isinstance(subject, Tree) else []
     try:
-        prefix, level = _chain(refs, sentence) if refs else ([], "")
+        prefix = _chain(refs, sentence) if refs else []
     except ValueError as e:
         err(line, f"§ {number} of the act: {e}")
         return

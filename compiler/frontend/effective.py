@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from compiler.frontend import numbers as W
+from compiler.frontend.newmatter import MONTHS as _MONTHS
 
-_MONTHS = ("January February March April May June July August September October November December").split()
 _TAKE_EFFECT = re.compile(r"^(?:This act|This part|This article)\s+shall\s+take\s+effect\s+(?P<when>.+)$", re.S | re.I)
 _PROVISO = re.compile(r";?\s*provided(?:,)?\s+(?:however,\s+)?that\s+", re.I)
 _EXPIRE = re.compile(r",?\s*and\s+shall\s+expire(?:\s+and\s+be\s+deemed\s+repealed)?\s+(?P<when>.+)$", re.S | re.I)

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 TOKEN = re.compile(r"[A-Za-z0-9]+")
-_MONTHS = ("January February March April May June July August September October November December").split()
+MONTHS = ("January February March April May June July August September October November December").split()
 _WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
 
 
@@ -65,7 +65,7 @@ class CaseBook:
 
     def form(self, word: str) -> str:
         """The law-text form of a word printed in capitals."""
-        if word.capitalize() in _MONTHS:
+        if word.capitalize() in MONTHS:
             return word.capitalize()
         seen = self.counts.get(word.lower())
         if seen:
