@@ -153,7 +153,8 @@ def _compile_checked(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnost
 
 def cmd_build(args: argparse.Namespace) -> int:
     options = Options(args.corpus, args.out, args.module, site=not args.no_site, cache=not args.no_cache,
-                      dump=getattr(args, "dump", "") or "", site_url=getattr(args, "site_url", "") or "")
+                      dump=getattr(args, "dump", "") or "", site_url=getattr(args, "site_url", "") or "",
+                      on=getattr(args, "on", None))
     with build_progress() as step:
         report = build(options, step)
     print_report(report)
@@ -374,6 +375,9 @@ holds or is inside the corpus is refused (exit 2).""")
     sp.add_argument("--no-site", action="store_true", help="skip the MkDocs site (trees, tariffs and module only)")
     sp.add_argument("--site-url", default="", metavar="URL", type=_site_url,
                     help="the address the site will be served at (https://…/): fills the sitemap and canonical links")
+    sp.add_argument("--on", type=_date, metavar="DATE",
+                    help="the site's date (YYYY-MM-DD; default today): law pages show the law in force on DATE, "
+                         "older and later texts are on the history pages")
     sp.add_argument("--dump", choices=STAGES, metavar="STAGE",
                     help=f"run the pipeline up to STAGE and print its result as JSON, writing nothing "
                          f"({', '.join(STAGES)})")

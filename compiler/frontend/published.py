@@ -78,9 +78,10 @@ class PublishedLayouts(BuilderBase):
     def _record(self, line: Line) -> None:
         """An LBDC record line: the record's id says what it holds (layout.record)."""
         self._close_record()
-        if self.record_start >= 0:  # the record before held nothing: its line stays, as a record line
-            start, self.record_start = self.record_start, -1
-            self._add(self.doc, _B(Text, start, line.start, text=[self.text[start:line.start].strip()], flags=["record"]))
+        if self.record_start >= 0:  # the record before held nothing: its line stays, as a record line, in
+            start, self.record_start = self.record_start, -1  # the part of the law open there (order is kept)
+            where = next((c for c in (self.section, self.part, self.article) if c is not None), self.doc)
+            self._add(where, _B(Text, start, line.start, text=[self.text[start:line.start].strip()], flags=["record"]))
         r = layout.record(line.body)
         self.record, self.record_mode, self.record_start = r, "", line.start
         self.stack = []

@@ -130,15 +130,23 @@ def _plain(text: str) -> str:
     return text
 
 
+_STATUS = {"gap": "has no text known in the corpus from this date (a gap in the record, not a repeal)",
+           "known": "has a text known in the corpus again from this date (the end of a gap, not an amendment)"}
+
+
 def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, end: dt.date,
-                  quote: Callable[[str], str] = _plain, html: bool = False, acts: list[Act] | tuple[Act, ...] = ()
-                  ) -> list[str]:
+                  quote: Callable[[str], str] = _plain, html: bool = False, acts: list[Act] | tuple[Act, ...] = (),
+                  link: Callable[[str, str], str] | None = None) -> list[str]:
     """Markdown: every section whose text changes in (start, end], its redline, and the tariff deltas.
 
     Every string from the corpus (file names, messages, provision ids, amounts in words) goes through
     ``quote`` (the site passes ``escape.text``); with ``html`` the redlines are ``<del>``/``<ins>`` HTML
     instead of ``[-…-]{+…+}`` in a code block. A text the corpus starts or stops knowing is dated by
-    its own dates (where they are known), never by ``start``/``end``."""
+    its own dates (where they are known), never by ``start``/``end``. ``link(id, text)`` (the site's)
+    makes the quoted ``text`` naming a section or provision a link to it."""
+    def named(node_id: str, text: str) -> str:
+        return link(node_id, text) if link is not None else text
+
     lines = [f"# Changes from {start} to {end}", ""]
     changed_any = False
     for act in acts:  # what an act that takes effect in the window did heads its changes
@@ -163,23 +171,23 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
         if (a.section is None and not a.sources and b.sources) or (b.section is None and not b.sources and a.sources):
             known.setdefault(_record(timeline, section, start, bounds, begins=a.section is None), []).append(section)
             continue
-        lines.append(f"## {quote(section_name(section))}")
+        lines.append(f"## {named(section, quote(section_name(section)))}")
         if a.message:
             lines.append(f"- on {start}: {quote(a.message)}")
         if b.message:
             lines.append(f"- on {end}: {quote(b.message)}")
         for c in changes:
-            lines.append(f"- {quote(c.id)} {c.status}")
+            lines.append(f"- {named(c.id, quote(c.id))} {_STATUS.get(c.status, c.status)}")
         if changes and a.section is not None and b.section is not None:
             # a redline only between two texts: a gap in the corpus is said above, not redlined as law
             red = compare(a.section, b.section)
-            lines += ["", render_html(red)] if html else ["", "```", render_text(red), "```"]
+            lines += ["", render_html(red, (lambda i: named(i, f"<b>{quote(i)}</b>")) if link else None)] if html else ["", "```", render_text(red), "```"]
         lines.append("")
     if known:
         lines += ["## Texts the corpus starts or stops knowing", ""]
         for (begins, gap_from, steps), sections in sorted(known.items()):
             sections.sort(key=section_order)
-            listed = ", ".join(quote(section_name(x)) for x in sections)
+            listed = ", ".join(named(x, quote(section_name(x))) for x in sections)
             them = "them" if len(sections) > 1 else "it"
             said = "; ".join(f"known to be in force from {d} ({quote(f)})" if f else f"no text known from {d}"
                              for d, f in steps)
@@ -196,7 +204,12 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
     deltas = tariff_deltas(tariffs, start, end)
     if deltas:
         changed_any = True
-        lines += ["## Fees", ""] + [f"- {quote(d)}" for d in deltas] + [""]
+        cited = {_short(t.citation): t.provision for t in tariffs}  # a fee's line starts with its citation
+
+        def fee(d: str) -> str:
+            head, sep, rest = d.partition(": ")
+            return named(cited[head], quote(head)) + sep + quote(rest) if head in cited and sep else quote(d)
+        lines += ["## Fees", ""] + [f"- {fee(d)}" for d in deltas] + [""]
     if not changed_any:
         lines.append("No provision or fee of the corpus changes in this period.")
     return lines

@@ -1,0 +1,120 @@
+"""What the site says about time: the dates each text of a section is known from, the notes a law page
+shows when its text is old, and one history page per section with every version, a redline from the
+version before, a redline between any two versions, and a "view as of" date picker.
+
+Law pages show the law in force on the site's date (``navlaw build --on DATE``, default the day of the
+build); superseded text lives on the history pages, never beside current law.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from itertools import combinations
+from typing import Callable
+
+from jinja2 import Environment
+
+from compiler import escape as esc
+from compiler.frontend.nodes import lineage
+from compiler.law.redline import compare, render_html
+from compiler.law.timeline import Composed, Timeline, TextVersion, short_name
+from compiler.site.render import Pages, named, render_node, section_slug
+
+# Up to this many versions of a section, its history page holds the redline between every two of
+# them (n·(n−1)/2); past it, each version against the one before and against the latest only, so a
+# page stays linear in the number of versions.
+ALL_PAIRS = 8
+
+
+def history_page(section: str) -> str:
+    return f"history/{section_slug(section)}.md"
+
+
+def source_line(pid: str, v: TextVersion) -> str:
+    return f"{pid}: {short_name(v.file).split('#')[0]} — {v.note}"
+
+
+def known_note(timeline: Timeline, v: TextVersion, on: dt.date) -> str:
+    """For a text whose latest known version is old on the site's date: from which source and dates it
+    is known, and that the corpus has nothing later ("" when the text is current law)."""
+    span = timeline.span(v)
+    if span.end is not None or v.known_until is None or v.known_until > on:
+        return ""
+    start = f"{v.start}" if v.start else "a date not established"
+    return (f"Known to be in force from {start} to {v.known_until} ({short_name(v.file).split('#')[0]}); the corpus "
+            f"has no later text of it, so whether it is still the law on {on} is not established.")
+
+
+def known_notes(timeline: Timeline, comp: Composed, on: dt.date) -> dict[str, str]:
+    """Provision id -> its note, for each part of a composed section whose text is only known up to a past
+    date (the section's own id for the base text)."""
+    out: dict[str, str] = {}
+    base = comp.sources[0][1] if comp.sources else None
+    said: dict[str, str] = {}  # provision id -> the file its note names (a part inside it from the same file: once)
+    for pid, v in comp.sources:
+        if any(said.get(up) == v.file for up in lineage(pid)[1:]):
+            continue
+        note = known_note(timeline, v, on)
+        if not note and base is not None and v.file != base.file:  # a part from another text than the rest
+            note = f"This part: {short_name(v.file).split('#')[0]} — {v.note}."
+        if note:
+            out[pid] = note
+            said[pid] = v.file
+    return out
+
+
+def section_histories(timeline: Timeline, P: Pages, env: Environment, on: dt.date,
+                      wanted: set[str]) -> dict[str, str]:
+    """A history page for each section with more than one version, and for each in ``wanted`` (those
+    whose law page shows no text on the site's date: their text is here)."""
+    out: dict[str, str] = {}
+    for sec in sorted(P.section_page):
+        dates = timeline.boundaries(sec)
+        page = history_page(sec)
+
+        def link(node_id: str, page: str = page) -> str:
+            return named(P, page, node_id, f"<b>{esc.text(node_id)}</b>")
+        versions: list[dict[str, object]] = []
+        texts: list[tuple[str, object]] = []  # (date, section tree) of each version with text
+        prev = None
+        for d in dates:
+            comp = timeline.section_on(sec, d)
+            prefix = f"v{d.isoformat()}-"
+            body = "\n".join(render_node(comp.section, P, page, prefix=prefix)) if comp.section is not None else ""
+            red = render_html(compare(prev, comp.section), link) if prev is not None and comp.section is not None else ""
+            versions.append({"date": d.isoformat(), "message": comp.message, "gaps": comp.gaps, "html": body,
+                             "redline": red, "sources": [source_line(pid, v) for pid, v in comp.sources]})
+            if comp.section is not None:
+                prev = comp.section
+                texts.append((d.isoformat(), comp.section))
+        if len(texts) < 2 and sec not in wanted:
+            continue
+        current = max((d for d in dates if d <= on), default=None)
+        out[page] = env.get_template("history.md.j2").render(
+            section=sec, versions=versions, pairs=_pairs(texts, link), on=on.isoformat(),
+            current=current.isoformat() if current else "", first=dates[0].isoformat() if dates else "",
+            law=_law_link(P, sec))
+    return out
+
+
+def _pairs(texts: list[tuple[str, object]], link: Callable[[str], str]) -> list[dict[str, str]]:
+    """The redline between two versions, for every pair a reader may pick (see ALL_PAIRS)."""
+    n = len(texts)
+    if n <= ALL_PAIRS:
+        picks = list(combinations(range(n), 2))
+    else:
+        picks = sorted({(i - 1, i) for i in range(1, n)} | {(i, n - 1) for i in range(n - 1)})
+    return [{"from": texts[i][0], "to": texts[j][0], "html": render_html(compare(texts[i][1], texts[j][1]), link)}  # type: ignore[arg-type]
+            for i, j in picks]
+
+
+def _law_link(P: Pages, sec: str) -> str:
+    return f"../law/{section_slug(sec)}.md" if sec in P.section_page else ""  # a Markdown link: MkDocs resolves it
+
+
+def picker(timeline: Timeline, sec: str, on: dt.date, has_history: bool) -> dict[str, object]:
+    """The "view as of" control of a law page: the dates its text changes, each a link to that version on
+    the section's history page, and a date field that finds the version in force on any day."""
+    dates = [d.isoformat() for d in timeline.boundaries(sec)]
+    return {"dates": dates if has_history else [], "on": on.isoformat(),
+            "href": "../../" + history_page(sec)[:-3] + "/"}

@@ -1,0 +1,228 @@
+"""Law text as HTML for the site: a node and what is below it, with every character of the corpus
+escaped (``compiler/escape.py``, one rule for HTML and Markdown), an anchor per provision built from
+its id (``#p-88-4-b-1-ii-A``), its citation as a tooltip, cross-references ("§ 89-a", "section
+eighty-eight of this article", "paragraph (e) of this subdivision") as links when the target exists,
+bracket notation as deleted matter, and where each page of the site lives.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from compiler import escape as esc
+from compiler.frontend.nodes import Formula, Node, Provision, Section, Table, Text, lineage, other_code, section_of
+from compiler.law.definitions import Definition, mark
+
+
+def anchor(node_id: str) -> str:
+    return "p-" + re.sub(r"[^A-Za-z0-9-]+", "-", node_id.replace("*", "x")).strip("-")
+
+
+class Pages:
+    """Which page holds which section, and which anchors exist: links are made only to real targets."""
+
+    def __init__(self) -> None:
+        self.section_page: dict[str, str] = {}
+        self.anchors: set[tuple[str, str]] = set()
+        self.definitions: list[Definition] = []
+        self.article_of: dict[str, str] = {}
+        self._by_scope: dict[str, list[tuple[int, Definition]]] | None = None
+        self.bracketed: set[str] = set()  # pages whose text is in bracket notation (a rule, an act's text)
+        # (page, provision id) -> "known to be in force … to …; the corpus has no later text" (history.py)
+        self.notes: dict[tuple[str, str], str] = {}
+
+    def terms(self, node_id: str) -> list[Definition]:
+        """The definitions in scope at a provision (for hover definitions): those of the chapter, of its
+        article and of each provision enclosing it, looked up by scope (a scan of every definition for
+        every provision grew with the square of the corpus)."""
+        if self._by_scope is None:
+            self._by_scope = {}
+            for k, d in enumerate(self.definitions):
+                self._by_scope.setdefault(d.scope, []).append((k, d))
+        by = self._by_scope
+        art = self.article_of.get(section_of(node_id), "")
+        found = ([] if other_code(node_id) else list(by.get("chapter", ()))) + list(by.get(f"article:{art}", ()))
+        for scope in lineage(node_id):
+            found += by.get(scope, ())
+        return [d for _, d in sorted(found, key=lambda kd: kd[0]) if d.source != node_id]  # not where defined
+
+    def href(self, from_page: str, section: str, node_id: str | None = None) -> str | None:
+        page = self.section_page.get(section)
+        if page is None:
+            return None
+        target = anchor(node_id or section)
+        if (page, target) not in self.anchors:
+            return None
+        rel = os.path.relpath(page, os.path.dirname(from_page) or ".").replace(".md", "/")
+        if from_page.endswith("index.md") and os.path.dirname(from_page) == "":
+            rel = page.replace(".md", "/")
+        else:
+            rel = "../" + rel if not rel.startswith("..") else "../" + rel
+        return f"{rel}#{target}"
+
+
+def named(P: Pages, page: str, node_id: str, text: str) -> str:
+    """``text`` (escaped) naming a provision, as a link to it on its section's page (to the section when
+    the provision is not in the law in force on the site's date); as it is when the section has no page."""
+    sec = section_of(node_id)
+    href = P.href(page, sec, node_id) or P.href(page, sec)
+    return f'<a href="{href}">{text}</a>' if href else text
+
+
+_WORDS_REF = re.compile(r"\bsection ((?:[a-z]+[- ]){0,4}?[a-z]+?)(?:-([a-z]{1,2}))? of this (article|chapter)\b")
+from compiler.law.references import _DIGIT_REF, _EXTERNAL, section_number  # noqa: E402  (one definition of each form)
+
+
+def link_refs(escaped: str, pages: Pages, page: str) -> str:
+    """Cross-references in already escaped text become links (only to sections that exist)."""
+    def digits(m: re.Match[str]) -> str:
+        sec = m["d1"] or m["d2"]
+        href = pages.href(page, sec)
+        return f'<a class="xref" href="{href}">{m.group(0)}</a>' if href else m.group(0)
+
+    def words(m: re.Match[str]) -> str:
+        sec = section_number(m.group(1), m.group(2))
+        if sec is None:
+            return m.group(0)
+        href = pages.href(page, sec)
+        return f'<a class="xref" href="{href}">{m.group(0)}</a>' if href else m.group(0)
+
+    escaped = _EXTERNAL.sub(lambda m: f'<span class="ext" title="citation outside the Navigation Law">{m.group(0)}</span>',
+                            escaped)
+    out = _WORDS_REF.sub(words, escaped)
+    # digit references outside the links just made
+    parts = re.split(r"(<a [^>]*>.*?</a>|<span class=\"ext\"[^>]*>.*?</span>)", out)
+    return "".join(p if p.startswith(("<a ", "<span")) else _DIGIT_REF.sub(digits, p) for p in parts)
+
+
+_LEVELS = ("section", "subdivision", "paragraph", "subparagraph", "clause", "subclause", "item", "subitem")
+_LABEL = r"\([A-Za-z0-9-]{1,6}\)|\d+(?:-[a-z])?|[a-z]+(?:-[a-z]+){0,2}"
+_CHAIN = re.compile(rf"\b(?P<chain>(?:(?:subdivision|paragraph|subparagraph|clause|subclause|item|subitem)\s+"
+                    rf"(?:{_LABEL})\s+of\s+)+)(?:this\s+(?P<this>section|subdivision|paragraph|subparagraph|clause|"
+                    rf"subclause|item)\b|section\s+(?P<sec>[a-z]+(?:-[a-z]+){{0,3}}|\d+(?:-[a-z]+)?)\s+of\s+this\s+"
+                    rf"(?:article|chapter)\b)")
+_PART = re.compile(rf"(?P<level>subdivision|paragraph|subparagraph|clause|subclause|item|subitem)\s+(?P<label>{_LABEL})")
+
+
+def _label_key(label: str) -> str | None:
+    """"(e)" -> "e"; "five" -> "5"; "one-c" -> "1-c"; "4" -> "4"."""
+    if label.startswith("("):
+        return label.strip("()")
+    if label[0].isdigit():
+        return label
+    head, _, tail = label.partition("-")
+    if tail and len(tail) <= 2:  # "one-c" -> "1-c"
+        return section_number(head, tail)
+    return section_number(label)
+
+
+def link_relative(escaped: str, node_id: str, pages: Pages, page: str) -> str:
+    """"paragraph (e) of this subdivision", "item (A) of subclause three of this clause", "item (B) of
+    subclause one of … of section eighty-eight of this article": a link when the provision exists."""
+    if not node_id or ("of this" not in escaped and "of section" not in escaped):
+        return escaped
+
+    def repl(m: re.Match[str]) -> str:
+        parts = [(p["level"], p["label"]) for p in _PART.finditer(m["chain"])][::-1]  # outermost first
+        if m["sec"]:
+            sec = m["sec"] if m["sec"][0].isdigit() else _label_key(m["sec"])
+            if sec is None:
+                return m.group(0)
+            base = sec
+        else:
+            chain = lineage(node_id)[::-1]  # section first
+            depth = _LEVELS.index(m["this"])
+            if depth >= len(chain):
+                return m.group(0)
+            base = chain[depth]
+        keys = [_label_key(label) for _, label in parts]
+        if any(k is None for k in keys):
+            return m.group(0)
+        target = "/".join([base] + [k for k in keys if k is not None])
+        href = pages.href(page, section_of(target), target)
+        return f'<a class="xref" href="{href}">{m.group(0)}</a>' if href else m.group(0)
+
+    parts = re.split(r"(<a [^>]*>.*?</a>|<span class=\"ext\"[^>]*>.*?</span>)", escaped)
+    return "".join(p if p.startswith(("<a ", "<span")) else _CHAIN.sub(repl, p) for p in parts)
+
+
+# NY bracket notation, in the texts that use it (rules in the State Register, amending acts): matter in
+# [brackets] is deleted. The escaped text holds "[" and "]" as character references (compiler/escape.py).
+_STRUCK = re.compile(r"&#91;((?:(?!&#91;|&#93;).){1,400}?)&#93;")
+
+
+def struck(escaped: str, pages: Pages, page: str) -> str:
+    """Deleted matter as <del>, on the pages whose text is in bracket notation."""
+    if page not in pages.bracketed or "&#91;" not in escaped:
+        return escaped
+    return _STRUCK.sub(lambda m: f'<del title="deleted matter (in [brackets] in the text)">{m.group(1)}</del>', escaped)
+
+
+# A provision whose text stops at a lead-in colon with nothing after it in the corpus: its list is cut
+_CUT = '<p class="gap cut">The rest of this provision is not in the corpus (its text stops at the colon).</p>'
+
+
+def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = "", within: str = "") -> list[str]:
+    """HTML for a node and what is below it; ``prefix`` keeps ids unique when one page shows several
+    versions of a section."""
+    out: list[str] = []
+    if isinstance(n, Section):
+        for c in n.children:
+            out += render_node(c, pages, page, 0, prefix, n.id)
+        last = n.children[-1] if n.children else None
+        if last is not None and last.kind == "text" and last.text.rstrip().endswith(":"):
+            out.append(_CUT)  # "… shall be deemed to mean and include:" and nothing after it
+        return out
+    if isinstance(n, Provision):
+        text = mark(link_refs(link_relative(struck(esc.text(n.text), pages, page), n.id, pages, page), pages, page),
+                    pages.terms(n.id))
+        aid = prefix + anchor(n.id)
+        restored = (' <span class="restored" title="An act printed this provision&#39;s new matter in CAPITALS; its '
+                    'case is restored from how the corpus writes each word">text restored from a bill&#39;s capitals</span>'
+                    if "restored-case" in n.flags else "")
+        out.append(f'<p class="prov lvl-{min(depth, 7)}" id="{aid}" title="{esc.text(n.citation)}">'
+                   f'<a class="label" href="#{aid}">{esc.text(n.label)}</a> {text}{restored}</p>')
+        note = pages.notes.get((page, n.id))
+        if note:
+            out.append(f'<p class="known lvl-{min(depth, 7)}">{esc.text(note)}</p>')
+        for c in n.children:
+            out += render_node(c, pages, page, depth + 1, prefix, n.id)
+        if not n.children and n.text.rstrip().endswith(":"):
+            out.append(_CUT)
+        return out
+    if isinstance(n, Table):
+        rows = []
+        if n.header is not None:
+            rows.append("<tr>" + "".join(f"<th>{esc.text(c.text)}</th>" for c in n.header.cells) + "</tr>")
+        for r in n.rows:
+            rows.append("<tr>" + "".join(f"<td>{esc.text(c.text)}</td>" for c in r.cells) + "</tr>")
+        out.append(f'<table class="rate lvl-{min(depth, 7)}">' + "".join(rows) + "</table>")
+        return out
+    if isinstance(n, Formula):
+        out.append(f'<pre class="formula">{esc.block(n.full_text())}</pre>')
+        return out
+    if isinstance(n, Text):
+        # contents, record lines, LBDC notes and page chrome are on the page, marked as not law
+        aside = next((f for f in n.flags if f in ("toc", "chapter", "chrome", "editorial-note", "record")), "")
+        cls = "gap" if "gap" in n.flags else f"text {aside}" if aside else "text"
+        body = mark(link_refs(link_relative(struck(esc.text(n.text), pages, page), within, pages, page), pages, page),
+                    pages.terms(within) if within else [])
+        out.append(f'<p class="{cls} lvl-{min(depth, 7)}">{body}</p>')
+        return out
+    for c in n.children:
+        out += render_node(c, pages, page, depth, prefix, within)
+    return out
+
+
+def section_slug(section: str) -> str:
+    """A section's page name: "89-b" -> "89-b", "21nycrr/55.2" -> "21-nycrr-55.2", "45-aaaa*2" -> "45-aaaa-2"."""
+    return re.sub(r"[^a-z0-9.-]+", "-", re.sub(r"^(\d+)([a-z]+)/", r"\1-\2-", section.lower())).strip("-")
+
+
+def _rel(from_page: str, to_page: str) -> str:
+    """The link from one docs page to another, as MkDocs writes URLs (use_directory_urls)."""
+    def url(p: str) -> str:
+        return "" if p == "index.md" else p[: -len("index.md")] if p.endswith("/index.md") else p[:-3] + "/"
+    src = url(from_page)
+    return os.path.relpath(url(to_page) or ".", src or ".").replace(os.sep, "/").rstrip("/") + "/" if url(to_page) != src else "./"
