@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html as H
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,29 @@ def test_every_version_of_every_section_is_on_the_site(site_2024, corpus):
                         assert folded[:60] in shown, (sec, str(day), n.id, folded[:60])
                         checked += 1
     assert checked >= 700  # 716 texts and cells in the versions of this corpus
+
+
+def test_new_matter_of_an_amending_act_is_shown_as_inserted(tmp_path):
+    """Issue 17, item 4: S8469A of 2024 prints "[4.21] 4.70" and the like in the 1650-and-up rows of the
+    four § 88 rate tables, the rest as old law; A4677 adds § 176(9), all new matter (CAPITALS)."""
+    from .test_outside_acts import OUTSIDE, corpus_with
+
+    if not OUTSIDE.is_dir():
+        pytest.skip("../shared/outside/ is not beside the repository")
+    root = corpus_with(tmp_path, "derived.S8469A-2024-fulltext.txt")
+    shutil.copy(OUTSIDE / "nylg.2023-A4677.md", root / "nylg.2023-A4677.md")
+    with open(root / "manifest.toml", "a", encoding="utf-8") as m:
+        m.write('\n[[document]]\nfile = "nylg.2023-A4677.md"\nkind = "act"\nbecame_law = 2024-06-01\n'
+                'status = "in-force"\nsource = "test"\nconfidence = "verified"\n')
+    assert main(["build", "--corpus", str(root), "--out", str(tmp_path / "b"), "--module", str(tmp_path / "m"),
+                 "--on", "2026-06-01"]) == 0
+    law = (tmp_path / "b" / "site" / "law" / "88" / "index.html").read_text(encoding="utf-8")
+    inserted = re.findall(r'<ins title="new matter[^"]*">([^<]*)</ins>', law)
+    assert inserted == [f"$((P.U. - 1650) x {m}) + {b}" for m, b in
+                        (("4.70", 8225), ("4.85", 8472), ("5.00", 8726), ("5.15", 8988))]
+    assert "Matter an amending act inserted is shown" in law
+    six = (tmp_path / "b" / "site" / "law" / "176" / "index.html").read_text(encoding="utf-8")
+    nine = re.search(r'id="p-176-9".*?</p>', six, re.S)
+    assert nine and '<ins title="new matter: inserted by an amending act">Any discharge of petroleum occurring at a ' \
+        'residence' in nine[0]
+    assert six.count("<ins title=") == nine[0].count("<ins title=") == 1  # the old subdivisions are not new matter

@@ -184,7 +184,8 @@ def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, ord
     if node is None:
         return "its new text does not read as the provision it names"
     versions.append(TextVersion(ins.target, node, compiled.source.path if compiled else act.file, when, True, None,
-                                note, order, compiled, confirms=ins.action == "amend"))
+                                note, order, compiled, confirms=ins.action == "amend",
+                                quoted=tuple(w.lower() for w in old_words(ins.body)) if ins.action == "amend" else ()))
     return ""
 
 

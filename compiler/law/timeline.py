@@ -35,6 +35,9 @@ class TextVersion:
     order: int  # manifest order: later texts win a tie
     compiled: Compiled | None = field(default=None, compare=False, repr=False)
     confirms: bool = False  # an act checked against the text before it: that text was in force until then
+    # an act's text: the words of the old law it quotes (lower case; its CAPITALS, the new matter, left
+    # out; () when it adds the provision): what is not among them is new matter (site/history.py)
+    quoted: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ build); superseded text lives on the history pages, never beside current law.
 from __future__ import annotations
 
 import datetime as dt
+from difflib import SequenceMatcher
 from itertools import combinations
 from typing import Callable
 
@@ -16,6 +17,8 @@ from jinja2 import Environment
 
 from compiler import escape as esc
 from compiler.frontend.nodes import lineage
+from compiler.frontend.nodes import Table
+from compiler.frontend.newmatter import TOKEN
 from compiler.law.redline import compare, render_html
 from compiler.law.timeline import Composed, Timeline, TextVersion, short_name
 from compiler.site.render import Pages, named, render_node, section_slug
@@ -61,6 +64,58 @@ def known_notes(timeline: Timeline, comp: Composed, on: dt.date) -> dict[str, st
             out[pid] = note
             said[pid] = v.file
     return out
+
+
+def act_insertions(v_sources: Composed) -> tuple[dict[str, tuple[tuple[str, str], ...]], dict[int, set[tuple[int, int]]]]:
+    """New matter on a law page, as the act marks it: for each provision whose text in force comes from an
+    amending act, its words in runs ("+" new matter, "=" old law), and for each of its tables the cells
+    holding new matter (by ``id()`` of the table: row, column). The act prints new matter in CAPITALS and
+    its case is restored when it is read, so new matter is found again as the words that are not among
+    the old law the act quotes (``TextVersion.quoted``); a provision the act adds is new matter whole."""
+    words: dict[str, tuple[tuple[str, str], ...]] = {}
+    cells: dict[int, set[tuple[int, int]]] = {}
+    for _, v in v_sources.sources:
+        if v.quoted is None or v.node is None:
+            continue
+        keys: list[str] = []
+        slots: list[tuple[str, int, int] | None] = []  # where each token is: a provision's word, a cell, or neither
+        provisions = [n for n in v.node.walk() if n.kind == "provision" or isinstance(n, Table)]
+        for n in provisions:
+            if isinstance(n, Table):
+                for row in ((n.header,) if n.header is not None else ()):
+                    for cell in row.cells:
+                        keys += [t.lower() for t in TOKEN.findall(cell.text)]
+                        slots += [None] * len(TOKEN.findall(cell.text))
+                for r, row in enumerate(n.rows):
+                    for c, cell in enumerate(row.cells):
+                        for t in TOKEN.findall(cell.text):
+                            keys.append(t.lower())
+                            slots.append((f"#{id(n)}", r, c))
+                continue
+            for t in TOKEN.findall(n.label):
+                keys.append(t.lower())
+                slots.append(None)
+            for k, w in enumerate(n.text.split()):
+                for t in TOKEN.findall(w):
+                    keys.append(t.lower())
+                    slots.append((n.id, k, 0))
+        new: set[tuple[str, int, int]] = set()
+        for tag, _, _, j1, j2 in SequenceMatcher(a=list(v.quoted), b=keys, autojunk=False).get_opcodes():
+            if tag in ("insert", "replace"):
+                new.update(x for x in slots[j1:j2] if x is not None)
+        for n in provisions:
+            if isinstance(n, Table):
+                marked = {(r, c) for key, r, c in new if key == f"#{id(n)}"}
+                if marked:
+                    cells[id(n)] = marked
+                continue
+            runs: list[tuple[str, str]] = []
+            for k, w in enumerate(n.text.split()):
+                op = "+" if (n.id, k, 0) in new else "="
+                runs = runs[:-1] + [(op, runs[-1][1] + " " + w)] if runs and runs[-1][0] == op else runs + [(op, w)]
+            if any(op == "+" for op, _ in runs):
+                words[n.id] = tuple(runs)
+    return words, cells
 
 
 def section_histories(timeline: Timeline, P: Pages, env: Environment, on: dt.date,

@@ -27,7 +27,7 @@ from compiler.law.definitions import find as find_definitions
 from compiler.law.timeline import Timeline
 from compiler.site.calculator import plans_json
 from compiler.site.charts import fee_chart, fee_text, rate_chart
-from compiler.site.history import history_page, known_notes, picker, section_histories, source_line
+from compiler.site.history import act_insertions, history_page, known_notes, picker, section_histories, source_line
 from compiler.site.render import Pages, _rel, anchor, named, render_node, section_slug
 from compiler.tariffs.model import AnyTariff, BracketSchedule
 
@@ -91,13 +91,18 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             wanted.add(sec)
             continue
         if any(v.compiled is not None and v.compiled.entry is not None
-               and v.compiled.entry.kind in ("rule", "proposed-rule", "act") for _, v in comp.sources):
+               and v.compiled.entry.kind in ("rule", "proposed-rule") for _, v in comp.sources):
             P.bracketed.add(page)
         for n in comp.section.walk():
             if n.id:
                 P.anchors.add((page, anchor(n.id)))
         for pid, note in known_notes(timeline, comp, on).items():
             P.notes[(page, pid)] = note
+        words, cells = act_insertions(comp)
+        if words or cells:
+            P.inserted.update({(page, pid): ops for pid, ops in words.items()})
+            P.inserted_cells.update(cells)
+            P.amended.add(page)
     order = [(sec, a) for sec, a in order if sec in composed]
     cited_by: dict[str, list[str]] = {}
     for r in getattr(corpus, "references", []):
@@ -133,7 +138,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             absent=comp.message if shown is None else "",  # type: ignore[attr-defined]
             known=P.notes.get((page, sec), ""), parts=len(comp.sources) > 1,  # type: ignore[attr-defined]
             sources=sources, gaps=comp.gaps,  # type: ignore[attr-defined]
-            history=_rel(page, hist) if hist in history else "", bracketed=page in P.bracketed,
+            history=_rel(page, hist) if hist in history else "", bracketed=page in P.bracketed, amended=page in P.amended,
             picker=picker(timeline, sec, on, hist in history),
             duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,
             previous=step.get("previous"), next=step.get("next"),

@@ -31,6 +31,11 @@ class Pages:
         self.bracketed: set[str] = set()  # pages whose text is in bracket notation (a rule, an act's text)
         # (page, provision id) -> "known to be in force … to …; the corpus has no later text" (history.py)
         self.notes: dict[tuple[str, str], str] = {}
+        # new matter an amending act put in the law in force (history.act_insertions): words per
+        # (page, provision id), changed cells per table (by id() of the table node)
+        self.inserted: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
+        self.inserted_cells: dict[int, set[tuple[int, int]]] = {}
+        self.amended: set[str] = set()  # pages that show such new matter
 
     def terms(self, node_id: str) -> list[Definition]:
         """The definitions in scope at a provision (for hover definitions): those of the chapter, of its
@@ -175,8 +180,15 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
             out.append(_CUT)  # "… shall be deemed to mean and include:" and nothing after it
         return out
     if isinstance(n, Provision):
-        text = mark(link_refs(link_relative(struck(esc.text(n.text), pages, page), n.id, pages, page), pages, page),
-                    pages.terms(n.id))
+        def run(words: str) -> str:
+            return mark(link_refs(link_relative(struck(esc.text(words), pages, page), n.id, pages, page), pages, page),
+                        pages.terms(n.id))
+        ops = pages.inserted.get((page, n.id)) if not prefix else None
+        if ops:  # the act's new matter as <ins>; what it deleted is on the history page
+            text = " ".join(f'<ins title="new matter: inserted by an amending act">{run(w)}</ins>' if t == "+" else run(w)
+                            for t, w in ops if t != "-" and w)
+        else:
+            text = run(n.text)
         aid = prefix + anchor(n.id)
         restored = (' <span class="restored" title="An act printed this provision&#39;s new matter in CAPITALS; its '
                     'case is restored from how the corpus writes each word">text restored from a bill&#39;s capitals</span>'
@@ -195,8 +207,11 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
         rows = []
         if n.header is not None:
             rows.append("<tr>" + "".join(f"<th>{esc.text(c.text)}</th>" for c in n.header.cells) + "</tr>")
-        for r in n.rows:
-            rows.append("<tr>" + "".join(f"<td>{esc.text(c.text)}</td>" for c in r.cells) + "</tr>")
+        new = pages.inserted_cells.get(id(n), set()) if not prefix else set()
+        for i, r in enumerate(n.rows):
+            rows.append("<tr>" + "".join(f"<td><ins title=\"new matter: changed by an amending act\">{esc.text(c.text)}</ins></td>"
+                                         if (i, j) in new else f"<td>{esc.text(c.text)}</td>"
+                                         for j, c in enumerate(r.cells)) + "</tr>")
         out.append(f'<table class="rate lvl-{min(depth, 7)}">' + "".join(rows) + "</table>")
         return out
     if isinstance(n, Formula):
