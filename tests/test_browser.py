@@ -204,3 +204,125 @@ def test_no_page_type_scrolls_sideways_on_a_phone(page, server):
         page.screenshot(path=str(SHOTS / "tariffs-phone.png"))
     finally:
         page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_view_as_of_finds_the_version_in_force_on_any_date(page, server):
+    """Issue 17, item 3: on a history page the date field opens the version in force on that day; on a
+    law page it leads to that version on the history page."""
+    page.goto(server + "/history/89-b/")
+    field = page.locator("form.as-of input[name=on]")
+    field.fill("2023-05-01")
+    field.dispatch_event("change")
+    assert page.locator("form.as-of output").inner_text() == "In force on 2023-05-01: the version as of 2022-07-21."
+    assert page.url.endswith("#v2022-07-21")
+    field.fill("2010-03-01")  # in the gap between the consolidation (known until 2006) and L.2022
+    field.dispatch_event("change")
+    assert page.url.endswith("#v2006-01-01")
+    assert "no text of 89-b in this corpus is known to be in force on 2006-01-01" in page.locator(
+        "#v2006-01-01 + .version").inner_text()
+    field.fill("1999-01-01")
+    field.dispatch_event("change")
+    assert page.locator("form.as-of output").inner_text() == "The corpus has no text of this section before 2002-07-01."
+    page.goto(server + "/law/89-b/")
+    field = page.locator("form.as-of input[name=on]")
+    field.fill("2004-01-01")
+    page.click("form.as-of button[type=submit]")
+    page.wait_for_url("**/history/89-b/#v2002-07-01")
+    page.screenshot(path=str(SHOTS / "history-89-b.png"))
+
+
+def test_a_redline_between_any_two_versions(page, server):
+    """§ 88 has three versions with text (2002-07-01, 2006-01-01 with its gaps, 2023-01-01): any two picked
+    show their redline and only theirs."""
+    page.goto(server + "/history/88/")
+    page.select_option("form.compare select[name=from]", "2002-07-01")
+    page.select_option("form.compare select[name=to]", "2023-01-01")
+    shown = page.locator("section.pair:visible")
+    assert shown.count() == 1 and shown.get_attribute("id") == "cmp-2002-07-01-2023-01-01"
+    assert "$((P.U. - 1650) x 4.21) + 8225" not in shown.inner_text()  # the 2022 tables are there, as inserted
+    assert shown.locator("ins").count() > 0 and shown.locator("del").count() > 0
+    page.select_option("form.compare select[name=to]", "2006-01-01")
+    assert page.locator("section.pair:visible").get_attribute("id") == "cmp-2002-07-01-2006-01-01"
+    assert page.locator("section.pair:visible p.gap").count() > 0  # the gap is said, not redlined
+    page.select_option("form.compare select[name=from]", "2006-01-01")
+    assert page.locator("section.pair:visible").count() == 0 and page.locator("form.compare p.same").is_visible()
+    page.select_option("form.compare select[name=to]", "2023-01-01")
+    page.locator("section.pair:visible").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "history-88-redline.png"))
+
+
+def _contrast(fg: str, bg: str) -> float:
+    """WCAG contrast ratio of two "rgb(r, g, b)" colours."""
+    def lum(c: str) -> float:
+        vals = [int(float(x)) / 255 for x in c[c.index("(") + 1:c.index(")")].split(",")[:3]]
+        lin = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in vals]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    a, b = sorted((lum(fg), lum(bg)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_chart_series_stands_out_in_light_and_dark_mode(page, server, scheme):
+    """Issue 17, item 5: each series of each chart has at least 3:1 contrast against the page."""
+    page.emulate_media(color_scheme=scheme)
+    page.goto(server + "/tariffs/")
+    bg = page.evaluate("getComputedStyle(document.querySelector('.md-main')).backgroundColor")
+    if "rgba(0, 0, 0, 0)" in bg:
+        bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    strokes = page.evaluate("[...document.querySelectorAll('svg.chart .series')].map(e => getComputedStyle(e).stroke)")
+    assert len(strokes) >= 10
+    worst = min(_contrast(s, bg) for s in strokes)
+    assert worst >= 3, (scheme, bg, sorted(set(strokes)))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(server + "/tariffs/")
+    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('svg.chart text')).fontSize)"
+                         " * document.querySelector('svg.chart').getBoundingClientRect().width / 480")
+    assert size >= 11, size  # chart text is readable on a phone (it was 7 px)
+    page.screenshot(path=str(SHOTS / f"tariffs-phone-{scheme}.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(server + "/tariffs/")
+    page.screenshot(path=str(SHOTS / f"tariffs-{scheme}.png"), full_page=False)
+    page.emulate_media(color_scheme="light")
+
+
+def test_the_404_page_works_under_a_sub_path(tmp_path, page):
+    """Served at /navlaw/: a missing page gets the 404 page, whose styles and scripts all load."""
+    assert main(["build", "--out", str(tmp_path / "b"), "--module", str(tmp_path / "m"), "--no-cache",
+                 "--site-url", "http://127.0.0.1/navlaw/"]) == 0
+    site = tmp_path / "b" / "site"
+
+    class SubPath(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):  # type: ignore[no-untyped-def]
+            pass
+
+        def send_head(self):  # type: ignore[no-untyped-def]
+            path = self.path.split("?")[0]
+            if not path.startswith("/navlaw/"):
+                self.send_error(404)
+                return None
+            self.path = path[len("/navlaw"):]
+            target = site / self.path.lstrip("/")
+            if not (target.is_file() or (target / "index.html").is_file()):
+                body = (site / "404.html").read_bytes()
+                self.send_response(404)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                import io
+                return io.BytesIO(body)
+            return super().send_head()
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(SubPath, directory=str(site)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    failed: list[str] = []
+    try:
+        pg = page.context.browser.new_page(viewport={"width": 1280, "height": 900})
+        pg.on("response", lambda r: failed.append(r.url) if r.status >= 400 and "/no/such/" not in r.url else None)
+        pg.goto(f"http://127.0.0.1:{httpd.server_address[1]}/navlaw/no/such/page/")
+        assert "404" in pg.locator("article").inner_text()
+        assert pg.evaluate("getComputedStyle(document.querySelector('.md-header')).position") == "sticky"
+        pg.screenshot(path=str(SHOTS / "404-sub-path.png"))
+        pg.close()
+    finally:
+        httpd.shutdown()
+    assert failed == []

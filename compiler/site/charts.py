@@ -1,21 +1,102 @@
 """The tariff pages' charts: the fee against pilotage units per schedule, and the fee for 300 units
-over time — static SVG with a text alternative (the same words as a paragraph below it)."""
+over time — static SVG with axis titles and ticks, a legend outside the plot (HTML, so it wraps and
+stays readable on a phone), colours from CSS classes that hold in light and dark mode (navlaw.css),
+the schedule in force on the site's date marked, and a text alternative (the same words as a paragraph
+below the chart)."""
 
 from __future__ import annotations
 
-import re
-
 import datetime as dt
+import re
 from decimal import Decimal
 
 from compiler import escape as esc
 from compiler.runtime import cents
 from compiler.tariffs.model import BracketSchedule
 
+# A viewBox this wide, drawn 350 px wide on a phone, keeps 15-unit text above 10 px.
+W, H = 480, 300
+LEFT, RIGHT, TOP, BOTTOM = 84, 34, 40, 48
+FONT = 14
+SERIES = 8  # colour classes s0 … s7 in navlaw.css
 
-def fee_chart(route: str, name: str, schedules: list[BracketSchedule]) -> str:
-    """A static SVG of fee against pilotage units, one line per schedule, with a text alternative."""
-    w, h, pad = 640, 300, 40
+
+def _nice(top: Decimal) -> tuple[Decimal, list[Decimal]]:
+    """An axis maximum at or above ``top`` and 4–5 round ticks up to it: 12,345 -> 15,000 by 5,000."""
+    if top <= 0:
+        return Decimal(1), [Decimal(0), Decimal(1)]
+    step = Decimal(1)
+    while step * 10 <= top:
+        step *= 10
+    for m in (Decimal("0.2"), Decimal("0.25"), Decimal("0.5"), Decimal(1), Decimal(2), Decimal("2.5"), Decimal(5)):
+        if top / (step * m) <= 5:
+            step = step * m
+            break
+    n = int(-(-top // step))
+    return step * n, [step * k for k in range(n + 1)]
+
+
+def in_force(s: BracketSchedule, on: dt.date) -> bool:
+    """In force on ``on``: started, and not ended (an end the corpus does not establish is not "in force")."""
+    e = s.effective
+    return (e.start is not None and e.start <= on and (e.end is None and e.end_basis != "unresolved"
+                                                         or e.end is not None and on < e.end))
+
+
+def status_on(s: BracketSchedule, on: dt.date) -> str:
+    """A schedule's status in words relative to the site's date: "in force", "ended 2023-01-01",
+    "from 2027-01-01", "date not established"."""
+    e = s.effective
+    if e.start is None:
+        return "date not established"
+    if e.start > on:
+        return f"from {e.start}"
+    if e.end is not None and e.end <= on:
+        return f"ended {e.end}"
+    if e.end is None and e.end_basis == "unresolved":
+        return f"from {e.start}; when it ended is not established"
+    return f"in force on {on}"
+
+
+def legend_when(s: BracketSchedule, on: dt.date) -> str:
+    """When a schedule is law, and its status: "2023-01-01 to 2024-01-01 (ended)", "from 2026-01-01 (in
+    force on 2026-12-01)" — two texts of one clause (old and new law) are told apart by their dates."""
+    e = s.effective
+    span = f"{e.start} to {e.end}" if e.end else f"from {e.start}"
+    status = status_on(s, on)
+    return span + (" (ended)" if status.startswith("ended") else f" ({status})" if not status.startswith("from") else
+                   " (not yet in force)" if e.start and e.start > on else " (when it ended is not established)")
+
+
+def _frame(xticks: list[tuple[float, str]], yticks: list[tuple[float, str]], xtitle: str, ytitle: str) -> str:
+    parts = [f'<line class="axis" x1="{LEFT}" y1="{H - BOTTOM}" x2="{W - RIGHT}" y2="{H - BOTTOM}"/>',
+             f'<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{H - BOTTOM}"/>']
+    for x, label in xticks:
+        parts.append(f'<line class="tick" x1="{x:.1f}" y1="{H - BOTTOM}" x2="{x:.1f}" y2="{H - BOTTOM + 5}"/>'
+                     f'<text x="{x:.1f}" y="{H - BOTTOM + 20}" font-size="{FONT}" text-anchor="middle">{label}</text>')
+    for y, label in yticks:
+        parts.append(f'<line class="grid" x1="{LEFT}" y1="{y:.1f}" x2="{W - RIGHT}" y2="{y:.1f}"/>'
+                     f'<text x="{LEFT - 6}" y="{y + 5:.1f}" font-size="{FONT}" text-anchor="end">{label}</text>')
+    parts.append(f'<text class="axis-title" x="{(LEFT + W - RIGHT) / 2:.0f}" y="{H - 6}" font-size="{FONT}" '
+                 f'text-anchor="middle">{xtitle}</text>')
+    parts.append(f'<text class="axis-title" x="4" y="{TOP - 16}" font-size="{FONT}">{ytitle}</text>')  # above the axis
+    return "".join(parts)
+
+
+def _money(v: Decimal) -> str:
+    return f"${v:,.0f}" if v >= 1000 or v == v.to_integral() else f"${v:,.2f}"
+
+
+def _svg(route: str, kind: str, title: str, desc: str, body: str) -> str:
+    return (f'<svg class="chart" role="img" viewBox="0 0 {W} {H}" width="100%" '
+            f'aria-labelledby="{kind}t-{route} {kind}d-{route}">'
+            f'<title id="{kind}t-{route}">{esc.text(title)}</title><desc id="{kind}d-{route}">{esc.text(desc)}</desc>'
+            + body + "</svg>")
+
+
+def fee_chart(route: str, name: str, schedules: list[BracketSchedule], on: dt.date | None = None) -> str:
+    """Fee against pilotage units (1 to 2,000), one line per schedule, the one in force on ``on`` bold."""
+    on = on or dt.date.today()
     xs = [Decimal(u) for u in range(1, 2001, 10)]
     series = []
     for s in schedules:
@@ -26,65 +107,63 @@ def fee_chart(route: str, name: str, schedules: list[BracketSchedule]) -> str:
             except ValueError:
                 continue
         series.append((s, pts))
-    top = max((p[1] for _, pts in series for p in pts), default=Decimal(1)) or Decimal(1)
-    colors = ["#1565c0", "#2e7d32", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#4e342e", "#ad1457"]
-    lines = []
-    legend = []
+    top, yt = _nice(max((p[1] for _, pts in series for p in pts), default=Decimal(1)))
+
+    def x(u: Decimal) -> float:
+        return LEFT + float(u) / 2000 * (W - LEFT - RIGHT)
+
+    def y(v: Decimal) -> float:
+        return H - BOTTOM - float(v / top) * (H - TOP - BOTTOM)
+
+    lines, legend = [], []
     for i, (s, pts) in enumerate(series):
-        coords = " ".join(f"{pad + float(u) / 2000 * (w - 2 * pad):.1f},{h - pad - float(f / top) * (h - 2 * pad):.1f}"
-                          for u, f in pts)
-        color = colors[i % len(colors)]
-        when = s.effective.start.isoformat() if s.effective.start else "?"
-        lines.append(f'<polyline fill="none" stroke="{color}" stroke-width="1.5" points="{coords}"/>')
-        legend.append(f'<text x="{pad + 6}" y="{pad + 14 * i}" font-size="11" fill="{color}">'
-                      f'{esc.text(s.citation)} from {when}</text>')
+        now = in_force(s, on)
+        coords = " ".join(f"{x(u):.1f},{y(f):.1f}" for u, f in pts)
+        lines.append(f'<polyline class="series s{i % SERIES}{" now" if now else ""}" points="{coords}"/>')
+        legend.append(f'<li class="s{i % SERIES}{" now" if now else ""}"><span class="swatch"></span>'
+                      f'{esc.text(s.citation)}, {esc.text(legend_when(s, on))}</li>')
+    frame = _frame([(x(Decimal(u)), f"{u:,}") for u in (0, 500, 1000, 1500, 2000)],
+                   [(y(v), _money(v)) for v in yt], "Pilotage units", "Fee")
     desc = (f"Fee against pilotage units (1 to 2,000) for {len(series)} schedule(s) of {name}; "
-            f"highest fee shown ${top:,}.")
-    return (f'<svg class="chart" role="img" viewBox="0 0 {w} {h}" width="100%" aria-labelledby="t-{route} d-{route}">'
-            f'<title id="t-{route}">{esc.text(name)}: fee by pilotage units</title>'
-            f'<desc id="d-{route}">{esc.text(desc)}</desc>'
-            f'<line x1="{pad}" y1="{h - pad}" x2="{w - pad}" y2="{h - pad}" stroke="currentColor"/>'
-            f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{h - pad}" stroke="currentColor"/>'
-            f'<text x="{w - pad}" y="{h - 8}" font-size="11" text-anchor="end" fill="currentColor">2,000 PU</text>'
-            f'<text x="4" y="{pad - 6}" font-size="11" fill="currentColor">${top:,}</text>'
-            + "".join(lines) + "".join(legend) + "</svg>"
-            f'<p class="chart-alt">{esc.text(desc)}</p>')
+            f"the axis runs to ${top:,}.")
+    return (_svg(route, "f", f"{name}: fee by pilotage units", desc, frame + "".join(lines))
+            + f'<ul class="chart-legend">{"".join(legend)}</ul><p class="chart-alt">{esc.text(desc)}</p>')
 
 
-def rate_chart(route: str, name: str, schedules: list[BracketSchedule]) -> str:
-    """The fee for a 300-unit vessel over time, one step per schedule: how the rate moved, at a glance."""
+def rate_chart(route: str, name: str, schedules: list[BracketSchedule], on: dt.date | None = None) -> str:
+    """The fee for a 300-unit vessel over time, one step per schedule, the site's date marked."""
+    on = on or dt.date.today()
     pts = []
     for s in schedules:
         try:
-            pts.append((s.effective.start, s.effective.end, cents(s.fee(Decimal(300)))))
+            pts.append((s.effective.start, s.effective.end, cents(s.fee(Decimal(300))), in_force(s, on)))
         except ValueError:
             continue
+    pts = [p for p in pts if p[0] is not None]
     if not pts:
         return ""
-    w, h, pad = 640, 220, 40
     first = min(p[0] for p in pts)
-    last = max((p[1] or p[0]) for p in pts)
-    last = max(last, first) + dt.timedelta(days=365)
+    last = max(max((p[1] or p[0]) for p in pts), first, on) + dt.timedelta(days=365)
     span = (last - first).days or 1
-    top = max(p[2] for p in pts)
+    top, yt = _nice(max(p[2] for p in pts))
 
     def x(d: dt.date) -> float:
-        return pad + (d - first).days / span * (w - 2 * pad)
+        return LEFT + (d - first).days / span * (W - LEFT - RIGHT)
 
     def y(v: Decimal) -> float:
-        return h - pad - float(v / top) * (h - 2 * pad)
+        return H - BOTTOM - float(v / top) * (H - TOP - BOTTOM)
 
-    bars = "".join(f'<line x1="{x(a):.1f}" y1="{y(v):.1f}" x2="{x(b or last):.1f}" y2="{y(v):.1f}" stroke="#1565c0" '
-                   f'stroke-width="3"/><text x="{x(a):.1f}" y="{y(v) - 4:.1f}" font-size="10" fill="currentColor">'
-                   f'${v:,}</text>' for a, b, v in pts)
-    desc = "; ".join(f"from {a}: ${v:,}" for a, b, v in pts)
-    return (f'<svg class="chart" role="img" viewBox="0 0 {w} {h}" width="100%" aria-labelledby="tt-{route} dd-{route}">'
-            f'<title id="tt-{route}">{esc.text(name)}: the fee for 300 pilotage units over time</title>'
-            f'<desc id="dd-{route}">{esc.text(desc)}</desc>'
-            f'<line x1="{pad}" y1="{h - pad}" x2="{w - pad}" y2="{h - pad}" stroke="currentColor"/>'
-            f'<text x="{pad}" y="{h - 8}" font-size="11" fill="currentColor">{first.year}</text>'
-            f'<text x="{w - pad}" y="{h - 8}" font-size="11" text-anchor="end" fill="currentColor">{last.year}</text>'
-            + bars + f'</svg><p class="chart-alt">The fee for 300 pilotage units, {esc.text(desc)}.</p>')
+    steps = "".join(f'<line class="series s0{" now" if now else ""}" x1="{x(a):.1f}" y1="{y(v):.1f}" '
+                    f'x2="{x(b or last):.1f}" y2="{y(v):.1f}"/>' for a, b, v, now in pts)
+    years = sorted({first.year, last.year} | {d.year for d in (first + (last - first) * k / 4 for k in (1, 2, 3))})
+    today = (f'<line class="today" x1="{x(on):.1f}" y1="{TOP}" x2="{x(on):.1f}" y2="{H - BOTTOM}"/>'
+             f'<text class="today" x="{x(on):.1f}" y="{TOP - 16}" font-size="{FONT}" text-anchor="end">{on}</text>'
+             if first <= on <= last else "")
+    frame = _frame([(x(dt.date(yr, 1, 1)), str(yr)) for yr in years if first <= dt.date(yr, 1, 1) <= last],
+                   [(y(v), _money(v)) for v in yt], "Date the schedule takes effect", "Fee for 300 PU")
+    desc = "; ".join(f"from {a}: ${v:,}" + (" (in force on the site's date)" if now else "") for a, _, v, now in pts)
+    return (_svg(route, "r", f"{name}: the fee for 300 pilotage units over time", desc, frame + steps + today)
+            + f'<p class="chart-alt">The fee for 300 pilotage units, {esc.text(desc)}.</p>')
 
 
 _NUM = r"(\d+(?:\.\d+)?)"
@@ -93,8 +172,6 @@ _NUM = r"(\d+(?:\.\d+)?)"
 def fee_text(formula: str) -> str:
     """A bracket's fee in one notation, money as money: "1163" -> "$1,163.00", "11.72 × PU" -> "$11.72 × PU",
     "(PU - 500) × 1.57 + 5860" -> "(PU − 500) × $1.57 + $5,860.00"; any other formula as the tariff states it."""
-    from decimal import Decimal
-
     def money(x: str) -> str:
         return f"${Decimal(x):,.2f}"
 

@@ -26,7 +26,7 @@ from compiler.frontend.nodes import Article, Node, Provision, Section, lineage, 
 from compiler.law.definitions import find as find_definitions
 from compiler.law.timeline import Timeline
 from compiler.site.calculator import plans_json
-from compiler.site.charts import fee_chart, fee_text, rate_chart
+from compiler.site.charts import fee_chart, fee_text, in_force, rate_chart, status_on
 from compiler.site.history import act_insertions, history_page, known_notes, picker, section_histories, source_line
 from compiler.site.render import Pages, _rel, anchor, named, render_node, section_slug
 from compiler.tariffs.model import AnyTariff, BracketSchedule
@@ -163,12 +163,12 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                         key=lambda t: (t.effective.start or dt.date.min, t.id))
         dated = [t for t in scheds if t.effective.start is not None]
         routes.append({"name": names[route], "route": route,
-                       "chart": fee_chart(route, names[route], dated) + rate_chart(route, names[route], dated),
-                       "schedules": [_schedule_view(t, P) for t in scheds],
+                       "chart": fee_chart(route, names[route], dated, on) + rate_chart(route, names[route], dated, on),
+                       "schedules": [_schedule_view(t, P, on) for t in scheds],
                        "others": [_other_view(t, P) for t in tariffs if t.route in (route, "hudson" if
                                   route.startswith("hudson") else route) and not isinstance(t, BracketSchedule)
                                   and t.kind != "penalty"]})
-    out["tariffs.md"] = env.get_template("tariffs.md.j2").render(routes=routes)
+    out["tariffs.md"] = env.get_template("tariffs.md.j2").render(routes=routes, on=on.isoformat())
     from compiler.report.changes import brief
     penalties = sorted((t for t in tariffs if t.kind == "penalty"),
                        key=lambda t: (section_order(t.provision), t.provision, t.id))
@@ -229,8 +229,9 @@ def _when(t: AnyTariff) -> str:
     return esc.text(f"{start} – {end}" if end else f"from {start}")
 
 
-def _schedule_view(t: BracketSchedule, P: Pages) -> dict[str, object]:
+def _schedule_view(t: BracketSchedule, P: Pages, on: dt.date) -> dict[str, object]:
     return {"title": esc.text(t.title), "link": _link(t, P), "when": _when(t), "status": t.status,
+            "now": status_on(t, on), "current": in_force(t, on),
             "file": esc.text(Path(t.file).name.split("#")[0]),
             "why": esc.text(t.effective.start_phrase) if t.effective.start is None else "",
             "rows": [(esc.text(b.written), esc.text(fee_text(b.formula)), esc.text(b.formula_written)) for b in t.brackets],

@@ -10,7 +10,6 @@
       dates.forEach(function (d) { if (d <= day) pick = d; });
       if (!day) { out.textContent = ""; return; }
       if (!pick) { out.textContent = "The corpus has no text of this section before " + dates[0] + "."; return; }
-      var href = form.getAttribute("data-href");
       if (href) { location.href = href + "#v" + pick; return; }  // a law page: to the version on the history page
       var box = document.getElementById("v" + pick);
       out.textContent = "In force on " + day + ": the version as of " + pick + ".";
@@ -21,7 +20,8 @@
         box.scrollIntoView();
       }
     }
-    input.addEventListener("change", show);
+    var href = form.getAttribute("data-href");
+    if (href) form.addEventListener("submit", show); else input.addEventListener("change", show);
   }
   function compare(form) {
     var from = form.querySelector("select[name=from]"), to = form.querySelector("select[name=to]");
