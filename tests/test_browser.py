@@ -326,3 +326,26 @@ def test_the_404_page_works_under_a_sub_path(tmp_path, page):
     finally:
         httpd.shutdown()
     assert failed == []
+
+
+def test_calculator_says_what_is_wrong_with_the_input_in_words(page, server):
+    page.goto(server + "/calculator/")
+    page.select_option("select[name=route]", "sandy-hook")
+    page.fill("input[name=units]", "")
+    page.fill("input[name=on]", "2026-06-01")
+    page.click("button[type=submit]")
+    assert page.locator("#error").inner_text() == ("Enter the vessel's pilotage units, a number above 0, or its overall "
+                                                   "length, extreme breadth and depth in feet.")
+    page.fill("input[name=units]", "-5")
+    page.click("button[type=submit]")
+    assert page.locator("#error").inner_text() == ("Enter the vessel's pilotage units, a number above 0 (for example "
+                                                   "350 or 412.5): \"-5\" is not one.")
+    page.fill("input[name=units]", "")
+    page.fill("input[name=length]", "600")
+    page.fill("input[name=breadth]", "90")
+    page.click("button[type=submit]")
+    assert page.locator("#error").inner_text() == "Enter the vessel's depth in feet, or its pilotage units."
+    page.fill("input[name=units]", "1,350")  # grouped thousands are a number
+    page.click("button[type=submit]")
+    want = nf.quote("sandy-hook", units="1350", on=dt.date(2026, 6, 1)).total
+    assert page.locator("#total").inner_text() == f"${want:,}"

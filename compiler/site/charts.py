@@ -88,7 +88,7 @@ def _money(v: Decimal) -> str:
 
 
 def _svg(route: str, kind: str, title: str, desc: str, body: str) -> str:
-    return (f'<svg class="chart" role="img" viewBox="0 0 {W} {H}" width="100%" '
+    return (f'<svg class="chart" role="img" data-search-exclude viewBox="0 0 {W} {H}" width="100%" '
             f'aria-labelledby="{kind}t-{route} {kind}d-{route}">'
             f'<title id="{kind}t-{route}">{esc.text(title)}</title><desc id="{kind}d-{route}">{esc.text(desc)}</desc>'
             + body + "</svg>")
@@ -127,7 +127,7 @@ def fee_chart(route: str, name: str, schedules: list[BracketSchedule], on: dt.da
     desc = (f"Fee against pilotage units (1 to 2,000) for {len(series)} schedule(s) of {name}; "
             f"the axis runs to ${top:,}.")
     return (_svg(route, "f", f"{name}: fee by pilotage units", desc, frame + "".join(lines))
-            + f'<ul class="chart-legend">{"".join(legend)}</ul><p class="chart-alt">{esc.text(desc)}</p>')
+            + f'<ul class="chart-legend" data-search-exclude>{"".join(legend)}</ul><p class="chart-alt" data-search-exclude>{esc.text(desc)}</p>')
 
 
 def rate_chart(route: str, name: str, schedules: list[BracketSchedule], on: dt.date | None = None) -> str:
@@ -163,7 +163,7 @@ def rate_chart(route: str, name: str, schedules: list[BracketSchedule], on: dt.d
                    [(y(v), _money(v)) for v in yt], "Date the schedule takes effect", "Fee for 300 PU")
     desc = "; ".join(f"from {a}: ${v:,}" + (" (in force on the site's date)" if now else "") for a, _, v, now in pts)
     return (_svg(route, "r", f"{name}: the fee for 300 pilotage units over time", desc, frame + steps + today)
-            + f'<p class="chart-alt">The fee for 300 pilotage units, {esc.text(desc)}.</p>')
+            + f'<p class="chart-alt" data-search-exclude>The fee for 300 pilotage units, {esc.text(desc)}.</p>')
 
 
 _NUM = r"(\d+(?:\.\d+)?)"

@@ -10,6 +10,7 @@ corpus can inject markup or script.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import re
 from pathlib import Path
@@ -132,6 +133,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         out[page] = env.get_template("section.md.j2").render(
             title=f"{s.citation}. {s.heading}".rstrip(". ") + "." if s.heading else s.citation or sec,
             anchor=anchor(sec), crumbs=crumbs, citation=s.citation, on=on.isoformat(),
+            tags=json.dumps([sec.split("*")[0].split("/")[-1]], ensure_ascii=True),  # JSON is YAML: data, never syntax
             contents=[(c.label, anchor(c.id), (c.text or c.heading)[:80]) for c in s.children
                       if isinstance(c, Provision)] if shown is not None else [],
             html="\n".join(render_node(shown, P, page)) if shown is not None else "",

@@ -25,9 +25,35 @@
       return `<p><label>${esc(o.help)}${several} <input name="opt-${o.name}" size="8" inputmode="decimal"></label></p>`;
     }).join("");
   }
+  // What is wrong with the form, in words (null: nothing): checked before any quote is made.
+  const NUMBER = /^\d+(\.\d+)?$/;
+  function problem() {
+    const u = form.units.value.trim();
+    const dims = [["length", "overall length"], ["breadth", "extreme breadth"], ["depth", "depth"]];
+    if (u) {
+      if (!NUMBER.test(u.replace(/,/g, "")) || Number(u.replace(/,/g, "")) <= 0)
+        return `Enter the vessel's pilotage units, a number above 0 (for example 350 or 412.5): "${u}" is not one.`;
+    } else {
+      const missing = dims.filter(([n]) => !form[n].value.trim());
+      if (missing.length === 3) return "Enter the vessel's pilotage units, a number above 0, or its overall length, extreme breadth and depth in feet.";
+      if (missing.length) return `Enter the vessel's ${missing.map(([, w]) => w).join(" and ")} in feet, or its pilotage units.`;
+      for (const [n, w] of dims) {
+        const v = form[n].value.trim();
+        if (!NUMBER.test(v) || Number(v) <= 0) return `Enter the vessel's ${w} in feet, a number above 0: "${v}" is not one.`;
+      }
+    }
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(form.on.value)) return "Enter the date of the service (year, month and day).";
+    for (const o of PLANS[form.route.value].options) {
+      const el = form.elements["opt-" + o.name];
+      if (!el || o.kind === "flag" || o.kind === "choice") continue;
+      const bad = el.value.split(",").map((x) => x.trim()).filter((x) => x && !NUMBER.test(x));
+      if (bad.length) return `${o.help}: enter ${o.kind === "hours" ? "a number of hours" : "an amount"}, 0 or more ("${bad[0]}" is not one).`;
+    }
+    return null;
+  }
   function units() {
     const u = form.units.value.trim();
-    if (u) return u;
+    if (u) return u.replace(/,/g, "");
     const [l, b, d] = [form.length.value, form.breadth.value, form.depth.value].map((x) => Q.of(x));
     const q = Q.div(Q.mul(Q.mul(l, b), d), Q.int(10000));
     const cents = Q.cents(q);  // display only; the quote uses the exact value below
@@ -50,6 +76,8 @@
       } else if (o.kind === "hours" && el.value.includes(",")) options[o.name] = el.value.split(",").map((x) => x.trim()).filter((x) => x);
       else if (el.value.trim()) options[o.name] = el.value.trim();
     }
+    const wrong = problem();
+    if (wrong) { result.innerHTML = `<p class="error" id="error" role="alert">${esc(wrong)}</p>`; return; }
     try {
       let u = units();
       if (typeof u !== "string") u = u.exact;  // exact: L × B × D / 10,000 as a fraction
