@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from compiler.cache import BuildCache, tree_digest
+from compiler.cache import BuildCache, digest, tree_digest, tree_stamp
 from compiler.diagnostics import Diagnostics, Severity
 from compiler.frontend.corpus import Compiled, Corpus, compile_corpus
 from compiler.frontend.outline import document_json
@@ -124,14 +126,23 @@ def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:
     return files
 
 
-def site_pages(result: Law, on: dt.date | None = None) -> dict[str, str]:
-    """The site's pages (path under docs/ -> Markdown) and assets; law pages as in force ``on`` (default today)."""
+def site_pages(result: Law, on: dt.date | None = None, cache: BuildCache | None = None) -> dict[str, str]:
+    """The site's pages (path under docs/ -> Markdown) and assets; law pages as in force ``on`` (default today).
+    With a cache, the pages whose inputs did not change since the last build are taken from it."""
     from compiler.site.pages import pages
+    from compiler.site.render import Memo
 
     def changes(link: Callable[[str, str], str]) -> str:
         return changes_md(result, for_site=True, link=link)
 
-    return pages(result.corpus, result.timeline, result.tariffs, result.diagnostics, changes, on or dt.date.today())
+    key = cache.key("site-pages", "last") if cache is not None and cache.enabled else ""
+    memo = Memo(cache.get("site-pages", key) if key and cache is not None else None)
+    out = pages(result.corpus, result.timeline, result.tariffs, result.diagnostics, changes, on or dt.date.today(), memo)
+    if key and cache is not None:
+        cache.put("site-pages", key, memo.new)
+        cache.stats["page reused"] += memo.hits
+        cache.stats["page made"] += len(memo.new) - memo.hits
+    return out
 
 
 def publish_all(options: Options, files: dict[str, str], module: dict[str, str], site: dict[str, str] | None,
@@ -140,9 +151,14 @@ def publish_all(options: Options, files: dict[str, str], module: dict[str, str],
     out, module_dir = Path(options.out).resolve(), Path(options.module).resolve()
     reports: list[SiteReport | None] = []
 
+    key = cache.key("outputs", str(out)) if cache is not None and cache.enabled else ""
+    known = cache.get("outputs", key) if key and cache is not None else None
+
     def write(staged: dict[Path, Path]) -> None:
-        write_files(staged[out], files)
+        written = write_files(staged[out], files, out if out.is_dir() else None, known)
         write_files(staged[module_dir], module)
+        if key and cache is not None:
+            cache.put("outputs", key, written)
         report = None
         if site is not None:
             from compiler.site.mkdocs_build import build_site
@@ -188,7 +204,7 @@ def build(options: Options, progress: Callable[[str], None] | None = None) -> Re
         corpus_digest = tree_digest(Path(options.corpus))
         last = cache.get("last", last_key)
         if (last is not None and corpus_digest and last["corpus"] == corpus_digest
-                and last["out"] == tree_digest(out) and last["module"] == tree_digest(module_dir)):
+                and last["out"] == tree_stamp(out) and last["module"] == tree_stamp(module_dir)):
             return Report(0, f"{last['head']}{options.out}/ and {options.module}/ are up to date {last['tail']}",
                           warnings=cache.warnings)
 
@@ -213,7 +229,7 @@ def build(options: Options, progress: Callable[[str], None] | None = None) -> Re
         files = outputs(result, cache)
         if options.site:
             step("site pages")
-        pages = site_pages(result, options.on) if options.site else None
+        pages = site_pages(result, options.on, cache) if options.site else None
         if options.dump in ("module", "outputs", "site"):
             return Report(0, dumped=dump({"module": module, "outputs": files, "site": pages}[options.dump]))
         if pages is not None:
@@ -238,13 +254,15 @@ def build(options: Options, progress: Callable[[str], None] | None = None) -> Re
             report.details.extend(act_review(act, result.tariffs))
     if cache.enabled:
         try:
-            cache.put("last", last_key, {"corpus": corpus_digest, "out": tree_digest(out),
-                                         "module": tree_digest(module_dir), "head": head, "tail": tail})
+            cache.put("last", last_key, {"corpus": corpus_digest, "out": tree_stamp(out),
+                                         "module": tree_stamp(module_dir), "head": head, "tail": tail})
             cache.prune()
         except OSError as exc:
             report.warnings.append(f"the build cache could not be written ({exc.strerror or exc})")
         reused, parsed = cache.stats["document hit"], cache.stats["document miss"]
+        made, kept = cache.stats["page made"], cache.stats["page reused"]
         report.details.append(f"  cache: {parsed} of {reused + parsed} documents parsed, {reused} reused"
+                              + (f"; {made} of {made + kept} law and history pages written afresh" if made + kept else "")
                               + (f"; {site_report.summary()}" if site_report else ""))
     return report
 
@@ -330,11 +348,34 @@ def changes_md(result: Law, for_site: bool = False, link: Callable[[str, str], s
     return "\n".join(out) + "\n"
 
 
-def write_files(target: Path, files: dict[str, str]) -> None:
+def write_files(target: Path, files: dict[str, str], previous: Path | None = None,
+                known: dict[str, tuple[str, int, int]] | None = None) -> dict[str, tuple[str, int, int]]:
+    """Write ``files`` under ``target``; returns each file's (digest, size, mtime). A file whose text is the
+    one the last build wrote, and whose copy in ``previous`` (that build's output) is as that build left
+    it (size and time, from ``known``), is a hard link to that copy, not written again."""
+    made: set[Path] = set()  # one mkdir per directory, not per file (a mkdir costs a system call each)
+    record: dict[str, tuple[str, int, int]] = {}
     for name, text in sorted(files.items()):
         path = target / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        if path.parent not in made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            made.add(path.parent)
+        data = text.encode("utf-8")
+        d = digest(data)
+        old = known.get(name) if known else None
+        if old is not None and old[0] == d and previous is not None:
+            try:
+                st = os.lstat(previous / name)  # a plain file, not a link planted to lead elsewhere
+                if stat.S_ISREG(st.st_mode) and (st.st_size, st.st_mtime_ns) == old[1:]:
+                    os.link(previous / name, path)
+                    record[name] = old
+                    continue
+            except OSError:
+                pass  # gone, changed or another file system: written afresh
+        path.write_bytes(data)
+        st = path.stat()
+        record[name] = (d, st.st_size, st.st_mtime_ns)
+    return record
 
 
 def print_report(report: Report, out: Callable[[str], None] | None = None) -> None:

@@ -83,6 +83,30 @@ def tree_digest(root: Path) -> str:
     return digest(*parts)
 
 
+def tree_stamp(root: Path) -> str:
+    """Every file's path, size and modification time below ``root`` ("" if it does not exist): whether an
+    output directory is still the one a build wrote, without reading it (at the scale of all the
+    consolidated laws, reading the site back twice a build cost more than rendering a page)."""
+    if not root.is_dir():
+        return ""
+    parts: list[str] = []
+
+    def walk(d: str, rel: str) -> None:
+        with os.scandir(d) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for e in entries:
+            if e.is_dir(follow_symlinks=False):
+                walk(e.path, rel + e.name + "/")
+            elif e.is_file(follow_symlinks=False):
+                st = e.stat(follow_symlinks=False)
+                parts.append(f"{rel}{e.name}\0{st.st_size}\0{st.st_mtime_ns}")
+            else:
+                parts.append(f"{rel}{e.name}\0other")
+
+    walk(str(root), "")
+    return digest(*parts)
+
+
 def private_dir(path: Path) -> str:
     """Make ``path`` (mode 0700 when new) and say why it is unfit to hold what navlaw loads back —
     a link, not a directory, owned by another user, or writable by group or others — or "" if fit."""

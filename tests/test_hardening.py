@@ -167,10 +167,10 @@ def test_a_build_that_fails_midway_leaves_the_previous_output(tmp_path, monkeypa
     monkeypatch.setattr(cli_build, "dump", real)
     real_write = cli_build.write_files
 
-    def failing_module(target, files):  # fail while the module is being written, after the rest
+    def failing_module(target, files, *rest):  # fail while the module is being written, after the rest
         if target.name.startswith(".module.new-"):
             raise OSError("disk full (simulated)")
-        return real_write(target, files)
+        return real_write(target, files, *rest)
 
     monkeypatch.setattr(cli_build, "write_files", failing_module)
     assert build(out, module, CORPUS, "--no-cache") == 1  # (a cached build finds the output up to date)

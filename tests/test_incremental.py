@@ -54,6 +54,8 @@ def test_a_one_section_amendment_rebuilds_what_it_affects_and_nothing_else(tmp_p
     assert build(tmp_path, corpus) == 0
     out = capsys.readouterr().out
     assert "1 of 5 documents parsed, 4 reused" in out
+    # the Markdown of § 89-b's page and its history only (the other law pages are the last build's)
+    assert "; 2 of 210 law and history pages written afresh;" in out
     # § 89-b's page, the tariffs, the change report and § 89-b's history
     assert "site: 4 of 231 pages rendered, the rest kept from the last build" in out
     tariffs = (tmp_path / "build" / "tariffs.json").read_text(encoding="utf-8")
@@ -136,3 +138,15 @@ def test_a_cache_that_cannot_be_written_is_a_warning_not_a_failure(tmp_path, cor
 def test_no_cache_writes_no_cache(tmp_path, corpus, capsys):
     assert build(tmp_path, corpus, "build", "--no-cache") == 0
     assert not (tmp_path / ".build-cache").exists()
+
+
+def test_an_output_file_edited_by_hand_is_written_again_not_linked(tmp_path, corpus, capsys):
+    """Unchanged outputs are hard links to the last build's files, but only files as that build left them."""
+    assert build(tmp_path, corpus) == 0
+    page = tmp_path / "build" / "site-docs" / "law" / "2.md"
+    made = page.read_text(encoding="utf-8")
+    page.write_text(made.replace("Definitions", "Definitiona"), encoding="utf-8")  # same size, new time
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0
+    assert page.read_text(encoding="utf-8") == made
+    same_as_clean_build(tmp_path, corpus)

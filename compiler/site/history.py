@@ -21,7 +21,7 @@ from compiler.frontend.nodes import Table
 from compiler.frontend.newmatter import TOKEN
 from compiler.law.redline import compare, render_html
 from compiler.law.timeline import Composed, Timeline, TextVersion, short_name
-from compiler.site.render import Pages, named, render_node, section_slug
+from compiler.site.render import Memo, Pages, named, render_node, section_slug
 
 # Up to this many versions of a section, its history page holds the redline between every two of
 # them (n·(n−1)/2); past it, each version against the one before and against the latest only, so a
@@ -119,37 +119,49 @@ def act_insertions(v_sources: Composed) -> tuple[dict[str, tuple[tuple[str, str]
 
 
 def section_histories(timeline: Timeline, P: Pages, env: Environment, on: dt.date,
-                      wanted: set[str]) -> dict[str, str]:
+                      wanted: set[str], memo: Memo) -> dict[str, str]:
     """A history page for each section with more than one version, and for each in ``wanted`` (those
     whose law page shows no text on the site's date: their text is here)."""
     out: dict[str, str] = {}
     for sec in sorted(P.section_page):
         dates = timeline.boundaries(sec)
         page = history_page(sec)
-
-        def link(node_id: str, page: str = page) -> str:
-            return named(P, page, node_id, f"<b>{esc.text(node_id)}</b>")
-        versions: list[dict[str, object]] = []
-        texts: list[tuple[str, object]] = []  # (date, section tree) of each version with text
-        prev = None
-        for d in dates:
-            comp = timeline.section_on(sec, d)
-            prefix = f"v{d.isoformat()}-"
-            body = "\n".join(render_node(comp.section, P, page, prefix=prefix)) if comp.section is not None else ""
-            red = render_html(compare(prev, comp.section), link) if prev is not None and comp.section is not None else ""
-            versions.append({"date": d.isoformat(), "message": comp.message, "gaps": comp.gaps, "html": body,
-                             "redline": red, "sources": [source_line(pid, v) for pid, v in comp.sources]})
-            if comp.section is not None:
-                prev = comp.section
-                texts.append((d.isoformat(), comp.section))
-        if len(texts) < 2 and sec not in wanted:
+        comps = [(d, timeline.section_on(sec, d)) for d in dates]
+        if sum(1 for _, c in comps if c.section is not None) < 2 and sec not in wanted:
             continue
         current = max((d for d in dates if d <= on), default=None)
-        out[page] = env.get_template("history.md.j2").render(
-            section=sec, versions=versions, pairs=_pairs(texts, link), on=on.isoformat(),
-            current=current.isoformat() if current else "", first=dates[0].isoformat() if dates else "",
-            law=_law_link(P, sec))
+        # the page is made of each version's text, message, gaps and sources (and the site-wide context)
+        parts = ["history", page, on.isoformat(), str(sec in P.section_page)] + [
+            repr((d, c.section, c.message, c.gaps, [source_line(pid, v) for pid, v in c.sources])) for d, c in comps]
+
+        def render(sec: str = sec, page: str = page, comps: list[tuple[dt.date, Composed]] = comps,
+                   current: dt.date | None = current, first: dt.date | None = dates[0] if dates else None) -> str:
+            return _history(env, P, sec, page, comps, on, current, first)
+        out[page] = memo.page(parts, render)
     return out
+
+
+def _history(env: Environment, P: Pages, sec: str, page: str, comps: list[tuple[dt.date, Composed]], on: dt.date,
+             current: dt.date | None, first: dt.date | None) -> str:
+    def link(node_id: str) -> str:
+        return named(P, page, node_id, f"<b>{esc.text(node_id)}</b>")
+
+    versions: list[dict[str, object]] = []
+    texts: list[tuple[str, object]] = []  # (date, section tree) of each version with text
+    prev = None
+    for d, comp in comps:
+        prefix = f"v{d.isoformat()}-"
+        body = "\n".join(render_node(comp.section, P, page, prefix=prefix)) if comp.section is not None else ""
+        red = render_html(compare(prev, comp.section), link) if prev is not None and comp.section is not None else ""
+        versions.append({"date": d.isoformat(), "message": comp.message, "gaps": comp.gaps, "html": body,
+                         "redline": red, "sources": [source_line(pid, v) for pid, v in comp.sources]})
+        if comp.section is not None:
+            prev = comp.section
+            texts.append((d.isoformat(), comp.section))
+    return env.get_template("history.md.j2").render(
+        section=sec, versions=versions, pairs=_pairs(texts, link), on=on.isoformat(),
+        current=current.isoformat() if current else "", first=first.isoformat() if first else "",
+        law=_law_link(P, sec))
 
 
 def _pairs(texts: list[tuple[str, object]], link: Callable[[str], str]) -> list[dict[str, str]]:

@@ -31,7 +31,7 @@ from typing import Any
 from mkdocs.plugins import event_priority
 
 from compiler import resources
-from compiler.cache import BuildCache, digest, jinja_bytecode, tree_digest
+from compiler.cache import BuildCache, digest, jinja_bytecode, tree_stamp
 
 SITE = resources.path("site")
 _DIRTY_NOTICE = "A 'dirty' build is being performed"
@@ -56,10 +56,11 @@ class _State:
 
     shape: str  # config, theme overrides and the list of files
     files: dict[str, str]  # docs file -> digest of its text
-    output: str  # tree_digest of the site it wrote
+    output: str  # tree_stamp of the site it wrote
     titles: dict[str, str] = field(default_factory=dict)  # page (src uri) -> rendered title
     anchors: dict[str, frozenset[str]] = field(default_factory=dict)  # page -> anchor ids present
     entries: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # page -> its search entries
+    docs: str = ""  # tree_stamp of the page sources it left in the cache's work directory
 
 
 class _FullBuildNeeded(Exception):
@@ -126,7 +127,8 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
         state = _State(shape, digests, "")
         _sync(work, config, files, set(files), full=True)
         _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), site_url=site_url)
-    state.output = tree_digest(out)
+    state.output = tree_stamp(out)
+    state.docs = tree_stamp(work / "docs")
     cache.put("site", key, state)
     return report
 
@@ -156,11 +158,9 @@ def _why_full(old: _State | None, shape: str, previous: Path | None, work: Path)
         return "no earlier site to start from"
     if old.shape != shape:
         return "pages added or removed, or the site's configuration changed"
-    if tree_digest(previous) != old.output:
+    if tree_stamp(previous) != old.output:
         return "the earlier site is not the one the cache remembers"
-    docs = work / "docs"
-    if not docs.is_dir() or {p.relative_to(docs).as_posix(): digest(p.read_text(encoding="utf-8"))
-                             for p in docs.rglob("*") if p.is_file()} != old.files:
+    if not old.docs or tree_stamp(work / "docs") != old.docs:
         return "the cached page sources are not the ones the cache remembers"
     return ""
 
@@ -224,7 +224,9 @@ class _Keeper:
         for page in self.pages:
             if page.markdown is None and self.old is not None:  # skipped by the dirty build: as last time
                 uri = page.file.src_uri
-                page.read_source(config)
+                # not read again (an open per page): the navigation wants only its title, kept from the
+                # last build, and no other page reads its metadata
+                page.markdown, page.meta = "", {}
                 page._title_from_render = self.old.titles.get(uri)
                 page.present_anchor_ids = set(self.old.anchors.get(uri, ()))
         return env

@@ -29,7 +29,7 @@ from compiler.law.timeline import Timeline
 from compiler.site.calculator import plans_json
 from compiler.site.charts import fee_chart, fee_text, in_force, rate_chart, status_on
 from compiler.site.history import act_insertions, history_page, known_notes, picker, section_histories, source_line
-from compiler.site.render import Pages, _rel, anchor, named, render_node, section_slug
+from compiler.site.render import Memo, Pages, _rel, anchor, named, render_node, section_slug
 from compiler.tariffs.model import AnyTariff, BracketSchedule
 
 SITE = resources.path("site")
@@ -56,10 +56,13 @@ def _articles(corpus: Corpus) -> list[tuple[Node, list[str]]]:
 
 
 def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: Diagnostics,
-          changes: Callable[[Callable[[str, str], str]], str], on: dt.date | None = None) -> dict[str, str]:
+          changes: Callable[[Callable[[str, str], str]], str], on: dt.date | None = None,
+          memo: Memo | None = None) -> dict[str, str]:
     """Every page of the site: path under docs/ -> Markdown. Law pages show the law in force ``on`` the
-    site's date (default: today)."""
+    site's date (default: today). With ``memo`` (the pages of the last build), a page whose inputs
+    are unchanged is taken from it instead of rendered (``memo.new`` then holds this build's pages)."""
     on = on or dt.date.today()
+    memo = memo if memo is not None else Memo()
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined, autoescape=False,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                       bytecode_cache=jinja_bytecode())
@@ -76,6 +79,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             order.append((sec, a))
     placed = {x for x, _ in order}
     order += [(t, None) for t in timeline.sections() if t not in placed]
+    noted: set[str] = set()  # pages with notes
+    new_matter: dict[str, str] = {}  # page -> what of its text is an act's new matter (for the memo key)
     wanted: set[str] = set()  # sections with no text in force on the site's date: their texts are on history
     titled: dict[str, Section] = {}  # the text a page takes its title from (in force, else the latest)
     for sec, _ in order:
@@ -99,7 +104,9 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                 P.anchors.add((page, anchor(n.id)))
         for pid, note in known_notes(timeline, comp, on).items():
             P.notes[(page, pid)] = note
+            noted.add(page)
         words, cells = act_insertions(comp)
+        new_matter[page] = repr((sorted(words.items()), [sorted(c) for c in cells.values()]))
         if words or cells:
             P.inserted.update({(page, pid): ops for pid, ops in words.items()})
             P.inserted_cells.update(cells)
@@ -111,7 +118,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             src = section_of(r.source)
             if src != r.target and src not in cited_by.setdefault(r.target, []):
                 cited_by[r.target].append(src)
-    history = section_histories(timeline, P, env, on, wanted)
+    memo.set_context(P)
+    history = section_histories(timeline, P, env, on, wanted, memo)
     # pass 2: a page per section, and per article the list of its sections
     out: dict[str, str] = {}
     law_pages = []
@@ -130,13 +138,12 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         hist = history_page(sec)
         shown = comp.section  # type: ignore[attr-defined]
         _claim(out, page, s.citation or sec)
-        out[page] = env.get_template("section.md.j2").render(
+        view = dict(
             title=f"{s.citation}. {s.heading}".rstrip(". ") + "." if s.heading else s.citation or sec,
             anchor=anchor(sec), crumbs=crumbs, citation=s.citation, on=on.isoformat(),
             tags=json.dumps([sec.split("*")[0].split("/")[-1]], ensure_ascii=True),  # JSON is YAML: data, never syntax
             contents=[(c.label, anchor(c.id), (c.text or c.heading)[:80]) for c in s.children
                       if isinstance(c, Provision)] if shown is not None else [],
-            html="\n".join(render_node(shown, P, page)) if shown is not None else "",
             absent=comp.message if shown is None else "",  # type: ignore[attr-defined]
             known=P.notes.get((page, sec), ""), parts=len(comp.sources) > 1,  # type: ignore[attr-defined]
             sources=sources, gaps=comp.gaps,  # type: ignore[attr-defined]
@@ -145,6 +152,14 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,
             previous=step.get("previous"), next=step.get("next"),
             cited_by=[(f"§ {src}", P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)])
+        notes = sorted((pid, n) for (pg, pid), n in P.notes.items() if pg == page) if page in noted else []
+
+        def render(view: dict[str, object] = view, shown: Section | None = shown, page: str = page) -> str:
+            html = "\n".join(render_node(shown, P, page)) if shown is not None else ""
+            return env.get_template("section.md.j2").render(html=html, **view)
+        # the page is made of its view, the law it shows and its notes and new matter (and the site-wide context)
+        out[page] = memo.page(["section", page, repr(sorted(view.items())), repr(shown), repr(notes),
+                               new_matter.get(page, "")], render)
         if a is None:
             law_pages.append((page, s.citation or sec, 1))
     for a, secs in articles:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Callable
 
 from compiler import escape as esc
+from compiler.cache import digest
 from compiler.frontend.nodes import Formula, Node, Provision, Section, Table, Text, lineage, other_code, section_of
 from compiler.law.definitions import Definition, mark
 
@@ -65,6 +67,36 @@ class Pages:
         else:
             rel = "../" + rel if not rel.startswith("..") else "../" + rel
         return f"{rel}#{target}"
+
+
+class Memo:
+    """Page Markdown from the last build, under a digest of everything the page is made from (the law it
+    shows, and the site-wide facts its links and hover definitions depend on): after an amendment only
+    the pages whose inputs changed are rendered again (issue 18). The digests are the cache's own
+    (SHA-256 of the compiler's fingerprint-free parts: the build cache keys the memo by the compiler)."""
+
+    def __init__(self, old: dict[str, str] | None = None) -> None:
+        self.old = old or {}
+        self.new: dict[str, str] = {}
+        self.hits = 0
+        self.context = ""  # digest of the site-wide facts (set once pass 1 knows them)
+
+    def page(self, parts: list[str], make: Callable[[], str]) -> str:
+        key = digest(self.context, *parts)
+        text = self.old.get(key)
+        if text is None:
+            text = make()
+        else:
+            self.hits += 1
+        self.new[key] = text
+        return text
+
+    def set_context(self, P: Pages) -> None:
+        """Everything of one page that another page's rendering reads: which anchors exist where (links),
+        the definitions in scope (hover text), the articles, and which pages are in bracket notation."""
+        defs = [(d.term, d.scope, d.source, d.text) for d in P.definitions]
+        self.context = digest(repr(sorted(P.anchors)), repr(sorted(P.section_page.items())), repr(defs),
+                              repr(sorted(P.article_of.items())), repr(sorted(P.bracketed)))
 
 
 def named(P: Pages, page: str, node_id: str, text: str) -> str:
