@@ -5,12 +5,21 @@ Each rebuild is `navlaw build` with its cache (compiler/cache.py): only the chan
 again and only the pages whose Markdown changed are rendered, and the new output is swapped in whole,
 so the server never shows a half-written site. A rebuild that fails (an error in the text) prints its
 diagnostics and leaves the last good site served.
+
+Live preview: every HTML page the server sends carries a small script (served at ``/__navlaw/live.js``;
+the built files are not changed) that asks ``/__navlaw/status`` once a second which build the site is
+at. After a good rebuild the page reloads itself; after a failed one it shows, on the page, what the
+build said (as text), until a good rebuild replaces it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
+import json
 import stat
+import sys
 import threading
 import time
 import urllib.parse
@@ -34,11 +43,66 @@ def signature(root: Path) -> Signature:
     return tuple(sorted(out))
 
 
+class Status:
+    """Which build the served site is at, whether it succeeded, and what it said (for the live page)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.generation, self.ok, self.message, self.took = 0, True, "", 0.0
+
+    def done(self, ok: bool, message: str, took: float) -> None:
+        with self.lock:
+            self.generation += 1
+            self.ok, self.message, self.took = ok, message, took
+
+    def json(self) -> bytes:
+        with self.lock:
+            return json.dumps({"generation": self.generation, "ok": self.ok, "message": self.message,
+                               "took": round(self.took, 2)}).encode()
+
+
+LIVE_JS = b"""// navlaw serve: reload after a good rebuild; after a failed one, say what the build said.
+(function () {
+  var seen = null, box = null;
+  function show(text) {
+    if (!box) {
+      box = document.createElement("pre");
+      box.id = "navlaw-build-failed";
+      box.setAttribute("role", "alert");
+      box.style.cssText = "position:fixed;left:0;right:0;bottom:0;max-height:45vh;overflow:auto;margin:0;" +
+        "padding:1em;background:#b71c1c;color:#fff;font:12px/1.4 monospace;z-index:1000;white-space:pre-wrap";
+      document.body.appendChild(box);
+    }
+    box.textContent = "The last rebuild failed; this is the last good site.\\n\\n" + text;
+  }
+  function poll() {
+    fetch("/__navlaw/status", {cache: "no-store"}).then(function (r) { return r.json(); }).then(function (s) {
+      if (seen === null) seen = s.generation;
+      if (!s.ok) show(s.message);
+      else if (s.generation !== seen) location.reload();
+    }).catch(function () {}).then(function () { setTimeout(poll, 1000); });
+  }
+  poll();
+})();
+"""
+_TAG = b'<script src="/__navlaw/live.js"></script>'
+
+
 class _Quiet(SimpleHTTPRequestHandler):
     """Serves the built site's files and nothing else: no directory listings, a malformed path is 400,
-    and a connection idle for 30 s is closed (so idle clients cannot hold the server's threads)."""
+    and a connection idle for 30 s is closed (so idle clients cannot hold the server's threads). HTML
+    pages get the live-preview script; ``/__navlaw/`` answers the script."""
 
     timeout = 30
+    status: Status | None = None
+
+    def _send(self, body: bytes, kind: str, code: int = 200) -> io.BytesIO:
+        self.send_response(code)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        return io.BytesIO(body)
 
     def log_message(self, format: str, *args: Any) -> None:  # one line per request drowns the build's
         pass
@@ -48,7 +112,26 @@ class _Quiet(SimpleHTTPRequestHandler):
         if "\x00" in path or not path.startswith("/") or any(ord(c) < 32 for c in path):
             self.send_error(400, "Bad request: malformed path")
             return None
-        return super().send_head()
+        if path == "/__navlaw/live.js":
+            return self._send(LIVE_JS, "text/javascript; charset=utf-8")
+        if path == "/__navlaw/status" and self.status is not None:
+            return self._send(self.status.json(), "application/json")
+        page = self._page(path)
+        if page is None or self.status is None:
+            return super().send_head()
+        body = page.read_bytes()  # the page as built, with the live script before </body>
+        body = body.replace(b"</body>", _TAG + b"</body>", 1) if b"</body>" in body else body + _TAG
+        return self._send(body, "text/html; charset=utf-8")
+
+    def _page(self, path: str) -> Path | None:
+        """The HTML file a request names (a directory's index.html), or None: anything else, and a
+        directory asked for without its "/" (the base class redirects it), are the base class's."""
+        target = Path(self.translate_path(path))
+        if target.is_dir():
+            if not path.endswith("/"):
+                return None
+            target = target / "index.html"
+        return target if target.suffix == ".html" and target.is_file() else None
 
     def list_directory(self, path: Any) -> None:
         self.send_error(404, "Not found")
@@ -72,15 +155,40 @@ def guarded(build: Callable[[], int], say: Callable[[str], None]) -> int:
         return 1
 
 
+class _Tee(io.TextIOBase):
+    """Writes to the terminal and keeps a copy: what a rebuild said, for the live page."""
+
+    def __init__(self, to: Any, copy: io.StringIO) -> None:
+        self.to, self.copy = to, copy
+
+    def write(self, text: str) -> int:
+        self.copy.write(text)
+        return int(self.to.write(text))
+
+    def flush(self) -> None:
+        self.to.flush()
+
+
+def _run(build: Callable[[], int], say: Callable[[str], None]) -> tuple[bool, str, float]:
+    """One build: whether it succeeded, what it printed, and how long it took."""
+    said = io.StringIO()
+    t = time.perf_counter()
+    with contextlib.redirect_stdout(_Tee(sys.stdout, said)), contextlib.redirect_stderr(_Tee(sys.stderr, said)):
+        code = guarded(build, say)
+    return code == 0, said.getvalue(), time.perf_counter() - t
+
+
 def serve(build: Callable[[], int], corpus: Path, site: Path, addr: tuple[str, int], interval: float = 1.0,
           say: Callable[[str], None] = print, stop: threading.Event | None = None,
           ready: Callable[[str], None] | None = None) -> int:
     """Run ``build`` now and after every change of ``corpus``; serve ``site`` until ``stop`` is set (or
     Ctrl-C). ``ready`` gets the server's URL once it listens. A build that fails in any way — an error
     in the law text, a broken manifest, an exception — is reported and the last good site stays up."""
-    guarded(build, say)
+    status = Status()
+    status.done(*_run(build, say))
+    handler = type("_Live", (_Quiet,), {"status": status})
     try:
-        server = ThreadingHTTPServer(addr, functools.partial(_Quiet, directory=str(site.resolve())))
+        server = ThreadingHTTPServer(addr, functools.partial(handler, directory=str(site.resolve())))
     except OSError as exc:
         say(f"navlaw serve: cannot listen on {addr[0]}:{addr[1]}: {exc.strerror or exc}")
         return 1
@@ -97,10 +205,10 @@ def serve(build: Callable[[], int], corpus: Path, site: Path, addr: tuple[str, i
             if now == seen:
                 continue
             seen = now
-            t = time.perf_counter()
-            code = guarded(build, say)
-            say(f"navlaw serve: rebuilt in {time.perf_counter() - t:.2f} s" if code == 0 else
-                "navlaw serve: the rebuild failed (see above); still serving the last good site")
+            ok, said, took = _run(build, say)
+            status.done(ok, said, took)
+            say(f"navlaw serve: rebuilt in {took:.2f} s; the open pages reload" if ok else
+                "navlaw serve: the rebuild failed (see above, and on the open pages); still serving the last good site")
     except KeyboardInterrupt:
         pass
     finally:

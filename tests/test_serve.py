@@ -1,0 +1,115 @@
+"""Issue 18, item 4: `navlaw serve` as a live preview — pages reload after a good rebuild and show what a
+failed rebuild said; the built files themselves are not changed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+import time
+import urllib.request
+
+from compiler.cli import cmd_serve, make_parser
+
+from .conftest import CORPUS, LIS_2022
+
+
+def _get(url: str) -> str:
+    return urllib.request.urlopen(url).read().decode()
+
+
+def _until(check, what: str):  # type: ignore[no-untyped-def]
+    for _ in range(3000):  # polls, not a time limit: a loaded machine may take long to rebuild
+        got = check()
+        if got:
+            return got
+        time.sleep(0.2)
+    raise AssertionError(what)
+
+
+def test_serve_reloads_pages_after_a_rebuild_and_shows_a_failed_one(tmp_path, capsys):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    args = make_parser().parse_args(["serve", "--corpus", str(corpus), "--out", str(tmp_path / "build"),
+                                     "--module", str(tmp_path / "fees"), "--addr", "127.0.0.1:0",
+                                     "--interval", "0.2"])
+    stop, ready, urls = threading.Event(), threading.Event(), []
+    server = threading.Thread(target=cmd_serve, args=(args, stop, lambda u: (urls.append(u), ready.set())))
+    server.start()
+    try:
+        assert ready.wait(600)
+        base = urls[0]
+        page = _get(base + "law/89-b/")
+        assert page.count('<script src="/__navlaw/live.js"></script></body>') == 1  # served with the live script
+        built = (tmp_path / "build" / "site" / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
+        assert "/__navlaw/live.js" not in built  # the built site itself is not changed
+        assert "location.reload()" in _get(base + "__navlaw/live.js")
+        status = json.loads(_get(base + "__navlaw/status"))
+        assert status["generation"] == 1 and status["ok"] is True
+        # an error in the law: the rebuild fails, the last good site stays, the page is told what was said
+        manifest = corpus / "manifest.toml"
+        good = manifest.read_text(encoding="utf-8")
+        manifest.write_text(good.replace('file = "089-b.2022.txt"', 'file = "no-such-file.txt"'), encoding="utf-8")
+        failed = _until(lambda: not (s := json.loads(_get(base + "__navlaw/status")))["ok"] and s, "no failed rebuild")
+        assert failed["generation"] >= 2
+        assert "no-such-file.txt" in failed["message"], failed
+        assert "eleven dollars and twenty-two cents" in _get(base + "law/89-b/")  # still the last good site
+        # fixed and amended: a good rebuild, which the open pages reload
+        manifest.write_text(good, encoding="utf-8")
+        law = corpus / LIS_2022
+        law.write_text(law.read_text(encoding="utf-8").replace(
+            "shall pay eleven dollars\\nand twenty-two cents", "shall pay eleven dollars\\nand thirty cents"),
+            encoding="utf-8")
+        _until(lambda: "eleven dollars and thirty cents" in _get(base + "law/89-b/"), "no good rebuild")
+        fixed = json.loads(_get(base + "__navlaw/status"))
+        assert fixed["ok"] is True and "pages rendered" in fixed["message"]
+    finally:
+        stop.set()
+        server.join(30)
+    err = capsys.readouterr().err
+    assert "navlaw serve: rebuilt in" in err and "the open pages reload" in err
+    assert "the rebuild failed (see above, and on the open pages)" in err
+
+
+def test_an_open_page_reloads_itself_and_shows_a_failed_rebuild(tmp_path):
+    """In a browser: the page open on § 89-b shows the amended rate without being reloaded by hand, and a
+    failed rebuild is said on the page."""
+    from .test_browser import CHROMIUM
+
+    if CHROMIUM is None:
+        import pytest
+        pytest.skip("Debian's chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    args = make_parser().parse_args(["serve", "--corpus", str(corpus), "--out", str(tmp_path / "build"),
+                                     "--module", str(tmp_path / "fees"), "--addr", "127.0.0.1:0",
+                                     "--interval", "0.2"])
+    stop, ready, urls = threading.Event(), threading.Event(), []
+    server = threading.Thread(target=cmd_serve, args=(args, stop, lambda u: (urls.append(u), ready.set())))
+    server.start()
+    try:
+        assert ready.wait(600)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--headless"])
+            page = browser.new_page()
+            page.goto(urls[0] + "law/89-b/")
+            manifest = corpus / "manifest.toml"
+            good = manifest.read_text(encoding="utf-8")
+            manifest.write_text(good.replace('file = "089-b.2022.txt"', 'file = "no-such-file.txt"'), encoding="utf-8")
+            page.wait_for_selector("#navlaw-build-failed", timeout=600_000)
+            assert "The last rebuild failed" in page.inner_text("#navlaw-build-failed")
+            assert "no-such-file.txt" in page.inner_text("#navlaw-build-failed")
+            manifest.write_text(good, encoding="utf-8")
+            law = corpus / LIS_2022
+            law.write_text(law.read_text(encoding="utf-8").replace(
+                "shall pay eleven dollars\\nand twenty-two cents", "shall pay eleven dollars\\nand thirty cents"),
+                encoding="utf-8")
+            page.wait_for_function("document.body.innerText.includes('eleven dollars and thirty cents')",
+                                   timeout=600_000, polling=200)
+            assert page.locator("#navlaw-build-failed").count() == 0
+            browser.close()
+    finally:
+        stop.set()
+        server.join(30)
