@@ -165,7 +165,12 @@ def publish_all(options: Options, files: dict[str, str], module: dict[str, str],
             report = build_site(site, staged[out] / "site", out / "site", cache, options.site_url)
         reports.append(report)
 
-    publish(Path(options.corpus), [Output("--out", out), Output("--module", module_dir)], write)
+    def retired(old: dict[Path, Path]) -> None:  # the replaced site starts the next incremental build
+        if site is not None and cache is not None and cache.enabled and out in old:
+            from compiler.site.mkdocs_build import keep_spare
+            keep_spare(old[out] / "site", cache)
+
+    publish(Path(options.corpus), [Output("--out", out), Output("--module", module_dir)], write, retired)
     return reports[0] if reports else None
 
 

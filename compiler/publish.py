@@ -152,9 +152,12 @@ def recover(outputs: list[Output]) -> bool:
     return finished
 
 
-def publish(corpus: Path, outputs: list[Output], write: Callable[[dict[Path, Path]], None]) -> None:
+def publish(corpus: Path, outputs: list[Output], write: Callable[[dict[Path, Path]], None],
+            retired: Callable[[dict[Path, Path]], None] | None = None) -> None:
     """Check, lock, stage and swap: ``write`` gets each output's staging directory (an output inside
-    another is a subdirectory of the outer one's) and fills it."""
+    another is a subdirectory of the outer one's) and fills it. ``retired``, once the new outputs are in
+    place, gets each replaced output's old copy (output path -> where it was moved) before it is
+    deleted, and may take parts of it away (the site build keeps the old site to start the next from)."""
     check_paths(corpus, outputs)
     outer = [o for o in outputs if not any(p is not o and _inside(o.path, p.path) for p in outputs)]
     with locked(outer):
@@ -177,10 +180,11 @@ def publish(corpus: Path, outputs: list[Output], write: Callable[[dict[Path, Pat
                 if o.path in staged:
                     shutil.rmtree(staged[o.path], ignore_errors=True)
             raise
-        _swap(outer, staged)
+        _swap(outer, staged, retired)
 
 
-def _swap(outer: list[Output], staged: dict[Path, Path]) -> None:
+def _swap(outer: list[Output], staged: dict[Path, Path],
+          retired: Callable[[dict[Path, Path]], None] | None = None) -> None:
     steps = [(str(o.path), str(staged[o.path]), str(o.path.parent / f".{o.path.name}.old-{staged[o.path].name[-8:]}"))
              for o in outer]
     journal = _journal(outer)
@@ -202,5 +206,10 @@ def _swap(outer: list[Output], staged: dict[Path, Path]) -> None:
         step += 1
     _fault(step)
     journal.unlink()
+    if retired is not None:
+        try:
+            retired({Path(target): Path(aside) for target, _, aside in steps if Path(aside).is_dir()})
+        except OSError:
+            pass  # what it could not take is deleted with the rest
     for _, _, aside in steps:
         shutil.rmtree(aside, ignore_errors=True)

@@ -150,3 +150,27 @@ def test_an_output_file_edited_by_hand_is_written_again_not_linked(tmp_path, cor
     assert build(tmp_path, corpus) == 0
     assert page.read_text(encoding="utf-8") == made
     same_as_clean_build(tmp_path, corpus)
+
+
+def test_the_site_a_build_replaces_starts_the_next_one_and_the_result_is_a_clean_build(tmp_path, corpus, capsys):
+    """The replaced site is kept in the cache (moved, not copied) and made to mirror the current one at
+    the next incremental build: its pages' directories are not made again. Amended, amended back and
+    amended again, the output is still byte for byte a clean build's."""
+    from compiler.build import cache_dir
+
+    assert build(tmp_path, corpus) == 0
+    spare = cache_dir(str(tmp_path / "build")) / "site-spare"
+    assert not spare.exists()  # nothing was replaced yet
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0
+    assert (spare / "law" / "89-b" / "index.html").is_file()  # the first build's site
+    amend(corpus, AMENDED_2027, RATE_2027)
+    assert build(tmp_path, corpus) == 0  # starts from the spare
+    out = capsys.readouterr().out
+    assert out.count("site: 4 of 231 pages rendered, the rest kept from the last build") == 2
+    page = (tmp_path / "build" / "site" / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
+    assert "eleven dollars and twenty-two cents" in page
+    same_as_clean_build(tmp_path, corpus)
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0
+    same_as_clean_build(tmp_path, corpus)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,7 +113,8 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     state = _State(shape, digests, "")
     report = SiteReport("full", pages, pages, reason)
     if not reason and old is not None and previous is not None:
-        _link_tree(previous, out)
+        if not _from_spare(cache.root / SPARE, previous, out):
+            _link_tree(previous, out)
         for name in changed:
             (out / _dest(name)).unlink(missing_ok=True)
         _sync(work, config, files, changed, full=False)
@@ -131,6 +133,75 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     state.docs = tree_stamp(work / "docs")
     cache.put("site", key, state)
     return report
+
+
+SPARE = "site-spare"  # in the cache: the site the last build replaced, to start the next build from
+
+
+def keep_spare(old_site: Path, cache: BuildCache) -> None:
+    """After a build is swapped in: keep the site it replaced (moved, not copied) in the cache."""
+    if cache.root is None or not old_site.is_dir():
+        return
+    spare = cache.root / SPARE
+    shutil.rmtree(spare, ignore_errors=True)
+    os.replace(old_site, spare)
+
+
+def _from_spare(spare: Path, previous: Path, out: Path) -> bool:
+    """Start the new site from the one the last build replaced (kept in the cache), made to hold
+    exactly what the previous site holds: its directories are already there, so a rebuild does not
+    make one directory per page again (at the scale of all the consolidated laws, the directories
+    cost more than the pages rendered). False when there is no spare."""
+    if not spare.is_dir():
+        return False
+    try:
+        os.replace(spare, out)
+    except OSError:
+        return False
+    _mirror(previous, out)
+    return True
+
+
+def _mirror(src: Path, dst: Path) -> None:
+    """Make ``dst`` hold what ``src`` holds and nothing else: pages (index.html) as hard links to
+    ``src``'s (as _link_tree makes them), every other file a copy of its own (MkDocs may write those in
+    place); a file already so is left as it is."""
+    with os.scandir(src) as it:
+        want = {e.name: e for e in it}
+    with os.scandir(dst) as it:
+        for e in it:
+            w = want.get(e.name)
+            if w is None or w.is_dir(follow_symlinks=False) != e.is_dir(follow_symlinks=False):
+                shutil.rmtree(e.path) if e.is_dir(follow_symlinks=False) else os.unlink(e.path)
+    for name, e in want.items():
+        d = os.path.join(dst, name)
+        if e.is_dir(follow_symlinks=False):
+            if not os.path.isdir(d):
+                os.mkdir(d)
+            _mirror(Path(e.path), Path(d))
+            continue
+        st = e.stat(follow_symlinks=False)
+        try:
+            have: os.stat_result | None = os.lstat(d)
+        except FileNotFoundError:
+            have = None
+        same = have is not None and os.path.samestat(st, have)
+        if name == "index.html":
+            if same:
+                continue
+            if have is not None:
+                os.unlink(d)
+            try:
+                os.link(e.path, d)
+                continue
+            except OSError:
+                pass
+        elif (have is not None and not same and stat.S_ISREG(have.st_mode)
+              and (have.st_size, have.st_mtime_ns) == (st.st_size, st.st_mtime_ns)):
+            continue  # the same copy as the previous site's
+        elif have is not None:
+            os.unlink(d)
+        shutil.copy2(e.path, d)
 
 
 def _link_tree(previous: Path, out: Path) -> None:

@@ -79,7 +79,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             order.append((sec, a))
     placed = {x for x, _ in order}
     order += [(t, None) for t in timeline.sections() if t not in placed]
-    noted: set[str] = set()  # pages with notes
+    noted: dict[str, dict[str, str]] = {}  # page -> its notes (P.notes by page: a scan per page was quadratic)
     new_matter: dict[str, str] = {}  # page -> what of its text is an act's new matter (for the memo key)
     wanted: set[str] = set()  # sections with no text in force on the site's date: their texts are on history
     titled: dict[str, Section] = {}  # the text a page takes its title from (in force, else the latest)
@@ -104,7 +104,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                 P.anchors.add((page, anchor(n.id)))
         for pid, note in known_notes(timeline, comp, on).items():
             P.notes[(page, pid)] = note
-            noted.add(page)
+            noted.setdefault(page, {})[pid] = note
         words, cells = act_insertions(comp)
         new_matter[page] = repr((sorted(words.items()), [sorted(c) for c in cells.values()]))
         if words or cells:
@@ -152,7 +152,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,
             previous=step.get("previous"), next=step.get("next"),
             cited_by=[(f"§ {src}", P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)])
-        notes = sorted((pid, n) for (pg, pid), n in P.notes.items() if pg == page) if page in noted else []
+        notes = sorted(noted.get(page, {}).items())
 
         def render(view: dict[str, object] = view, shown: Section | None = shown, page: str = page) -> str:
             html = "\n".join(render_node(shown, P, page)) if shown is not None else ""
