@@ -319,3 +319,22 @@ def test_tariff_tables_write_money_as_money_beside_the_law_s_own_words(site):
     assert ('<tr><td>500 to 1649.99</td><td>(PU − 500) × $1.57 + $5,860.00</td>'
             '<td class="written">$((P.U. - 500) x 1.57) + 5860</td></tr>') in page
     assert '<td>$11.72 × PU</td><td class="written">$(11.72 x P.U.)</td>' in page
+
+
+def test_page_links_are_the_relative_paths_os_path_would_give():
+    """rel_path computes page links on the strings (os.path.relpath asks the file system): the same
+    answers for the site's relative paths."""
+    import os
+
+    from hypothesis import given, strategies as st
+
+    from compiler.site.render import rel_path
+
+    path = st.lists(st.sampled_from(["law", "history", "89-b", "index.md", "a.md", "."]), max_size=4).map(
+        lambda p: "/".join(p) or ".")
+
+    @given(path, path)
+    def same(to, start):  # type: ignore[no-untyped-def]
+        assert rel_path(to, start) == os.path.relpath(to, start)
+
+    same()

@@ -29,7 +29,7 @@ from compiler.law.timeline import Timeline
 from compiler.site.calculator import plans_json
 from compiler.site.charts import fee_chart, fee_text, in_force, rate_chart, status_on
 from compiler.site.history import act_insertions, history_page, known_notes, picker, section_histories, source_line
-from compiler.site.render import Memo, Pages, _rel, anchor, named, render_node, section_slug
+from compiler.site.render import Memo, Pages, _rel, anchor, named, rel_path, render_node, section_slug
 from compiler.tariffs.model import AnyTariff, BracketSchedule
 
 SITE = resources.path("site")
@@ -165,7 +165,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     for a, secs in articles:
         page = article_page[id(a)]
         items = [{"title": f"§ {sec.split('*')[0]}. {titled[sec].heading}".rstrip(". ") + ".",
-                  "href": os.path.relpath(P.section_page[sec], os.path.dirname(page)),
+                  "href": rel_path(P.section_page[sec], os.path.dirname(page)),
                   "empty": not titled[sec].children, "absent": composed[sec].section is None}  # type: ignore[attr-defined]
                  for sec in secs if sec in composed]
         _claim(out, page, f"Article {a.label}")

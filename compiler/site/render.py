@@ -61,7 +61,7 @@ class Pages:
         target = anchor(node_id or section)
         if (page, target) not in self.anchors:
             return None
-        rel = os.path.relpath(page, os.path.dirname(from_page) or ".").replace(".md", "/")
+        rel = rel_path(page, os.path.dirname(from_page) or ".").replace(".md", "/")
         if from_page.endswith("index.md") and os.path.dirname(from_page) == "":
             rel = page.replace(".md", "/")
         else:
@@ -267,9 +267,20 @@ def section_slug(section: str) -> str:
     return re.sub(r"[^a-z0-9.-]+", "-", re.sub(r"^(\d+)([a-z]+)/", r"\1-\2-", section.lower())).strip("-")
 
 
+def rel_path(to: str, start: str) -> str:
+    """``os.path.relpath(to, start)`` for the site's relative paths (no ".." in them), computed on the
+    strings: relpath asks the file system for absolute paths, which cost more than the page links."""
+    t = [p for p in to.split("/") if p and p != "."]
+    s = [p for p in start.split("/") if p and p != "."]
+    n = 0
+    while n < min(len(t), len(s)) and t[n] == s[n]:
+        n += 1
+    return "/".join([".."] * (len(s) - n) + t[n:]) or "."
+
+
 def _rel(from_page: str, to_page: str) -> str:
     """The link from one docs page to another, as MkDocs writes URLs (use_directory_urls)."""
     def url(p: str) -> str:
         return "" if p == "index.md" else p[: -len("index.md")] if p.endswith("/index.md") else p[:-3] + "/"
     src = url(from_page)
-    return os.path.relpath(url(to_page) or ".", src or ".").replace(os.sep, "/").rstrip("/") + "/" if url(to_page) != src else "./"
+    return rel_path(url(to_page) or ".", src or ".").rstrip("/") + "/" if url(to_page) != src else "./"
