@@ -15,6 +15,7 @@ the latest text the corpus has (and the output says where it comes from).
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 from dataclasses import dataclass, field, replace
 
@@ -185,7 +186,25 @@ class Timeline:
         return sorted({d for ds in self._bounds.values() for d in ds})
 
     def sections(self) -> list[str]:
-        return sorted({section_of(t) for t in self.versions})
+        if not hasattr(self, "_sections"):
+            self._sections = sorted({section_of(t) for t in self.versions})
+        return list(self._sections)
+
+    def changing(self, start: dt.date, end: dt.date) -> list[str]:
+        """The sections with a version boundary in (start, end], in sections() order (indexed by date: a
+        change report per date scanned every section's boundaries)."""
+        if not hasattr(self, "_by_date"):
+            by: dict[dt.date, list[str]] = {}
+            for sec in self.sections():
+                for d in self.boundaries(sec):
+                    by.setdefault(d, []).append(sec)
+            self._by_date = by
+            self._dates = sorted(by)
+        dates = self._dates[bisect.bisect_right(self._dates, start):bisect.bisect_right(self._dates, end)]
+        if len(dates) <= 1:
+            return [sec for d in dates for sec in self._by_date[d]]
+        found = {sec for d in dates for sec in self._by_date[d]}
+        return [sec for sec in self.sections() if sec in found]
 
 
 def short_name(file: str) -> str:

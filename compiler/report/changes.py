@@ -159,7 +159,7 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
     # Sections whose text the corpus starts (or stops) knowing: not amendments, and a redline of the
     # whole text against nothing says no more than the section's own page. Listed together by file.
     known: dict[tuple[bool, str, tuple[tuple[str, str], ...]], list[str]] = {}
-    for section in timeline.sections():
+    for section in timeline.changing(start, end):
         bounds = [b for b in timeline.boundaries(section) if start < b <= end]
         if not bounds:
             continue
