@@ -174,3 +174,34 @@ def test_the_site_a_build_replaces_starts_the_next_one_and_the_result_is_a_clean
     amend(corpus, RATE_2027, AMENDED_2027)
     assert build(tmp_path, corpus) == 0
     same_as_clean_build(tmp_path, corpus)
+
+
+def test_pages_rendered_on_several_cores_are_the_pages_rendered_on_one(tmp_path, corpus, monkeypatch):
+    """Issue 18, item 2: with many pages to render, forked workers render them; the site is byte for byte
+    the one a single process renders (here with the threshold lowered so the small corpus uses the pool)."""
+    from compiler.site import render
+
+    pools: list[str] = []
+    real_context = render.multiprocessing.get_context
+
+    def context(method):  # type: ignore[no-untyped-def]
+        pools.append(method)
+        return real_context(method)
+
+    monkeypatch.setattr(render.multiprocessing, "get_context", context)
+    monkeypatch.setattr(render, "PARALLEL_AT", 1)
+    monkeypatch.setenv("NAVLAW_JOBS", "2")
+    pool_sizes: list[int] = []
+    real_all = render.render_all
+
+    def spy(makes):  # type: ignore[no-untyped-def]
+        pool_sizes.append(len(makes))
+        return real_all(makes)
+
+    monkeypatch.setattr(render, "render_all", spy)
+    assert build(tmp_path, corpus, "build", "--no-cache") == 0
+    assert pool_sizes == [210] and pools == ["fork"]  # every law and history page, in one pool of workers
+    monkeypatch.setenv("NAVLAW_JOBS", "1")
+    assert build(tmp_path, corpus, "serial", "--no-cache") == 0
+    assert pools == ["fork"]  # no pool the second time
+    assert tree_bytes(tmp_path / "build") == tree_bytes(tmp_path / "serial")

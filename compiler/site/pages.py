@@ -219,6 +219,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes)
     out["law/index.md"] = env.get_template("law-index.md.j2").render(
         law_pages=[(os.path.relpath(pg, "law"), title, n) for pg, title, n in law_pages])
+    memo.finish(out)  # the law and history pages not taken from the last build, rendered now
     out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
     out["assets/cite.js"] = (TEMPLATES / "cite.js").read_text(encoding="utf-8")
     return out
