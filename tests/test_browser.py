@@ -126,6 +126,9 @@ def test_calculator_matches_the_fee_module(page, server):
         checked += 1
         if checked == 1:
             page.screenshot(path=str(SHOTS / "calculator.png"), full_page=True)
+            page.set_viewport_size({"width": 390, "height": 844})
+            page.screenshot(path=str(SHOTS / "calculator-phone.png"), full_page=True)
+            page.set_viewport_size({"width": 1280, "height": 900})
     assert checked >= 50
 
 
@@ -246,9 +249,17 @@ def test_a_redline_between_any_two_versions(page, server):
     assert page.locator("section.pair:visible p.gap").count() > 0  # the gap is said, not redlined
     page.select_option("form.compare select[name=from]", "2006-01-01")
     assert page.locator("section.pair:visible").count() == 0 and page.locator("form.compare p.same").is_visible()
+    page.select_option("form.compare select[name=from]", "2002-07-01")
     page.select_option("form.compare select[name=to]", "2023-01-01")
-    page.locator("section.pair:visible").scroll_into_view_if_needed()
+    page.locator("section.pair:visible ins").first.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "history-88-redline.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        page.locator("section.pair:visible ins").first.scroll_into_view_if_needed()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(SHOTS / "history-88-redline-phone.png"))
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def _contrast(fg: str, bg: str) -> float:

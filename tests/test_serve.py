@@ -3,11 +3,13 @@ failed rebuild said; the built files themselves are not changed."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 from compiler.cli import cmd_serve, make_parser
 
@@ -16,6 +18,41 @@ from .conftest import CORPUS, LIS_2022
 
 def _get(url: str) -> str:
     return urllib.request.urlopen(url).read().decode()
+
+
+@contextlib.contextmanager
+def serving(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """`navlaw serve` of a copy of the corpus, in a thread: yields (base URL, corpus)."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    args = make_parser().parse_args(["serve", "--corpus", str(corpus), "--out", str(tmp_path / "build"),
+                                     "--module", str(tmp_path / "fees"), "--addr", "127.0.0.1:0",
+                                     "--interval", "0.2"])
+    stop, ready, urls = threading.Event(), threading.Event(), []
+    server = threading.Thread(target=cmd_serve, args=(args, stop, lambda u: (urls.append(u), ready.set())))
+    server.start()
+    try:
+        assert ready.wait(600)
+        yield urls[0], corpus
+    finally:
+        stop.set()
+        server.join(30)
+
+
+def amend(corpus: Path) -> None:
+    """§ 89-b(4)(b)(1), file 001: the 2027 rate, $11.22 -> $11.30 a unit."""
+    law = corpus / LIS_2022
+    law.write_text(law.read_text(encoding="utf-8").replace(
+        "shall pay eleven dollars\\nand twenty-two cents", "shall pay eleven dollars\\nand thirty cents"),
+        encoding="utf-8")
+
+
+def break_manifest(corpus: Path) -> str:
+    """The manifest names a file that is not there: a rebuild fails. Returns the good manifest."""
+    manifest = corpus / "manifest.toml"
+    good = manifest.read_text(encoding="utf-8")
+    manifest.write_text(good.replace('file = "089-b.2022.txt"', 'file = "no-such-file.txt"'), encoding="utf-8")
+    return good
 
 
 def _until(check, what: str):  # type: ignore[no-untyped-def]
@@ -28,17 +65,7 @@ def _until(check, what: str):  # type: ignore[no-untyped-def]
 
 
 def test_serve_reloads_pages_after_a_rebuild_and_shows_a_failed_one(tmp_path, capsys):
-    corpus = tmp_path / "corpus"
-    shutil.copytree(CORPUS, corpus)
-    args = make_parser().parse_args(["serve", "--corpus", str(corpus), "--out", str(tmp_path / "build"),
-                                     "--module", str(tmp_path / "fees"), "--addr", "127.0.0.1:0",
-                                     "--interval", "0.2"])
-    stop, ready, urls = threading.Event(), threading.Event(), []
-    server = threading.Thread(target=cmd_serve, args=(args, stop, lambda u: (urls.append(u), ready.set())))
-    server.start()
-    try:
-        assert ready.wait(600)
-        base = urls[0]
+    with serving(tmp_path) as (base, corpus):
         page = _get(base + "law/89-b/")
         assert page.count('<script src="/__navlaw/live.js"></script></body>') == 1  # served with the live script
         built = (tmp_path / "build" / "site" / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
@@ -47,25 +74,17 @@ def test_serve_reloads_pages_after_a_rebuild_and_shows_a_failed_one(tmp_path, ca
         status = json.loads(_get(base + "__navlaw/status"))
         assert status["generation"] == 1 and status["ok"] is True
         # an error in the law: the rebuild fails, the last good site stays, the page is told what was said
-        manifest = corpus / "manifest.toml"
-        good = manifest.read_text(encoding="utf-8")
-        manifest.write_text(good.replace('file = "089-b.2022.txt"', 'file = "no-such-file.txt"'), encoding="utf-8")
+        good = break_manifest(corpus)
         failed = _until(lambda: not (s := json.loads(_get(base + "__navlaw/status")))["ok"] and s, "no failed rebuild")
         assert failed["generation"] >= 2
         assert "no-such-file.txt" in failed["message"], failed
         assert "eleven dollars and twenty-two cents" in _get(base + "law/89-b/")  # still the last good site
         # fixed and amended: a good rebuild, which the open pages reload
-        manifest.write_text(good, encoding="utf-8")
-        law = corpus / LIS_2022
-        law.write_text(law.read_text(encoding="utf-8").replace(
-            "shall pay eleven dollars\\nand twenty-two cents", "shall pay eleven dollars\\nand thirty cents"),
-            encoding="utf-8")
+        (corpus / "manifest.toml").write_text(good, encoding="utf-8")
+        amend(corpus)
         _until(lambda: "eleven dollars and thirty cents" in _get(base + "law/89-b/"), "no good rebuild")
         fixed = json.loads(_get(base + "__navlaw/status"))
         assert fixed["ok"] is True and "pages rendered" in fixed["message"]
-    finally:
-        stop.set()
-        server.join(30)
     err = capsys.readouterr().err
     assert "navlaw serve: rebuilt in" in err and "the open pages reload" in err
     assert "the rebuild failed (see above, and on the open pages)" in err
@@ -81,35 +100,17 @@ def test_an_open_page_reloads_itself_and_shows_a_failed_rebuild(tmp_path):
         pytest.skip("Debian's chromium is not installed")
     from playwright.sync_api import sync_playwright
 
-    corpus = tmp_path / "corpus"
-    shutil.copytree(CORPUS, corpus)
-    args = make_parser().parse_args(["serve", "--corpus", str(corpus), "--out", str(tmp_path / "build"),
-                                     "--module", str(tmp_path / "fees"), "--addr", "127.0.0.1:0",
-                                     "--interval", "0.2"])
-    stop, ready, urls = threading.Event(), threading.Event(), []
-    server = threading.Thread(target=cmd_serve, args=(args, stop, lambda u: (urls.append(u), ready.set())))
-    server.start()
-    try:
-        assert ready.wait(600)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--headless"])
-            page = browser.new_page()
-            page.goto(urls[0] + "law/89-b/")
-            manifest = corpus / "manifest.toml"
-            good = manifest.read_text(encoding="utf-8")
-            manifest.write_text(good.replace('file = "089-b.2022.txt"', 'file = "no-such-file.txt"'), encoding="utf-8")
-            page.wait_for_selector("#navlaw-build-failed", timeout=600_000)
-            assert "The last rebuild failed" in page.inner_text("#navlaw-build-failed")
-            assert "no-such-file.txt" in page.inner_text("#navlaw-build-failed")
-            manifest.write_text(good, encoding="utf-8")
-            law = corpus / LIS_2022
-            law.write_text(law.read_text(encoding="utf-8").replace(
-                "shall pay eleven dollars\\nand twenty-two cents", "shall pay eleven dollars\\nand thirty cents"),
-                encoding="utf-8")
-            page.wait_for_function("document.body.innerText.includes('eleven dollars and thirty cents')",
-                                   timeout=600_000, polling=200)
-            assert page.locator("#navlaw-build-failed").count() == 0
-            browser.close()
-    finally:
-        stop.set()
-        server.join(30)
+    with serving(tmp_path) as (base, corpus), sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--headless"])
+        page = browser.new_page()
+        page.goto(base + "law/89-b/")
+        good = break_manifest(corpus)
+        page.wait_for_selector("#navlaw-build-failed", timeout=600_000)
+        assert "The last rebuild failed" in page.inner_text("#navlaw-build-failed")
+        assert "no-such-file.txt" in page.inner_text("#navlaw-build-failed")
+        (corpus / "manifest.toml").write_text(good, encoding="utf-8")
+        amend(corpus)
+        page.wait_for_function("document.body.innerText.includes('eleven dollars and thirty cents')",
+                               timeout=600_000, polling=200)
+        assert page.locator("#navlaw-build-failed").count() == 0
+        browser.close()

@@ -123,37 +123,12 @@ def test_cited_by_and_external_citations(site):
 
 
 def test_serve_rebuilds_the_site_when_the_corpus_changes(tmp_path, capsys):
-    import threading
-    import time
-    import urllib.request
+    from .test_serve import _get, _until, amend, serving
 
-    from compiler.cli import cmd_serve, make_parser
-
-    corpus = tmp_path / "corpus"
-    shutil.copytree(CORPUS, corpus)
-    args = make_parser().parse_args(["serve", "--corpus", str(corpus), "--out", str(tmp_path / "build"),
-                                     "--module", str(tmp_path / "fees"), "--addr", "127.0.0.1:0",
-                                     "--interval", "0.2"])
-    stop, ready, urls = threading.Event(), threading.Event(), []
-    server = threading.Thread(target=cmd_serve, args=(args, stop, lambda u: (urls.append(u), ready.set())))
-    server.start()
-    try:
-        assert ready.wait(600)
-        page = urls[0] + "law/89-b/"
-        assert "eleven dollars and twenty-two cents" in urllib.request.urlopen(page).read().decode()
-        law = corpus / LIS_2022
-        law.write_text(law.read_text(encoding="utf-8").replace(
-            "shall pay eleven dollars\\nand twenty-two cents", "shall pay eleven dollars\\nand thirty cents"),
-            encoding="utf-8")
-        for _ in range(1500):  # polls, not a time limit: a loaded machine may take long to rebuild
-            if "eleven dollars and thirty cents" in urllib.request.urlopen(page).read().decode():
-                break
-            time.sleep(0.2)
-        else:
-            raise AssertionError("the site was not rebuilt")
-    finally:
-        stop.set()
-        server.join(30)
+    with serving(tmp_path) as (base, corpus):
+        assert "eleven dollars and twenty-two cents" in _get(base + "law/89-b/")
+        amend(corpus)
+        _until(lambda: "eleven dollars and thirty cents" in _get(base + "law/89-b/"), "the site was not rebuilt")
     captured = capsys.readouterr()
     assert "navlaw serve: rebuilt in" in captured.err
     # one page per section: the amended section's page, its history, the tariffs and the change report
