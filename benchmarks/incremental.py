@@ -8,7 +8,9 @@ runs, all measured in this run. Target: the amendment rebuild at most 20% of the
 With --scale N the corpus is benchmarks/make_corpus.py's N-times corpus and the builds skip the site
 (`--no-site`) unless --site is given: how the cache fares when the untouched documents are large.
 Targets (issue 18): inside `navlaw serve` <= 20% of a full build at 1x and <= 10% at 10x (--site);
-a fresh process <= 40% at 1x."""
+a fresh process <= 40% at 1x. In one process, the first amendment after a full build also makes the
+site the full build replaced mirror the current one (its pages are not yet links to the current
+site's); each further amendment, edit after edit, is what `navlaw serve` does while someone works."""
 
 from __future__ import annotations
 
@@ -70,26 +72,32 @@ def main() -> None:
             amended.append(navlaw(*common))
             unchanged.append(navlaw(*common))
         # The same in one long-lived process, as `navlaw serve` rebuilds: no start-up, imports done.
-        warm_full, warm_amended = [], []
+        warm_full, warm_amended, warm_next = [], [], []
         for _ in range(args.runs):
             law.write_text(original, encoding="utf-8")
             warm_full.append(in_process(*common, "--no-cache"))
             in_process(*common)
             law.write_text(original.replace(OLD, NEW), encoding="utf-8")
             warm_amended.append(in_process(*common))
+            # edit after edit, as someone keeps `navlaw serve` open: each further amendment of the rate
+            for cents in ("forty", "fifty", "sixty"):
+                law.write_text(original.replace(OLD, f"shall pay eleven dollars\\nand {cents} cents"), encoding="utf-8")
+                warm_next.append(in_process(*common))
     f, a, u = (statistics.median(x) for x in (full, amended, unchanged))
-    wf, wa = statistics.median(warm_full), statistics.median(warm_amended)
+    wf, wa, wn = statistics.median(warm_full), statistics.median(warm_amended), statistics.median(warm_next)
     size = (f"{args.scale}x corpus, " + ("site included" if args.site else "no site")) if args.scale > 1 \
         else "the corpus, site included"
     print(f"median of {args.runs} runs, {size}, in {args.dir}")
     print("fresh processes (navlaw build):")
     print(f"  full build (--no-cache)                  {f:6.2f} s")
-    print(f"  after a one-section amendment (cached)   {a:6.2f} s  = {a / f:4.0%} of the full build (target <= 20%)")
+    print(f"  after a one-section amendment (cached)   {a:6.2f} s  = {a / f:4.0%} of the full build (target <= 40% at 1x)")
     print(f"  nothing changed (cached)                 {u:6.2f} s  = {u / f:4.0%}")
     print("one long-lived process (as navlaw serve rebuilds):")
     print(f"  full build (--no-cache)                  {wf:6.2f} s")
     print(f"  after a one-section amendment (cached)   {wa:6.2f} s  = {wa / wf:4.0%} of the full build in this "
           f"process, {wa / f:4.0%} of a fresh full build")
+    print(f"  each further amendment, edit after edit  {wn:6.2f} s  = {wn / wf:4.0%} of the full build in this "
+          f"process (target <= 20% at 1x, <= 10% at 10x)")
 
 
 def in_process(*args: str) -> float:

@@ -127,6 +127,15 @@ class Timeline:
     # ---- composition ----------------------------------------------------------------------------------
 
     def section_on(self, section: str, day: dt.date) -> Composed:
+        """The section as in force on ``day`` (composed once per section and day: the site's pages, its
+        histories and both change reports ask for the same ones; the result is shared, not to be changed)."""
+        memo: dict[tuple[str, dt.date], Composed] = self.__dict__.setdefault("_composed", {})
+        got = memo.get((section, day))
+        if got is None:
+            got = memo[(section, day)] = self._compose(section, day)
+        return got
+
+    def _compose(self, section: str, day: dt.date) -> Composed:
         base, why = self.active(section, day)
         if base is None:
             return Composed(None, [], [], why)

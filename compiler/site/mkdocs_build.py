@@ -278,6 +278,34 @@ class _CompiledTemplates:
         return env
 
 
+_THEME_FILES: dict[str, list[str]] = {}  # theme directories (and their files' stamps) -> the files in them
+
+
+def _list_theme_once(theme: Any) -> None:
+    """MkDocs lists every file of the theme (Material's thousands of icons) and filters the list at each
+    build to copy the static ones; in one long-lived process (``navlaw serve``) that is done once per
+    state of the theme's directories (the small ones are stamped: a file added to the overrides is
+    listed) and of the theme's static templates (the filter leaves those out)."""
+    real_get_env = theme.get_env
+
+    def get_env() -> Any:
+        env = real_get_env()
+        key = digest(*[f"{d}\0{'' if d.endswith('material/templates') else tree_stamp(Path(d))}" for d in theme.dirs],
+                     *sorted(theme.static_templates))
+        real_list = env.list_templates
+
+        def listed(extensions: Any = None, filter_func: Any = None) -> list[str]:
+            if extensions is not None:
+                return list(real_list(extensions, filter_func))
+            k = key + ("filtered" if filter_func is not None else "")
+            if k not in _THEME_FILES:
+                _THEME_FILES[k] = list(real_list(None, filter_func))
+            return list(_THEME_FILES[k])
+        env.list_templates = listed
+        return env
+    theme.get_env = get_env
+
+
 class _Keeper:
     """A MkDocs plugin (added in code, not in mkdocs.yml) that records what each rendered page gave
     and, in a dirty build, stands in for the pages MkDocs skips."""
@@ -339,6 +367,7 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
         extra = {"site_url": site_url} if site_url else {}
         cfg = load_config(str(work / "mkdocs.yml"), site_dir=str(out.resolve()), strict=False, **extra)
         cfg.plugins["navlaw-templates"] = _CompiledTemplates()  # type: ignore[assignment]
+        _list_theme_once(cfg.theme)
         keeper = None
         if state is not None:
             old, new = state
