@@ -120,7 +120,8 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
         _sync(work, config, files, changed, full=False)
         rendered: set[str] = set()
         try:
-            _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered, site_url=site_url)
+            _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered, site_url=site_url,
+                    changed={n for n in changed if n.endswith(".md")})
             report = SiteReport("incremental", pages, len(rendered))
         except _FullBuildNeeded as exc:
             shutil.rmtree(out)
@@ -310,11 +311,20 @@ class _Keeper:
     """A MkDocs plugin (added in code, not in mkdocs.yml) that records what each rendered page gave
     and, in a dirty build, stands in for the pages MkDocs skips."""
 
-    def __init__(self, search: Any, old: _State | None, new: _State, rendered: set[str]):
-        self.search, self.old, self.new, self.rendered = search, old, new, rendered
+    def __init__(self, search: Any, old: _State | None, new: _State, rendered: set[str],
+                 changed: set[str] | None = None):
+        self.search, self.old, self.new, self.rendered, self.changed = search, old, new, rendered, changed
         self.order: list[str] = []
         self.pages: list[Any] = []
         self._before = 0
+
+    def on_files(self, files: Any, *, config: Any) -> Any:
+        """In a dirty build, each page is modified exactly when its Markdown changed (_sync set the times
+        so): told so, MkDocs need not compare two file times per page, twice, for every page."""
+        if self.changed is not None:
+            for f in files.documentation_pages():
+                f.is_modified = (lambda modified=f.src_uri in self.changed: modified)
+        return files
 
     def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
         docs = files.documentation_pages()
@@ -353,7 +363,7 @@ class _Keeper:
 
 
 def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _State] | None,
-            rendered: set[str], site_url: str = "") -> None:
+            rendered: set[str], site_url: str = "", changed: set[str] | None = None) -> None:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
@@ -371,7 +381,7 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
         keeper = None
         if state is not None:
             old, new = state
-            keeper = _Keeper(cfg.plugins["material/search"], old, new, rendered)
+            keeper = _Keeper(cfg.plugins["material/search"], old, new, rendered, changed if dirty else None)
             if dirty:  # the 404 page and the sitemap show only the navigation, which has not changed
                 cfg.theme.static_templates.difference_update({"404.html", "sitemap.xml"})
             cfg.plugins["navlaw-keeper"] = keeper  # type: ignore[assignment]
