@@ -66,7 +66,7 @@ def known_notes(timeline: Timeline, comp: Composed, on: dt.date) -> dict[str, st
     return out
 
 
-def act_insertions(v_sources: Composed) -> tuple[dict[str, tuple[tuple[str, str], ...]], dict[int, set[tuple[int, int]]]]:
+def act_insertions(comp: Composed) -> tuple[dict[str, tuple[tuple[str, str], ...]], dict[int, set[tuple[int, int]]]]:
     """New matter on a law page, as the act marks it: for each provision whose text in force comes from an
     amending act, its words in runs ("+" new matter, "=" old law), and for each of its tables the cells
     holding new matter (by ``id()`` of the table: row, column). The act prints new matter in CAPITALS and
@@ -74,7 +74,7 @@ def act_insertions(v_sources: Composed) -> tuple[dict[str, tuple[tuple[str, str]
     the old law the act quotes (``TextVersion.quoted``); a provision the act adds is new matter whole."""
     words: dict[str, tuple[tuple[str, str], ...]] = {}
     cells: dict[int, set[tuple[int, int]]] = {}
-    for _, v in v_sources.sources:
+    for _, v in comp.sources:
         if v.quoted is None or v.node is None:
             continue
         keys: list[str] = []

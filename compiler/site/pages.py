@@ -79,7 +79,6 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             order.append((sec, a))
     placed = {x for x, _ in order}
     order += [(t, None) for t in timeline.sections() if t not in placed]
-    noted: dict[str, dict[str, str]] = {}  # page -> its notes (P.notes by page: a scan per page was quadratic)
     new_matter: dict[str, str] = {}  # page -> what of its text is an act's new matter (for the memo key)
     wanted: set[str] = set()  # sections with no text in force on the site's date: their texts are on history
     titled: dict[str, Section] = {}  # the text a page takes its title from (in force, else the latest)
@@ -102,9 +101,9 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         for n in comp.section.walk():
             if n.id:
                 P.anchors.add((page, anchor(n.id)))
-        for pid, note in known_notes(timeline, comp, on).items():
-            P.notes[(page, pid)] = note
-            noted.setdefault(page, {})[pid] = note
+        notes = known_notes(timeline, comp, on)
+        if notes:
+            P.notes[page] = notes
         words, cells = act_insertions(comp)
         new_matter[page] = repr((sorted(words.items()), [sorted(c) for c in cells.values()]))
         if words or cells:
@@ -145,14 +144,14 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             contents=[(c.label, anchor(c.id), (c.text or c.heading)[:80]) for c in s.children
                       if isinstance(c, Provision)] if shown is not None else [],
             absent=comp.message if shown is None else "",  # type: ignore[attr-defined]
-            known=P.notes.get((page, sec), ""), parts=len(comp.sources) > 1,  # type: ignore[attr-defined]
+            known=P.notes.get(page, {}).get(sec, ""), parts=len(comp.sources) > 1,  # type: ignore[attr-defined]
             sources=sources, gaps=comp.gaps,  # type: ignore[attr-defined]
             history=_rel(page, hist) if hist in history else "", bracketed=page in P.bracketed, amended=page in P.amended,
             picker=picker(timeline, sec, on, hist in history),
             duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,
             previous=step.get("previous"), next=step.get("next"),
             cited_by=[(f"§ {src}", P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)])
-        notes = sorted(noted.get(page, {}).items())
+        notes = sorted(P.notes.get(page, {}).items())
 
         def render(view: dict[str, object] = view, shown: Section | None = shown, page: str = page) -> str:
             html = "\n".join(render_node(shown, P, page)) if shown is not None else ""

@@ -32,8 +32,8 @@ class Pages:
         self.article_of: dict[str, str] = {}
         self._by_scope: dict[str, list[tuple[int, Definition]]] | None = None
         self.bracketed: set[str] = set()  # pages whose text is in bracket notation (a rule, an act's text)
-        # (page, provision id) -> "known to be in force … to …; the corpus has no later text" (history.py)
-        self.notes: dict[tuple[str, str], str] = {}
+        # page -> provision id -> "known to be in force … to …; the corpus has no later text" (history.py)
+        self.notes: dict[str, dict[str, str]] = {}
         # new matter an amending act put in the law in force (history.act_insertions): words per
         # (page, provision id), changed cells per table (by id() of the table node)
         self.inserted: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
@@ -278,7 +278,7 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
                     if "restored-case" in n.flags else "")
         out.append(f'<p class="prov lvl-{min(depth, 7)}" id="{aid}" title="{esc.text(n.citation)}">'
                    f'<a class="label" href="#{aid}">{esc.text(n.label)}</a> {text}{restored}</p>')
-        note = pages.notes.get((page, n.id))
+        note = pages.notes.get(page, {}).get(n.id)
         if note:
             out.append(f'<p class="known lvl-{min(depth, 7)}">{esc.text(note)}</p>')
         for c in n.children:
