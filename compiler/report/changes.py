@@ -164,7 +164,8 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
         if not bounds:
             continue
         a, b = timeline.section_on(section, start), timeline.section_on(section, end)
-        changes = [c for c in compare(a.section, b.section) if c.status != "same"]
+        red = compare(a.section, b.section)
+        changes = [c for c in red if c.status != "same"]
         if not changes and a.message == b.message:
             continue
         changed_any = True
@@ -180,7 +181,6 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
             lines.append(f"- {named(c.id, quote(c.id))} {_STATUS.get(c.status, c.status)}")
         if changes and a.section is not None and b.section is not None:
             # a redline only between two texts: a gap in the corpus is said above, not redlined as law
-            red = compare(a.section, b.section)
             lines += ["", render_html(red, (lambda i: named(i, f"<b>{quote(i)}</b>")) if link else None)] if html else ["", "```", render_text(red), "```"]
         lines.append("")
     if known:
