@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import shutil
 import stat
 import sys
 from dataclasses import dataclass, field
@@ -145,9 +146,39 @@ def site_pages(result: Law, on: dt.date | None = None, cache: BuildCache | None 
     return out
 
 
+# What navlaw writes at the top of OUT: anything else there is someone's, and is carried over
+OWN = frozenset({"tree", "tariffs.json", "diagnostics.json", "changes.md", "site-docs", "site"})
+
+
+def carry_over(old: Path, new: Path) -> list[str]:
+    """The entries of the last OUT that are not navlaw's (a note, screenshots), into the new OUT as hard
+    links (copies across file systems): a rebuild replaces navlaw's outputs, never someone's files. The
+    old OUT stays whole until the swap. Returns their names."""
+    kept: list[str] = []
+    if not old.is_dir():
+        return kept
+    for entry in sorted(os.scandir(old), key=lambda e: e.name):
+        if entry.name in OWN or (new / entry.name).exists() or entry.is_symlink():
+            continue
+
+        def place(src: str, dst: str) -> object:
+            try:
+                os.link(src, dst)
+                return dst
+            except OSError:
+                return shutil.copy2(src, dst)
+        if entry.is_dir(follow_symlinks=False):
+            shutil.copytree(entry.path, new / entry.name, copy_function=place, symlinks=True)
+        else:
+            place(entry.path, str(new / entry.name))
+        kept.append(entry.name + ("/" if entry.is_dir(follow_symlinks=False) else ""))
+    return kept
+
+
 def publish_all(options: Options, files: dict[str, str], module: dict[str, str], site: dict[str, str] | None,
-                cache: BuildCache | None) -> SiteReport | None:
-    """Write OUT (with the MkDocs site in OUT/site) and MODULE together: see compiler/publish.py."""
+                cache: BuildCache | None, kept: list[str] | None = None) -> SiteReport | None:
+    """Write OUT (with the MkDocs site in OUT/site) and MODULE together: see compiler/publish.py. Files of
+    OUT that are not navlaw's are carried over (their names go to ``kept``)."""
     out, module_dir = Path(options.out).resolve(), Path(options.module).resolve()
     reports: list[SiteReport | None] = []
 
@@ -164,6 +195,7 @@ def publish_all(options: Options, files: dict[str, str], module: dict[str, str],
             from compiler.site.mkdocs_build import build_site
             report = build_site(site, staged[out] / "site", out / "site", cache, options.site_url)
         reports.append(report)
+        (kept if kept is not None else []).extend(carry_over(out, staged[out]))
 
     def retired(old: dict[Path, Path]) -> None:  # the replaced site starts the next incremental build
         if site is not None and cache is not None and cache.enabled and out in old:
@@ -240,7 +272,8 @@ def build(options: Options, progress: Callable[[str], None] | None = None) -> Re
         if pages is not None:
             files.update({f"site-docs/{k}": v for k, v in pages.items()})
         step("writing the outputs" + (" and the MkDocs site" if pages is not None else ""))
-        site_report = publish_all(options, files, module, pages, cache)
+        kept: list[str] = []
+        site_report = publish_all(options, files, module, pages, cache, kept)
     except OSError as exc:
         return Report(1, error=f"cannot write the outputs: {exc.strerror or exc}"
                       f"{f' ({exc.filename})' if exc.filename else ''}; the previous output is unchanged",
@@ -253,6 +286,8 @@ def build(options: Options, progress: Callable[[str], None] | None = None) -> Re
     tail = f"({summary(result.diagnostics)}" + ("; see them with `navlaw lint`)" if len(result.diagnostics) else ")")
     report = Report(0, head + f"{options.out}/; fee module -> {options.module}/ {tail}",
                     diagnostics=result.diagnostics, warnings=cache.warnings)
+    if kept:
+        report.details.append(f"  kept in {options.out}/ (not navlaw's, carried over): {', '.join(kept)}")
     if corpus.acts:
         from compiler.report.changes import act_review
         for act in corpus.acts:
@@ -265,9 +300,9 @@ def build(options: Options, progress: Callable[[str], None] | None = None) -> Re
         except OSError as exc:
             report.warnings.append(f"the build cache could not be written ({exc.strerror or exc})")
         reused, parsed = cache.stats["document hit"], cache.stats["document miss"]
-        made, kept = cache.stats["page made"], cache.stats["page reused"]
+        made, taken = cache.stats["page made"], cache.stats["page reused"]
         report.details.append(f"  cache: {parsed} of {reused + parsed} documents parsed, {reused} reused"
-                              + (f"; {made} of {made + kept} law and history pages written afresh" if made + kept else "")
+                              + (f"; {made} of {made + taken} law and history pages written afresh" if made + taken else "")
                               + (f"; {site_report.summary()}" if site_report else ""))
     return report
 

@@ -368,8 +368,9 @@ def make_parser() -> argparse.ArgumentParser:
 
 OUT defaults to build/, MODULE to navlaw_fees/ (the committed copy). Nothing is written when the
 corpus has errors; otherwise everything is written beside its target and swapped in together, under
-a lock (.OUT.lock), so a failed or killed build leaves the previous outputs whole. An output that is,
-holds or is inside the corpus is refused (exit 2).""")
+a lock (.OUT.lock), so a failed or killed build leaves the previous outputs whole. Files at the top of
+OUT that navlaw does not write (a note, screenshots/) are carried over. An output that is, holds or is
+inside the corpus is refused (exit 2).""")
     corpus_arg(sp)
     outputs_arg(sp)
     sp.add_argument("--no-site", action="store_true", help="skip the MkDocs site (trees, tariffs and module only)")

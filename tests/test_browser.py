@@ -187,6 +187,9 @@ def test_search_for_a_section_number_finds_that_section_first(page, server):
         page.keyboard.press("/")
         page.fill("input.md-search__input", query)
         page.wait_for_selector(".md-search-result__item")
+        # the results of this query, not of the index still loading: the count line names them
+        page.wait_for_function("/\\d+ matching document/.test(document.querySelector('.md-search-result__meta')"
+                               ".textContent)", timeout=600_000)
         titles = page.locator(".md-search-result__item h1, .md-search-result__item h2").all_inner_texts()
         assert titles[0].startswith(first), (query, titles[:3])
 

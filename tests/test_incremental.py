@@ -205,3 +205,21 @@ def test_pages_rendered_on_several_cores_are_the_pages_rendered_on_one(tmp_path,
     assert build(tmp_path, corpus, "serial", "--no-cache") == 0
     assert pools == ["fork"]  # no pool the second time
     assert tree_bytes(tmp_path / "build") == tree_bytes(tmp_path / "serial")
+
+
+def test_files_someone_put_in_the_output_survive_a_rebuild(tmp_path, corpus, capsys):
+    """A rebuild replaces navlaw's outputs whole, never someone's files: a note and a directory of
+    screenshots in OUT are carried over (and said); a site an earlier build wrote is navlaw's and goes
+    with --no-site."""
+    assert build(tmp_path, corpus) == 0
+    out = tmp_path / "build"
+    (out / "note.txt").write_text("mine", encoding="utf-8")
+    (out / "screenshots").mkdir()
+    (out / "screenshots" / "a.png").write_bytes(b"\x89PNG")
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0
+    assert "kept in " in (said := capsys.readouterr().out) and "(not navlaw's, carried over): note.txt, screenshots/" in said
+    assert (out / "note.txt").read_text(encoding="utf-8") == "mine"
+    assert (out / "screenshots" / "a.png").read_bytes() == b"\x89PNG"
+    assert build(tmp_path, corpus, "build", "--no-site") == 0
+    assert not (out / "site").exists() and (out / "note.txt").is_file()
