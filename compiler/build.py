@@ -28,7 +28,7 @@ from compiler.cache import BuildCache, digest, tree_digest, tree_stamp
 from compiler.diagnostics import Diagnostics, Severity
 from compiler.frontend.corpus import Compiled, Corpus, compile_corpus
 from compiler.frontend.outline import document_json
-from compiler.publish import Output, OutputError, check_paths, publish
+from compiler.publish import Output, OutputError, check_paths, link_or_copy, publish
 from compiler.tariffs.model import AnyTariff, to_json
 
 if TYPE_CHECKING:
@@ -160,17 +160,10 @@ def carry_over(old: Path, new: Path) -> list[str]:
     for entry in sorted(os.scandir(old), key=lambda e: e.name):
         if entry.name in OWN or (new / entry.name).exists() or entry.is_symlink():
             continue
-
-        def place(src: str, dst: str) -> object:
-            try:
-                os.link(src, dst)
-                return dst
-            except OSError:
-                return shutil.copy2(src, dst)
         if entry.is_dir(follow_symlinks=False):
-            shutil.copytree(entry.path, new / entry.name, copy_function=place, symlinks=True)
+            shutil.copytree(entry.path, new / entry.name, copy_function=link_or_copy, symlinks=True)
         else:
-            place(entry.path, str(new / entry.name))
+            link_or_copy(entry.path, str(new / entry.name))
         kept.append(entry.name + ("/" if entry.is_dir(follow_symlinks=False) else ""))
     return kept
 

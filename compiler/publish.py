@@ -152,6 +152,16 @@ def recover(outputs: list[Output]) -> bool:
     return finished
 
 
+def link_or_copy(src: str, dst: str) -> str:
+    """``dst`` as a hard link to ``src`` (no bytes copied), or a copy where a link cannot be made (another
+    file system). Usable as shutil.copytree's copy_function."""
+    try:
+        os.link(src, dst)
+        return dst
+    except OSError:
+        return str(shutil.copy2(src, dst))
+
+
 def publish(corpus: Path, outputs: list[Output], write: Callable[[dict[Path, Path]], None],
             retired: Callable[[dict[Path, Path]], None] | None = None) -> None:
     """Check, lock, stage and swap: ``write`` gets each output's staging directory (an output inside

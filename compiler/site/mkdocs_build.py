@@ -33,6 +33,7 @@ from mkdocs.plugins import event_priority
 
 from compiler import resources
 from compiler.cache import BuildCache, digest, jinja_bytecode, tree_stamp
+from compiler.publish import link_or_copy
 
 SITE = resources.path("site")
 _DIRTY_NOTICE = "A 'dirty' build is being performed"
@@ -192,15 +193,12 @@ def _mirror(src: Path, dst: Path) -> None:
                 continue
             if have is not None:
                 os.unlink(d)
-            try:
-                os.link(e.path, d)
-                continue
-            except OSError:
-                pass
-        elif (have is not None and not same and stat.S_ISREG(have.st_mode)
-              and (have.st_size, have.st_mtime_ns) == (st.st_size, st.st_mtime_ns)):
+            link_or_copy(e.path, d)
+            continue
+        if (have is not None and not same and stat.S_ISREG(have.st_mode)
+                and (have.st_size, have.st_mtime_ns) == (st.st_size, st.st_mtime_ns)):
             continue  # the same copy as the previous site's
-        elif have is not None:
+        if have is not None:
             os.unlink(d)
         shutil.copy2(e.path, d)
 
@@ -212,13 +210,7 @@ def _link_tree(previous: Path, out: Path) -> None:
     copy of its own, so the previous site stays whole until the new one replaces it. Where hard links
     are not possible (another file system), everything is copied."""
     def place(src: str, dst: str) -> object:
-        if os.path.basename(dst) == "index.html":
-            try:
-                os.link(src, dst)
-                return dst
-            except OSError:
-                pass
-        return shutil.copy2(src, dst)
+        return link_or_copy(src, dst) if os.path.basename(dst) == "index.html" else shutil.copy2(src, dst)
 
     shutil.copytree(previous, out, copy_function=place)
 
