@@ -11,12 +11,10 @@ the time of 10x; peak memory under 2 GiB.
 from __future__ import annotations
 
 import argparse
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent

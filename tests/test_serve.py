@@ -115,3 +115,29 @@ def test_an_open_page_reloads_itself_and_shows_a_failed_rebuild(tmp_path):
                                timeout=600_000, polling=200)
         assert page.locator("#navlaw-build-failed").count() == 0
         browser.close()
+
+
+def test_between_rebuilds_garbage_is_collected_and_what_was_set_aside_is_not_kept_forever():
+    """settle(): what survives is frozen (the next rebuild's full collections skip it), and a cycle that
+    was frozen and has since become garbage is collected at the next settle, not kept."""
+    import gc
+    import weakref
+
+    from compiler.site.serve import settle
+
+    class Node:
+        pass
+
+    a, b = Node(), Node()
+    a.other, b.other = b, a  # a reference cycle: only the cyclic collector frees it
+    gone = weakref.ref(a)
+    try:
+        settle()
+        assert gc.get_freeze_count() > 0
+        del a, b
+        gc.collect()  # a collection between rebuilds does not reach frozen objects
+        assert gone() is not None
+        settle()
+        assert gone() is None
+    finally:
+        gc.unfreeze()

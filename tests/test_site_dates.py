@@ -113,15 +113,38 @@ def test_a_gap_in_the_corpus_is_not_redlined_as_a_law_that_removed_text(site_202
     back = raw[raw.index('id="v2023-01-01"'):]
     assert re.search(r'<p class="known" data-id="88/4/b/1/ii/1/A/ii">.*?the corpus has no text of this before; '
                      r"from here it is:", back, re.S)
-    report = (site_2024 / "history" / "index.html").read_text(encoding="utf-8")
-    assert "has no text known in the corpus from this date (a gap in the record, not a repeal)" in report
+    report = (site_2024 / "changes" / "2006" / "index.html").read_text(encoding="utf-8")  # the change report's 2006
+    day = report[report.index('id="2006-01-01"'):]
+    assert ('<a href="../../law/88/#p-88-4-b-1-ii-1-A-ii">88/4/b/1/ii/1/A/ii</a> has no text known in the corpus '
+            "from this date (a gap in the record, not a repeal)") in day
 
 
 def test_the_change_report_links_the_sections_provisions_and_fees_it_names(site_2024):
-    report = (site_2024 / "history" / "index.html").read_text(encoding="utf-8")
-    assert '<a href="../law/89-b/#p-89-b">§ 89-b</a>' in report
-    assert '<a href="../law/88/#p-88-4-b-1-ii-1-A-ii">§ 88(4)(b)(1)(ii)(1)(A)(ii)</a>' in report  # a fee's line
-    assert "{+" not in report and "[-" not in report  # redlines as HTML, not as markup
+    report = (site_2024 / "changes" / "2022" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="../../law/89-b/#p-89-b">§ 89-b</a>' in report  # 2022-01-01: § 89-b changes
+    report = (site_2024 / "changes" / "2000" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="../../law/88/#p-88-4-b-1-ii-1-A-ii">§ 88(4)(b)(1)(ii)(1)(A)(ii)</a>' in report  # a fee's line
+    for year in (site_2024 / "changes").iterdir():
+        report = (year / "index.html").read_text(encoding="utf-8")
+        assert "{+" not in report and "[-" not in report  # redlines as HTML, not as markup
+
+
+def test_the_change_report_has_a_page_per_year_and_an_index_that_says_what_each_date_changes(site_2024):
+    """The years of the corpus's dates (2000-07-01 … 2027-01-01), each a page; the index says per date
+    what changes, counted from the year's page."""
+    years = sorted(p.name for p in (site_2024 / "changes").iterdir())
+    assert years == ["2000", "2002", "2006", "2016", "2022", "2023", "2024", "2025", "2026", "2027"]
+    index = (site_2024 / "history" / "index.html").read_text(encoding="utf-8")
+    # 2022 has two dates: 2022-01-01 (§ 88's 2022 fragments and their fees) and 2022-07-21, when § 89-b's
+    # 2022 text is known again after a gap, with its fees
+    assert re.search(r'<a href="../changes/2022/#2022-01-01">2022-01-01</a> — 1 section changes, 6 fee changes; '
+                     r'<a href="../changes/2022/#2022-07-21">2022-07-21</a> — 1 text the corpus starts or stops '
+                     r"knowing, 4 fee changes", index)
+    y2027 = (site_2024 / "changes" / "2027" / "index.html").read_text(encoding="utf-8")
+    fees = y2027[y2027.index('id="2027-01-01"'):]
+    assert fees.count("from 2027-01-01 the rate") == 2  # § 88's table and § 89-b(4)(b)(1)
+    assert "the rate is $11.22 per pilotage unit (was $10.89 per pilotage unit)" in fees
+    assert 'href="../2026/"' in y2027 and 'href="../../history/"' in y2027  # the year before, the index
 
 
 def test_every_version_of_every_section_is_on_the_site(site_2024, corpus):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Callable, TypeVar
 
 from compiler.cache import BuildCache
 from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
@@ -34,6 +35,29 @@ class Corpus:
 
     def by_file(self, file: str) -> Compiled:
         return next(c for c in self.documents if c.source.path == file)
+
+
+T = TypeVar("T")
+_FOUND: dict[str, dict[str, list[Any]]] = {}  # finder -> document cache key -> what it found there
+
+
+def per_document(corpus: Corpus, finder: str, find: Callable[[Document], list[T]]) -> list[T]:
+    """``find`` over every document, in the corpus's order, concatenated. In one process (``navlaw
+    serve`` rebuilding after each save) a document whose cache key is the one it had at the finder's
+    last call gives what it gave then, so only the changed documents are searched again. For what a
+    document's own text decides alone (its definitions, its references)."""
+    last = _FOUND.get(finder, {})
+    now: dict[str, list[T]] = {}
+    out: list[T] = []
+    for c in corpus.documents:
+        got = last.get(c.key) if c.key else None
+        if got is None:
+            got = find(c.document)
+        if c.key:
+            now[c.key] = got
+        out.extend(got)
+    _FOUND[finder] = now  # only this corpus's documents: the memo does not grow edit after edit
+    return out
 
 
 def compile_source(src: SourceDocument, entry: Entry | None = None,

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 
 from compiler import escape as esc
-from compiler.frontend.corpus import Corpus
-from compiler.frontend.nodes import other_code, Article, Text, lineage, section_of
+from compiler.frontend.corpus import Corpus, per_document
+from compiler.frontend.nodes import other_code, Article, Document, Text, lineage, section_of
 
 _QUOTE = "\"“”"
 _DEF = re.compile(r"[\"“](?P<term>[A-Za-z][A-Za-z -]{1,60}?)[\"”]\s+(?:is defined to mean|shall mean|means|is|shall "
@@ -43,43 +43,46 @@ def _levels(node_id: str) -> dict[str, str]:
 
 
 def find(corpus: Corpus) -> list[Definition]:
+    """Every definition of the corpus, document by document."""
+    return per_document(corpus, "definitions", _find_in)
+
+
+def _find_in(doc: Document) -> list[Definition]:
     out: list[Definition] = []
-    for c in corpus.documents:
-        doc = c.document
-        text = doc.normal.text if doc.normal is not None else ""
-        article = ""
-        for n in doc.walk():
-            if isinstance(n, Article):
-                article = n.label
-            if n.kind not in ("section", "provision") or not n.id:
-                continue
-            spans = [(n.start, n.end)] + [(ch.start, ch.end) for ch in n.children if isinstance(ch, Text)]
-            section_scope = None
-            for start, end in spans:
-                chunk = text[start:end]
-                sm = _SCOPE.search(chunk)
-                if sm:
-                    section_scope = sm["what"].lower()
-                for m in _DEF_AS_USED.finditer(chunk):
-                    scope = _levels(n.id).get(m["what"].lower(), section_of(n.id))
-                    if m["what"].lower() == "article":
-                        scope = f"article:{article}"
-                    elif m["what"].lower() == "chapter":
-                        scope = "chapter"
-                    out.append(Definition(m["term"].strip(), " ".join(m.group(0).split()), n.id, scope, doc.file))
-                for m in _DEF.finditer(chunk):
-                    scope_word = section_scope
-                    sentence = " ".join((m.group(0)).split())
-                    if scope_word == "article":
-                        scope = f"article:{article}"
-                    elif scope_word == "chapter":
-                        scope = "chapter"
-                    elif scope_word in ("section", "subdivision", "paragraph", "subparagraph"):
-                        scope = _levels(n.id).get(scope_word, section_of(n.id))
-                    else:
-                        parts = lineage(n.id)
-                        scope = parts[1] if len(parts) > 1 else parts[0]  # the provision enclosing the definitions
-                    out.append(Definition(m["term"].strip(), sentence, n.id, scope, doc.file))
+    text = doc.normal.text if doc.normal is not None else ""
+    article = ""
+    for n in doc.walk():
+        if isinstance(n, Article):
+            article = n.label
+        if n.kind not in ("section", "provision") or not n.id:
+            continue
+        spans = [(n.start, n.end)] + [(ch.start, ch.end) for ch in n.children if isinstance(ch, Text)]
+        section_scope = None
+        for start, end in spans:
+            chunk = text[start:end]
+            sm = _SCOPE.search(chunk)
+            if sm:
+                section_scope = sm["what"].lower()
+            for m in _DEF_AS_USED.finditer(chunk):
+                scope = _levels(n.id).get(m["what"].lower(), section_of(n.id))
+                if m["what"].lower() == "article":
+                    scope = f"article:{article}"
+                elif m["what"].lower() == "chapter":
+                    scope = "chapter"
+                out.append(Definition(m["term"].strip(), " ".join(m.group(0).split()), n.id, scope, doc.file))
+            for m in _DEF.finditer(chunk):
+                scope_word = section_scope
+                sentence = " ".join((m.group(0)).split())
+                if scope_word == "article":
+                    scope = f"article:{article}"
+                elif scope_word == "chapter":
+                    scope = "chapter"
+                elif scope_word in ("section", "subdivision", "paragraph", "subparagraph"):
+                    scope = _levels(n.id).get(scope_word, section_of(n.id))
+                else:
+                    parts = lineage(n.id)
+                    scope = parts[1] if len(parts) > 1 else parts[0]  # the provision enclosing the definitions
+                out.append(Definition(m["term"].strip(), sentence, n.id, scope, doc.file))
     return out
 
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from compiler.frontend import numbers as W
 from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend.corpus import Corpus
-from compiler.frontend.nodes import other_code, Node, Text, section_of
+from compiler.frontend.corpus import Corpus, per_document
+from compiler.frontend.nodes import other_code, Document, Node, Text, section_of
 
 _NUM = r"(?:\d+(?:-[a-z]{1,5})?)"
 _WORDS = r"(?:[a-z]+(?:[- ][a-z]+){0,3}?)"
@@ -58,35 +58,38 @@ def section_number(words: str, suffix: str | None = None) -> str | None:
 
 
 def find(corpus: Corpus) -> list[Reference]:
+    """Every cross-reference of the corpus, document by document."""
+    return per_document(corpus, "references", _find_in)
+
+
+def _find_in(doc: Document) -> list[Reference]:
     out: list[Reference] = []
-    for c in corpus.documents:
-        doc = c.document
-        text = doc.normal.text if doc.normal is not None else ""
-        for n in doc.walk():
-            if n.kind not in ("section", "provision") or not n.id:
+    text = doc.normal.text if doc.normal is not None else ""
+    for n in doc.walk():
+        if n.kind not in ("section", "provision") or not n.id:
+            continue
+        for start, end in _own_spans(n):
+            chunk = text[start:end]
+            if "ection" not in chunk and "§" not in chunk and "NYCRR" not in chunk:
                 continue
-            for start, end in _own_spans(n):
-                chunk = text[start:end]
-                if "ection" not in chunk and "§" not in chunk and "NYCRR" not in chunk:
+            taken: list[tuple[int, int]] = []
+            for m in _EXTERNAL.finditer(chunk):
+                taken.append((m.start(), m.end()))
+                out.append(Reference(doc.file, n.id, "", m.group(0), start + m.start(), start + m.end(), True))
+            for m in _WORD_REF.finditer(chunk):
+                if any(a <= m.start() < b for a, b in taken):
                     continue
-                taken: list[tuple[int, int]] = []
-                for m in _EXTERNAL.finditer(chunk):
-                    taken.append((m.start(), m.end()))
-                    out.append(Reference(doc.file, n.id, "", m.group(0), start + m.start(), start + m.end(), True))
-                for m in _WORD_REF.finditer(chunk):
-                    if any(a <= m.start() < b for a, b in taken):
-                        continue
-                    for w, sfx in ((m["w1"], m["s1"]), (m["w2"], m["s2"])):
-                        sec = section_number(w, sfx) if w else None
-                        if sec:
-                            out.append(Reference(doc.file, n.id, sec, m.group(0), start + m.start(), start + m.end()))
-                    taken.append((m.start(), m.end()))
-                for m in _DIGIT_REF.finditer(chunk):
-                    if any(a <= m.start() < b for a, b in taken):
-                        continue
-                    sec = m["d1"] or m["d2"]
-                    if sec and section_of(n.id) != sec:
+                for w, sfx in ((m["w1"], m["s1"]), (m["w2"], m["s2"])):
+                    sec = section_number(w, sfx) if w else None
+                    if sec:
                         out.append(Reference(doc.file, n.id, sec, m.group(0), start + m.start(), start + m.end()))
+                taken.append((m.start(), m.end()))
+            for m in _DIGIT_REF.finditer(chunk):
+                if any(a <= m.start() < b for a, b in taken):
+                    continue
+                sec = m["d1"] or m["d2"]
+                if sec and section_of(n.id) != sec:
+                    out.append(Reference(doc.file, n.id, sec, m.group(0), start + m.start(), start + m.end()))
     return out
 
 

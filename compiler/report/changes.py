@@ -6,11 +6,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 from decimal import Decimal
+from dataclasses import dataclass
 from pathlib import Path
-
 from typing import Callable
 
-from compiler.law.redline import compare, render_html, render_text
+from compiler.law.redline import Change, compare, render_html, render_text
 from compiler.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
                       PerUnitFee, TimeFee)
 from compiler.frontend.acts import Act
@@ -134,31 +134,46 @@ _STATUS = {"gap": "has no text known in the corpus from this date (a gap in the 
            "known": "has a text known in the corpus again from this date (the end of a gap, not an amendment)"}
 
 
-def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, end: dt.date,
-                  quote: Callable[[str], str] = _plain, html: bool = False, acts: list[Act] | tuple[Act, ...] = (),
-                  link: Callable[[str, str], str] | None = None) -> list[str]:
-    """Markdown: every section whose text changes in (start, end], its redline, and the tariff deltas.
+@dataclass
+class SectionChange:
+    """A section whose text changes in a period: its messages on either side, the provisions that
+    differ, and the redline (None where one side has no text: a gap is said, not redlined as law)."""
 
-    Every string from the corpus (file names, messages, provision ids, amounts in words) goes through
-    ``quote`` (the site passes ``escape.text``); with ``html`` the redlines are ``<del>``/``<ins>`` HTML
-    instead of ``[-…-]{+…+}`` in a code block. A text the corpus starts or stops knowing is dated by
-    its own dates (where they are known), never by ``start``/``end``. ``link(id, text)`` (the site's)
-    makes the quoted ``text`` naming a section or provision a link to it."""
-    def named(node_id: str, text: str) -> str:
-        return link(node_id, text) if link is not None else text
+    section: str
+    before: str  # the message on the start date ("" if none)
+    after: str  # the message on the end date
+    changes: list[Change]  # the provisions whose status is not "same"
+    redline: list[Change] | None
 
-    lines = [f"# Changes from {start} to {end}", ""]
-    changed_any = False
+
+@dataclass
+class Changes:
+    """What changes in the law in (start, end]: found once, written as text or as the site's HTML
+    (``report``)."""
+
+    start: dt.date
+    end: dt.date
+    acts: list[Act]  # amending acts taking effect in the period
+    sections: list[SectionChange]
+    # sections whose text the corpus starts (or stops) knowing, grouped by what it knows of them
+    known: dict[tuple[bool, str, tuple[tuple[str, str], ...]], list[str]]
+    deltas: list[str]  # the tariffs' changes in words
+
+
+def changes_between(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, end: dt.date,
+                    acts: list[Act] | tuple[Act, ...] = ()) -> Changes:
+    """Every section whose text changes in (start, end], and the tariff deltas. A text the corpus starts
+    or stops knowing is dated by its own dates (where they are known), never by ``start``/``end``."""
+    taking = []
     for act in acts:  # what an act that takes effect in the window did heads its changes
         days = {d for i in act.instructions if (d := act.effective_of(i)[0]) is not None} | (
             {act.effective} if act.effective else set())
         if any(start < d <= end for d in days):
-            review = act_review(act, tariffs, quote)
-            lines += [f"## Amending act {quote(Path(act.file).name)}", ""] + [f"- {r.strip()}" for r in review] + [""]
-            changed_any = True
+            taking.append(act)
     # Sections whose text the corpus starts (or stops) knowing: not amendments, and a redline of the
     # whole text against nothing says no more than the section's own page. Listed together by file.
     known: dict[tuple[bool, str, tuple[tuple[str, str], ...]], list[str]] = {}
+    sections: list[SectionChange] = []
     for section in timeline.changing(start, end):
         bounds = [b for b in timeline.boundaries(section) if start < b <= end]
         if not bounds:
@@ -168,25 +183,53 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
         changes = [c for c in red if c.status != "same"]
         if not changes and a.message == b.message:
             continue
-        changed_any = True
         if (a.section is None and not a.sources and b.sources) or (b.section is None and not b.sources and a.sources):
             known.setdefault(_record(timeline, section, start, bounds, begins=a.section is None), []).append(section)
             continue
-        lines.append(f"## {named(section, quote(section_name(section)))}")
-        if a.message:
-            lines.append(f"- on {start}: {quote(a.message)}")
-        if b.message:
-            lines.append(f"- on {end}: {quote(b.message)}")
-        for c in changes:
+        sections.append(SectionChange(section, a.message, b.message, changes,
+                                      red if changes and a.section is not None and b.section is not None else None))
+    for listed in known.values():
+        listed.sort(key=section_order)
+    return Changes(start, end, taking, sections, known, tariff_deltas(tariffs, start, end))
+
+
+def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, end: dt.date,
+                  quote: Callable[[str], str] = _plain, html: bool = False, acts: list[Act] | tuple[Act, ...] = (),
+                  link: Callable[[str, str], str] | None = None) -> list[str]:
+    """Markdown: every section whose text changes in (start, end], its redline, and the tariff deltas
+    (``report`` of ``changes_between``)."""
+    return report(changes_between(timeline, tariffs, start, end, acts), tariffs, quote, html, link)
+
+
+def report(found: Changes, tariffs: list[AnyTariff], quote: Callable[[str], str] = _plain, html: bool = False,
+           link: Callable[[str, str], str] | None = None) -> list[str]:
+    """The changes as Markdown. Every string from the corpus (file names, messages, provision ids,
+    amounts in words) goes through ``quote`` (the site passes ``escape.text``); with ``html`` the
+    redlines are ``<del>``/``<ins>`` HTML instead of ``[-…-]{+…+}`` in a code block. ``link(id, text)``
+    (the site's) makes the quoted ``text`` naming a section or provision a link to it."""
+    def named(node_id: str, text: str) -> str:
+        return link(node_id, text) if link is not None else text
+
+    start, end = found.start, found.end
+    lines = [f"# Changes from {start} to {end}", ""]
+    for act in found.acts:
+        lines += [f"## Amending act {quote(Path(act.file).name)}", ""] + [
+            f"- {r.strip()}" for r in act_review(act, tariffs, quote)] + [""]
+    for s in found.sections:
+        lines.append(f"## {named(s.section, quote(section_name(s.section)))}")
+        if s.before:
+            lines.append(f"- on {start}: {quote(s.before)}")
+        if s.after:
+            lines.append(f"- on {end}: {quote(s.after)}")
+        for c in s.changes:
             lines.append(f"- {named(c.id, quote(c.id))} {_STATUS.get(c.status, c.status)}")
-        if changes and a.section is not None and b.section is not None:
-            # a redline only between two texts: a gap in the corpus is said above, not redlined as law
-            lines += ["", render_html(red, (lambda i: named(i, f"<b>{quote(i)}</b>")) if link else None)] if html else ["", "```", render_text(red), "```"]
+        if s.redline is not None:
+            lines += ["", render_html(s.redline, (lambda i: named(i, f"<b>{quote(i)}</b>")) if link else None)] \
+                if html else ["", "```", render_text(s.redline), "```"]
         lines.append("")
-    if known:
+    if found.known:
         lines += ["## Texts the corpus starts or stops knowing", ""]
-        for (begins, gap_from, steps), sections in sorted(known.items()):
-            sections.sort(key=section_order)
+        for (begins, gap_from, steps), sections in sorted(found.known.items()):
             listed = ", ".join(named(x, quote(section_name(x))) for x in sections)
             them = "them" if len(sections) > 1 else "it"
             said = "; ".join(f"known to be in force from {d} ({quote(f)})" if f else f"no text known from {d}"
@@ -201,16 +244,14 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
                 lines.append(f"- {listed}: {said}; the corpus knows no later text of {them}, "
                              "so this ends the record and is not a repeal")
         lines.append("")
-    deltas = tariff_deltas(tariffs, start, end)
-    if deltas:
-        changed_any = True
+    if found.deltas:
         cited = {_short(t.citation): t.provision for t in tariffs}  # a fee's line starts with its citation
 
         def fee(d: str) -> str:
             head, sep, rest = d.partition(": ")
             return named(cited[head], quote(head)) + sep + quote(rest) if head in cited and sep else quote(d)
-        lines += ["## Fees", ""] + [f"- {fee(d)}" for d in deltas] + [""]
-    if not changed_any:
+        lines += ["## Fees", ""] + [f"- {fee(d)}" for d in found.deltas] + [""]
+    if not (found.acts or found.sections or found.known or found.deltas):
         lines.append("No provision or fee of the corpus changes in this period.")
     return lines
 

@@ -14,7 +14,6 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Callable
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
@@ -28,8 +27,10 @@ from compiler.law.definitions import find as find_definitions
 from compiler.law.timeline import Timeline
 from compiler.site.calculator import plans_json
 from compiler.site.charts import fee_chart, fee_text, in_force, rate_chart, status_on
-from compiler.site.history import act_insertions, history_page, known_notes, picker, section_histories, source_line
-from compiler.site.render import Memo, Pages, _rel, anchor, named, rel_path, render_node, section_slug
+from compiler.report.changes import Changes, brief
+from compiler.site.history import (act_insertions, change_pages, history_page, known_notes, picker, section_histories,
+                                    source_line)
+from compiler.site.render import Memo, Pages, _rel, anchor, rel_path, render_node, section_slug
 from compiler.tariffs.model import AnyTariff, BracketSchedule
 
 SITE = resources.path("site")
@@ -56,7 +57,7 @@ def _articles(corpus: Corpus) -> list[tuple[Node, list[str]]]:
 
 
 def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: Diagnostics,
-          changes: Callable[[Callable[[str, str], str]], str], on: dt.date | None = None,
+          changes: list[Changes], on: dt.date | None = None,
           memo: Memo | None = None) -> dict[str, str]:
     """Every page of the site: path under docs/ -> Markdown. Law pages show the law in force ``on`` the
     site's date (default: today). With ``memo`` (the pages of the last build), a page whose inputs
@@ -185,15 +186,13 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                                   route.startswith("hudson") else route) and not isinstance(t, BracketSchedule)
                                   and t.kind != "penalty"]})
     out["tariffs.md"] = env.get_template("tariffs.md.j2").render(routes=routes, on=on.isoformat())
-    from compiler.report.changes import brief
     penalties = sorted((t for t in tariffs if t.kind == "penalty"),
                        key=lambda t: (section_order(t.provision), t.provision, t.id))
     out["penalties.md"] = env.get_template("penalties.md.j2").render(rows=[
         {"link": _link(t, P, "penalties.md"), "bound": {"max": "at most", "min": "at least"}.get(t.bound, "exactly"),  # type: ignore[attr-defined]
          "amount": esc.text(brief(t)), "phrase": esc.text(t.phrase),  # type: ignore[attr-defined]
          "status": t.status, "file": esc.text(Path(t.file).name)} for t in penalties])
-    report = changes(lambda node_id, text: named(P, "history.md", node_id, text))  # every section and provision a link
-    out["history.md"] = "# History and changes\n\n" + re.sub(r"(?m)^#", "##", report.split("\n", 1)[1])
+    out.update(change_pages(changes, tariffs, P))
     out.update(history)
     out["assets/history.js"] = (TEMPLATES / "history.js").read_text(encoding="utf-8")
     located = _provision_at(corpus)
@@ -259,7 +258,6 @@ def _schedule_view(t: BracketSchedule, P: Pages, on: dt.date) -> dict[str, objec
 
 
 def _other_view(t: AnyTariff, P: Pages) -> dict[str, object]:
-    from compiler.report.changes import brief
     return {"title": esc.text(t.title), "link": _link(t, P), "when": _when(t), "status": t.status,
             "what": esc.text(brief(t))}
 
