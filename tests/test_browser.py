@@ -179,6 +179,27 @@ def test_breadcrumbs_neighbours_and_copy_citation(page, server):
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
+def test_the_change_report_leads_from_its_index_to_a_date_and_from_year_to_year(page, server):
+    """History and changes: a date of the index opens its year's page at that date; a year's page leads
+    to the years beside it and back to the index; a section it names opens that section's page."""
+    page.goto(server + "/history/")
+    page.click("text=2022-07-21")
+    assert page.url.endswith("/changes/2022/#2022-07-21")
+    page.wait_for_selector('h2[id="2022-07-21"]', state="visible")
+    assert page.locator("article p").first.inner_text() == "Every year: History and changes · Earlier: 2016 · Later: 2023"
+    page.get_by_role("link", name="2023", exact=True).click()  # "Later: 2023"
+    assert page.url.endswith("/changes/2023/")
+    page.get_by_role("link", name="2022", exact=True).click()  # "Earlier: 2022"
+    assert page.url.endswith("/changes/2022/")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "changes-2022.png"))
+    page.click("article h3 >> text=§ 89-a")
+    assert page.url.endswith("/law/89-a/#p-89-a")
+    page.goto(server + "/changes/2022/")
+    page.click("text=History and changes")
+    assert page.url.endswith("/history/")
+
+
 def test_search_for_a_section_number_finds_that_section_first(page, server):
     """One search entry per section page: "89-b" and "§ 89-b" rank § 89-b first, "55.2" the rule."""
     for query, first in (("89-b", "Nav. Law § 89-b. Pilotage on Long Island Sound"), ("§ 89-b", "Nav. Law § 89-b."),
@@ -196,12 +217,14 @@ def test_search_for_a_section_number_finds_that_section_first(page, server):
 
 def test_no_page_type_scrolls_sideways_on_a_phone(page, server):
     """390 px wide: the home page, the law index, an article, sections with rate tables and formulas,
-    the rule, a history, the tariffs, calculator, penalties and diagnostics fit; wide tables scroll
+    the rule, a history, the change report (its index and two years with redlines), the tariffs, calculator,
+    penalties and diagnostics fit; wide tables scroll
     within themselves."""
     page.set_viewport_size({"width": 390, "height": 844})
     try:
         for path in ("/", "/law/", "/law/article-06/", "/law/89-b/", "/law/88/", "/law/89-a/", "/law/21-nycrr-55.2/",
-                     "/history/89-b/", "/tariffs/", "/calculator/", "/penalties/", "/diagnostics/", "/history/"):
+                     "/history/89-b/", "/tariffs/", "/calculator/", "/penalties/", "/diagnostics/", "/history/",
+                     "/changes/2022/", "/changes/2006/"):
             page.goto(server + path)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
         page.goto(server + "/law/88/")

@@ -211,9 +211,9 @@ def change_pages(dated: list[Changes], tariffs: list[AnyTariff], P: Pages) -> di
 
         def link(node_id: str, text: str, page: str = page) -> str:
             return named(P, page, node_id, text)
-        around = [f"[{order[j]}]({order[j]}.md)" for j in (k - 1, k + 1) if 0 <= j < len(order)]
-        lines = [f"# Changes in {year}", "",
-                 "[History and changes](../history.md) (every year)" + (": " + " · ".join(around) if around else ""), ""]
+        around = [f"{side}: [{order[j]}]({order[j]}.md)" for side, j in (("Earlier", k - 1), ("Later", k + 1))
+                  if 0 <= j < len(order)]
+        lines = [f"# Changes in {year}", "", " · ".join(["Every year: [History and changes](../history.md)", *around]), ""]
         for found in years[year]:
             body = report(found, tariffs, quote=esc.text, html=True, link=link)
             # the date heads its changes: its sections and fees one level below it
