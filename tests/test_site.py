@@ -316,15 +316,20 @@ def test_page_links_are_the_relative_paths_os_path_would_give():
 
 
 def test_search_finds_each_version_once_not_again_in_every_redline_between_two(site):
-    """The history of § 89-a: each version's text is a search entry under its own heading ("As of …");
-    the redlines between any two versions and the date controls are not indexed again (they repeated
-    every version, 39 KB of § 89-a's 43 KB "Compare two versions" entry)."""
+    """The history of § 89-a: each superseded version's text is a search entry under its own heading
+    ("As of …"); the version in force on the site's date is found on the law page, not again on the
+    history page; the redlines between any two versions and the date controls are not indexed (they
+    repeated every version: 39 KB of § 89-a's 43 KB "Compare two versions" entry)."""
     import json
 
     index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
     at = {e["location"]: e for e in index}
-    assert len(at["history/89-a/#compare"]["text"]) == 0
-    version = at["history/89-a/#v2022-01-01"]
-    assert version["title"].startswith("As of 2022-01-01")
-    assert "portion of the Hudson river specified in this section shall be subject to base pilotage" in version["text"]
+    assert at["history/89-a/#compare"]["text"] == ""
+    phrase = "portion of the Hudson river specified in this section shall be subject to base pilotage"
+    assert phrase in at["law/89-a/"]["text"]
+    old, current = at["history/89-a/#v2006-01-01"], at["history/89-a/#v2022-01-01"]
+    assert "The law as of 2006-01-01" in old["text"]
+    assert current["title"].startswith("As of 2022-01-01 (in force on ")
+    assert "The law as of 2022-01-01" not in current["text"]  # its text: on the law page
+    assert "Changes from the version before" in current["text"]  # what changed on 2022-01-01 is still found
     assert not any("Versions: " in e["text"] or "View as of" in e["text"] for e in index)
