@@ -201,3 +201,16 @@ def test_new_matter_of_an_amending_act_is_shown_as_inserted(tmp_path):
     assert nine and '<ins title="new matter: inserted by an amending act">Any discharge of petroleum occurring at a ' \
         'residence' in nine[0]
     assert six.count("<ins title=") == nine[0].count("<ins title=") == 1  # the old subdivisions are not new matter
+
+
+def test_a_whole_article_whose_record_begins_on_a_date_is_named_once_not_section_by_section(site_2024):
+    """2002-07-01, the consolidation: Article 2's ten sections (§ 10, § 12 … § 20 — there is no § 11) all
+    begin their record that day, so the year's page names the article, a link to its page, once;
+    § 2, the one section of Article 1 in the corpus, is named itself. changes.md names every section."""
+    page = (site_2024 / "changes" / "2002" / "index.html").read_text(encoding="utf-8")
+    assert ('<a href="../../law/article-02/">Article 2. ADMINISTRATION</a>: all 10 sections, § 10 to § 20'
+            in page)
+    assert '<a href="../../law/2/#p-2">§ 2</a>, <a href="../../law/article-02/">' in page
+    assert 'href="../../law/12/' not in page
+    text = (site_2024.parent / "changes.md").read_text(encoding="utf-8")
+    assert "§ 2, § 10, § 12, § 13, § 14, § 15, § 16, § 17, § 18, § 19, § 20, § 30" in text

@@ -202,13 +202,20 @@ def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, 
 
 
 def report(found: Changes, tariffs: list[AnyTariff], quote: Callable[[str], str] = _plain, html: bool = False,
-           link: Callable[[str, str], str] | None = None) -> list[str]:
+           link: Callable[[str, str], str] | None = None,
+           listing: Callable[[list[str]], str] | None = None) -> list[str]:
     """The changes as Markdown. Every string from the corpus (file names, messages, provision ids,
     amounts in words) goes through ``quote`` (the site passes ``escape.text``); with ``html`` the
     redlines are ``<del>``/``<ins>`` HTML instead of ``[-…-]{+…+}`` in a code block. ``link(id, text)``
-    (the site's) makes the quoted ``text`` naming a section or provision a link to it."""
+    (the site's) makes the quoted ``text`` naming a section or provision a link to it; ``listing``
+    writes a list of sections whose record begins or ends together (the site names a whole article
+    once; by default each section is named)."""
     def named(node_id: str, text: str) -> str:
         return link(node_id, text) if link is not None else text
+
+    def each(sections: list[str]) -> str:
+        return ", ".join(named(x, quote(section_name(x))) for x in sections)
+    listed_as = listing or each
 
     start, end = found.start, found.end
     lines = [f"# Changes from {start} to {end}", ""]
@@ -230,7 +237,7 @@ def report(found: Changes, tariffs: list[AnyTariff], quote: Callable[[str], str]
     if found.known:
         lines += ["## Texts the corpus starts or stops knowing", ""]
         for (begins, gap_from, steps), sections in sorted(found.known.items()):
-            listed = ", ".join(named(x, quote(section_name(x))) for x in sections)
+            listed = listed_as(sections)
             them = "them" if len(sections) > 1 else "it"
             said = "; ".join(f"known to be in force from {d} ({quote(f)})" if f else f"no text known from {d}"
                              for d, f in steps)

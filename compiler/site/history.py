@@ -11,19 +11,18 @@ from __future__ import annotations
 import datetime as dt
 from difflib import SequenceMatcher
 from itertools import combinations
-from typing import Callable
+from typing import Callable, Sequence
 
 from jinja2 import Environment
 
 from compiler import escape as esc
-from compiler.frontend.nodes import lineage
-from compiler.frontend.nodes import Table
+from compiler.frontend.nodes import Table, lineage, section_name
 from compiler.frontend.newmatter import TOKEN
 from compiler.law.redline import compare, render_html
 from compiler.law.timeline import Composed, Timeline, TextVersion, short_name
 from compiler.report.changes import Changes, report
 from compiler.tariffs.model import AnyTariff
-from compiler.site.render import Memo, Pages, named, render_node, section_slug
+from compiler.site.render import Memo, Pages, _rel, named, render_node, section_slug
 
 # Up to this many versions of a section, its history page holds the redline between every two of
 # them (n·(n−1)/2); past it, each version against the one before and against the latest only, so a
@@ -189,12 +188,15 @@ def picker(timeline: Timeline, sec: str, on: dt.date, has_history: bool) -> dict
             "href": "../../" + history_page(sec)[:-3] + "/"}
 
 
-def change_pages(dated: list[Changes], tariffs: list[AnyTariff], P: Pages) -> dict[str, str]:
+def change_pages(dated: list[Changes], tariffs: list[AnyTariff], P: Pages,
+                 articles: Sequence[tuple[str, str, list[str]]] = ()) -> dict[str, str]:
     """The change report on the site: a page per year (``changes/<year>/``) with what changes on each of
     its dates, every section, provision and fee it names a link, and the index of the years
     (``history/``) saying in a few words what each date changes. An amendment makes MkDocs convert
     its years' pages again, not every year's (at the scale of all the consolidated laws one page of
-    every change would be converted whole at every rebuild)."""
+    every change would be converted whole at every rebuild). ``articles`` (title, page, sections):
+    where the record of every section of an article begins or ends on one date, the article is named
+    once, a link to its page, not each of its sections."""
     years: dict[int, list[Changes]] = {}
     for found in dated:
         years.setdefault(found.end.year, []).append(found)
@@ -211,11 +213,14 @@ def change_pages(dated: list[Changes], tariffs: list[AnyTariff], P: Pages) -> di
 
         def link(node_id: str, text: str, page: str = page) -> str:
             return named(P, page, node_id, text)
+
+        def listing(sections: list[str], page: str = page) -> str:
+            return _listing(sections, articles, P, page)
         around = [f"{side}: [{order[j]}]({order[j]}.md)" for side, j in (("Earlier", k - 1), ("Later", k + 1))
                   if 0 <= j < len(order)]
         lines = [f"# Changes in {year}", "", " · ".join(["Every year: [History and changes](../history.md)", *around]), ""]
         for found in years[year]:
-            body = report(found, tariffs, quote=esc.text, html=True, link=link)
+            body = report(found, tariffs, quote=esc.text, html=True, link=link, listing=listing)
             # the date heads its changes: its sections and fees one level below it
             lines += [f"## {found.end}", ""] + ["#" + x if x.startswith("#") else x for x in body[2:]]
         out[page] = "\n".join(lines).rstrip("\n") + "\n"
@@ -223,6 +228,29 @@ def change_pages(dated: list[Changes], tariffs: list[AnyTariff], P: Pages) -> di
                                                  for f in years[year]))
     out["history.md"] = "\n".join(index) + "\n"
     return out
+
+
+def _listing(sections: list[str], articles: Sequence[tuple[str, str, list[str]]], P: Pages, page: str) -> str:
+    """Sections whose record begins or ends together, in the law's order: an article all of whose
+    sections (two or more) are among them is one link to the article's page ("Article 6. Pilots: all 32
+    sections, § 70 to § 89-b"); the others are each a link. When a whole corpus begins its record on
+    one date, its year's page names the articles, not tens of thousands of sections."""
+    chosen = set(sections)
+    whole = {k for k, (_, _, members) in enumerate(articles) if len(members) > 1 and chosen.issuperset(members)}
+    of = {m: k for k in whole for m in articles[k][2]}
+    out: list[str] = []
+    done: set[int] = set()
+    for sec in sections:
+        k = of.get(sec)
+        if k is None:
+            out.append(named(P, page, sec, esc.text(section_name(sec))))
+        elif k not in done:
+            done.add(k)
+            title, target, members = articles[k]
+            span = f"{section_name(members[0])} to {section_name(members[-1])}"
+            out.append(f'<a href="{_rel(page, target)}">{esc.text(title)}</a>: all {len(members)} sections, '
+                       f"{esc.text(span)}")
+    return ", ".join(out)
 
 
 def _in_words(found: Changes) -> str:

@@ -192,7 +192,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         {"link": _link(t, P, "penalties.md"), "bound": {"max": "at most", "min": "at least"}.get(t.bound, "exactly"),  # type: ignore[attr-defined]
          "amount": esc.text(brief(t)), "phrase": esc.text(t.phrase),  # type: ignore[attr-defined]
          "status": t.status, "file": esc.text(Path(t.file).name)} for t in penalties])
-    out.update(change_pages(changes, tariffs, P))
+    out.update(change_pages(changes, tariffs, P, [(f"Article {a.label}. {a.heading}".rstrip(". "), article_page[id(a)],
+                                                    [x for x in secs if x in composed]) for a, secs in articles]))
     out.update(history)
     out["assets/history.js"] = (TEMPLATES / "history.js").read_text(encoding="utf-8")
     located = _provision_at(corpus)
