@@ -9,6 +9,7 @@ import datetime as dt
 import functools
 import http.server
 import random
+import re
 import shutil
 import threading
 from decimal import Decimal
@@ -124,7 +125,9 @@ def test_calculator_matches_the_fee_module(page, server):
         want = nf.quote(route, units=units, on=dt.date.fromisoformat(on), **kwargs).total
         assert page.locator("#total").inner_text() == f"${want:,}"
         checked += 1
-        if checked == 1:
+        if checked == 1:  # each line's citation links to its provision on its law page
+            hrefs = page.eval_on_selector_all("#result a", "els => els.map(e => e.getAttribute('href'))")
+            assert hrefs and all(re.fullmatch(r"\.\./law/[0-9a-z.-]+/#p-[0-9A-Za-z-]+", h) for h in hrefs), hrefs
             page.screenshot(path=str(SHOTS / "calculator.png"), full_page=True)
             page.set_viewport_size({"width": 390, "height": 844})
             page.screenshot(path=str(SHOTS / "calculator-phone.png"), full_page=True)

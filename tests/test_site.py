@@ -252,6 +252,13 @@ def test_a_page_does_not_grow_with_the_corpus(tmp_path, site):
     three = (big_site / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
     assert one.count("md-nav__link") == three.count("md-nav__link") < 40
     assert abs(len(three) - len(one)) < 200  # the same page; only its neighbours' names may differ
+    for page in ("calculator", "tariffs", "history"):  # the same routes and dates: the same page
+        one, three = ((s / page / "index.html").read_text(encoding="utf-8") for s in (site, big_site))
+        assert abs(len(three) - len(one)) < 200, page
+    calculator = (big_site / "calculator" / "index.html").read_text(encoding="utf-8")
+    # the law pages a quote's lines link to: the sections its fee plans cite, not every section
+    assert ('window.SECTION_PAGES = {"21nycrr/55.2": "law/21-nycrr-55.2/", "88": "law/88/", "89-a": "law/89-a/", '
+            '"89-b": "law/89-b/"};') in calculator
     pages1, pages3 = list(site.rglob("*.html")), list(big_site.rglob("*.html"))
     bytes1, bytes3 = sum(p.stat().st_size for p in pages1), sum(p.stat().st_size for p in pages3)
     assert len(pages3) > 2.5 * len(pages1)

@@ -214,7 +214,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out["assets/calculator-ui.js"] = (TEMPLATES / "calculator-ui.js").read_text(encoding="utf-8")
     out["calculator.md"] = env.get_template("calculator.md.j2").render(
         routes=list(names.items()),
-        pages=esc.script_json({sec: page.replace(".md", "/") for sec, page in sorted(P.section_page.items())}))
+        pages=esc.script_json({sec: P.section_page[sec].replace(".md", "/")  # the sections a quote can cite, not all
+                               for sec in sorted({section_of(p) for p in _provisions(plan_data)}) if sec in P.section_page}))
     out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes)
     out["law/index.md"] = env.get_template("law-index.md.j2").render(
         law_pages=[(os.path.relpath(pg, "law"), title, n) for pg, title, n in law_pages])
@@ -290,3 +291,16 @@ def _diag_link(located: dict[str, list[tuple[int, str]]], d, P: Pages) -> str:  
     return ""
 
 
+def _provisions(data: object) -> set[str]:
+    """Every "provision" named in the calculator's data (the lines of its quotes cite them)."""
+    found: set[str] = set()
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            if isinstance(x.get("provision"), str):
+                found.add(x["provision"])
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return found
