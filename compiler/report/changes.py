@@ -263,6 +263,11 @@ def report(found: Changes, tariffs: list[AnyTariff], quote: Callable[[str], str]
     return lines
 
 
+def under_its_date(found: Changes, lines: list[str]) -> list[str]:
+    """A report (``report``'s lines) under a heading of its date: its sections and fees one level below."""
+    return [f"## {found.end}"] + ["#" + line if line.startswith("#") else line for line in lines[1:]]
+
+
 # ---- what an amending act did ---------------------------------------------------------------------------
 # For a lawyer to sign off: the instructions applied (provision, from when), reported (another law's),
 # refused (why), and the changes they make, in words. `navlaw build` prints it; the change report puts it

@@ -20,7 +20,7 @@ from compiler.frontend.nodes import Table, lineage, section_name
 from compiler.frontend.newmatter import TOKEN
 from compiler.law.redline import compare, render_html
 from compiler.law.timeline import Composed, Timeline, TextVersion, short_name
-from compiler.report.changes import Changes, report
+from compiler.report.changes import Changes, report, under_its_date
 from compiler.tariffs.model import AnyTariff
 from compiler.site.render import Memo, Pages, _rel, named, render_node, section_slug
 
@@ -220,9 +220,7 @@ def change_pages(dated: list[Changes], tariffs: list[AnyTariff], P: Pages,
                   if 0 <= j < len(order)]
         lines = [f"# Changes in {year}", "", " · ".join(["Every year: [History and changes](../history.md)", *around]), ""]
         for found in years[year]:
-            body = report(found, tariffs, quote=esc.text, html=True, link=link, listing=listing)
-            # the date heads its changes: its sections and fees one level below it
-            lines += [f"## {found.end}", ""] + ["#" + x if x.startswith("#") else x for x in body[2:]]
+            lines += under_its_date(found, report(found, tariffs, quote=esc.text, html=True, link=link, listing=listing))
         out[page] = "\n".join(lines).rstrip("\n") + "\n"
         index.append(f"- **{year}**: " + "; ".join(f"[{f.end}](changes/{year}.md#{f.end}) — {_in_words(f)}"
                                                  for f in years[year]))
