@@ -132,7 +132,7 @@ def test_serve_rebuilds_the_site_when_the_corpus_changes(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "navlaw serve: rebuilt in" in captured.err
     # one page per section: the amended section's page, its history, the tariffs and the change report
-    assert "1 of 5 documents parsed, 4 reused; 2 of 210 law and history pages written afresh; site: 4 of 241 pages rendered" in captured.out
+    assert "1 of 5 documents parsed, 4 reused; 2 of 210 law and history pages written afresh; site: 4 of 245 pages rendered" in captured.out
 
 
 def test_serve_refuses_a_bad_address(capsys):
@@ -153,8 +153,24 @@ def test_serve_says_when_the_port_is_taken(tmp_path, capsys):
 
 
 def test_diagnostics_page_links_findings_to_provisions(site):
-    page = (site / "diagnostics" / "index.html").read_text(encoding="utf-8")
-    assert re.search(r'<a href="[^"]*#p-88-4-b-1-ii-1-A-i">88/4/b/1/ii/1/A/i</a>', page)  # the 1650 jump in table (i)
+    page = (site / "diagnostics" / "088-fragments-2022-txt" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="../../law/88/#p-88-4-b-1-ii-1-A-i">88/4/b/1/ii/1/A/i</a>' in page  # the 1650 jump in table (i)
+
+
+def test_diagnostics_are_a_page_per_file_under_an_index_of_their_counts(site):
+    """69 warnings and 20 notes (`navlaw lint` on the corpus): the index gives each file's counts and
+    links to its page, which lists exactly that many findings, each with its file:line:col (or the file
+    alone, for a finding about the whole file)."""
+    index = (site / "diagnostics" / "index.html").read_text(encoding="utf-8")
+    assert "0 error(s), 69 warning(s),\n20 note(s)" in index
+    rows = re.findall(r'<tr><td><a href="([^"]+)">([^<]+)</a></td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>', index)
+    assert [(name, int(w), int(i)) for _, name, _, w, i in rows] == [
+        ("088.fragments.2022.txt", 7, 5), ("089-a.4-7-8.txt", 37, 2), ("21nycrr-55.2.proposed-2016.txt", 0, 9),
+        ("nav-law.consolidated.txt", 25, 4)]
+    for href, name, errors, warnings, notes in rows:
+        page = (site / "diagnostics" / href / "index.html").read_text(encoding="utf-8")
+        assert page.count('<tr class="warning">') == int(warnings) and page.count('<tr class="info">') == int(notes)
+        assert len(re.findall(rf"<td>{re.escape(name)}(?::\d+:\d+)?</td>", page)) == int(warnings) + int(notes)
 
 
 def test_relative_references_link_to_the_provision(site):

@@ -22,12 +22,13 @@ from compiler import escape as esc
 from compiler.cache import jinja_bytecode
 from compiler.diagnostics import Diagnostics
 from compiler.frontend.corpus import Corpus
-from compiler.frontend.nodes import Article, Node, Provision, Section, lineage, section_of, section_order
+from compiler.frontend.nodes import Article, Node, Provision, Section, section_of, section_order
 from compiler.law.definitions import find as find_definitions
 from compiler.law.timeline import Timeline
 from compiler.site.calculator import plans_json
 from compiler.site.charts import fee_chart, fee_text, in_force, rate_chart, status_on
 from compiler.report.changes import Changes, brief
+from compiler.site.findings import diagnostics_pages
 from compiler.site.history import (act_insertions, change_pages, history_page, known_notes, picker, section_histories,
                                     source_line)
 from compiler.site.render import Memo, Pages, _rel, anchor, rel_path, render_node, section_slug
@@ -196,13 +197,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                                                     [x for x in secs if x in composed]) for a, secs in articles]))
     out.update(history)
     out["assets/history.js"] = (TEMPLATES / "history.js").read_text(encoding="utf-8")
-    located = _provision_at(corpus)
-    out["diagnostics.md"] = env.get_template("diagnostics.md.j2").render(
-        rows=[{"where": esc.text(f"{Path(d.file).name}:{d.line}:{d.column}" if d.line else Path(d.file).name),
-               "provision": _diag_link(located, d, P),
-               "severity": str(d.severity), "code": esc.text(d.code), "message": esc.text(d.message)}
-              for d in diags],
-        summary={s: sum(1 for d in diags if str(d.severity) == s) for s in ("error", "warning", "info")})
+    out.update(diagnostics_pages(corpus, diags, P, env))
     import json as _json
 
     from compiler.fees.plans import build_plans
@@ -265,31 +260,6 @@ def _other_view(t: AnyTariff, P: Pages) -> dict[str, object]:
 
 
 # ---- the calculator ----------------------------------------------------------------------------------------
-
-def _provision_at(corpus: Corpus) -> dict[str, list[tuple[int, str]]]:
-    """file -> (raw line, provision id) of every node, sorted: to find the provision a finding is in."""
-    out: dict[str, list[tuple[int, str]]] = {}
-    for c in corpus.documents:
-        rows = sorted((n.line, n.id) for n in c.document.walk() if n.id and n.kind in ("section", "provision"))
-        out[c.document.file] = rows
-    return out
-
-
-def _diag_link(located: dict[str, list[tuple[int, str]]], d, P: Pages) -> str:  # type: ignore[no-untyped-def]
-    import bisect
-    rows = located.get(d.file)
-    if not rows or not d.line:
-        return ""
-    i = bisect.bisect_right(rows, (d.line, "\uffff")) - 1
-    if i < 0:
-        return ""
-    node_id = rows[i][1]
-    for nid in lineage(node_id):
-        href = P.href("diagnostics.md", section_of(nid), nid)
-        if href:
-            return f'<a href="{href}">{esc.text(nid)}</a>'
-    return ""
-
 
 def _provisions(data: object) -> set[str]:
     """Every "provision" named in the calculator's data (the lines of its quotes cite them)."""
