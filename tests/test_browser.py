@@ -204,8 +204,12 @@ def test_the_change_report_leads_from_its_index_to_a_date_and_from_year_to_year(
 
 
 def test_search_for_a_section_number_finds_that_section_first(page, server):
-    """One search entry per section page: "89-b" and "§ 89-b" rank § 89-b first, "55.2" the rule."""
+    """One search entry per section page: "89-b" and "§ 89-b" rank § 89-b first, "89-a" § 89-a (not
+    § 45-aaaaa, whose tag and title have more words starting "a"), "88" § 88 (not § 88-a), "130-a"
+    § 130-a, "55.2" the rule. ("§ 89-a" still puts § 45-aaaaa first: see search_tags.)"""
     for query, first in (("89-b", "Nav. Law § 89-b. Pilotage on Long Island Sound"), ("§ 89-b", "Nav. Law § 89-b."),
+                         ("89-a", "Nav. Law § 89-a. Pilotage on the Hudson river"), ("88", "Nav. Law § 88. Pilotage"),
+                         ("88-a", "Nav. Law § 88-a. Unlicensed piloting"), ("130-a", "Nav. Law § 130-a."),
                          ("55.2", "21 NYCRR § 55.2. Supplementary fees")):
         page.goto(server + "/")
         page.keyboard.press("/")

@@ -356,3 +356,14 @@ def test_search_finds_each_version_once_not_again_in_every_redline_between_two(s
     assert "The law as of 2022-01-01" not in current["text"]  # its text: on the law page
     assert "Changes from the version before" in current["text"]  # what changed on 2022-01-01 is still found
     assert not any("Versions: " in e["text"] or "View as of" in e["text"] for e in index)
+
+
+def test_a_section_number_is_tagged_so_every_part_of_a_query_for_it_matches():
+    """lunr splits "89-a" into "89…" and "a…": § 89-a's tags hold a word starting with each part; a word
+    starting with the first part alone is not added (it would outrank § 88 for "88" with § 88-a's)."""
+    from compiler.site.pages import search_tags
+
+    assert search_tags("89-a") == ["89-a", "a89"]
+    assert search_tags("88") == ["88"]
+    assert search_tags("45-aaaa") == ["45-aaaa", "aaaa45"]
+    assert search_tags("55.2") == ["55.2"]

@@ -142,7 +142,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         view = dict(
             title=f"{s.citation}. {s.heading}".rstrip(". ") + "." if s.heading else s.citation or sec,
             anchor=anchor(sec), crumbs=crumbs, citation=s.citation, on=on.isoformat(),
-            tags=json.dumps([sec.split("*")[0].split("/")[-1]], ensure_ascii=True),  # JSON is YAML: data, never syntax
+            tags=json.dumps(search_tags(sec.split("*")[0].split("/")[-1]), ensure_ascii=True),  # JSON is YAML: data
             contents=[(c.label, anchor(c.id), (c.text or c.heading)[:80]) for c in s.children
                       if isinstance(c, Provision)] if shown is not None else [],
             absent=comp.message if shown is None else "",  # type: ignore[attr-defined]
@@ -274,3 +274,16 @@ def _provisions(data: object) -> set[str]:
         elif isinstance(x, list):
             stack.extend(x)
     return found
+
+
+def search_tags(number: str) -> list[str]:
+    """A section's number as search tags (weighted far above text). The search splits a query at "-"
+    (lunr's query lexer always does) and looks for each part as the start of a word: "89-a" asks for
+    words starting "89" and words starting "a" (English's stop word, so every "a…" word). Besides the
+    number, a tag that is one word and starts with each later part — "a89" for § 89-a — lets the section
+    whose number it is match every part of the query, and § 89-b ("b89") only "89". None starts with
+    the first part alone ("88a" would outrank § 88 itself for "88": a rarer word than "88"). Left as it
+    is: "§ 89-a" ranks § 45-aaaaa first ("§" matches every section, and § 45-aaaaa has more words
+    starting "a"), and "45-aaaa" the sections with more "a"s, whose words start with it too."""
+    parts = [p for p in re.split(r"[\s\-]+", number) if p]
+    return [number] + [p + "".join(parts[:i] + parts[i + 1:]) for i, p in enumerate(parts) if i]
