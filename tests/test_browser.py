@@ -231,7 +231,8 @@ def test_no_page_type_scrolls_sideways_on_a_phone(page, server):
     try:
         for path in ("/", "/law/", "/law/article-06/", "/law/89-b/", "/law/88/", "/law/89-a/", "/law/21-nycrr-55.2/",
                      "/history/89-b/", "/tariffs/", "/calculator/", "/penalties/", "/diagnostics/", "/history/",
-                     "/changes/2022/", "/changes/2006/", "/diagnostics/089-a-4-7-8-txt/"):
+                     "/changes/2022/", "/changes/2006/", "/diagnostics/089-a-4-7-8-txt/",
+                     "/penalties/article-06/"):
             page.goto(server + path)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
         page.goto(server + "/law/88/")

@@ -22,16 +22,17 @@ from compiler import escape as esc
 from compiler.cache import jinja_bytecode
 from compiler.diagnostics import Diagnostics
 from compiler.frontend.corpus import Corpus
-from compiler.frontend.nodes import Article, Node, Provision, Section, section_of, section_order
+from compiler.frontend.nodes import Article, Node, Provision, Section, section_of
 from compiler.law.definitions import find as find_definitions
 from compiler.law.timeline import Timeline
 from compiler.site.calculator import plans_json
 from compiler.site.charts import fee_chart, fee_text, in_force, rate_chart, status_on
 from compiler.report.changes import Changes, brief
 from compiler.site.findings import diagnostics_pages
+from compiler.site.penalties import penalty_pages
 from compiler.site.history import (act_insertions, change_pages, history_page, known_notes, picker, section_histories,
                                     source_line)
-from compiler.site.render import Memo, Pages, _rel, anchor, rel_path, render_node, section_slug
+from compiler.site.render import Memo, Pages, _rel, anchor, rel_path, render_node, section_slug, tariff_link
 from compiler.tariffs.model import AnyTariff, BracketSchedule
 
 SITE = resources.path("site")
@@ -187,14 +188,10 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                                   route.startswith("hudson") else route) and not isinstance(t, BracketSchedule)
                                   and t.kind != "penalty"]})
     out["tariffs.md"] = env.get_template("tariffs.md.j2").render(routes=routes, on=on.isoformat())
-    penalties = sorted((t for t in tariffs if t.kind == "penalty"),
-                       key=lambda t: (section_order(t.provision), t.provision, t.id))
-    out["penalties.md"] = env.get_template("penalties.md.j2").render(rows=[
-        {"link": _link(t, P, "penalties.md"), "bound": {"max": "at most", "min": "at least"}.get(t.bound, "exactly"),  # type: ignore[attr-defined]
-         "amount": esc.text(brief(t)), "phrase": esc.text(t.phrase),  # type: ignore[attr-defined]
-         "status": t.status, "file": esc.text(Path(t.file).name)} for t in penalties])
-    out.update(change_pages(changes, tariffs, P, [(f"Article {a.label}. {a.heading}".rstrip(". "), article_page[id(a)],
-                                                    [x for x in secs if x in composed]) for a, secs in articles]))
+    by_article = [(f"Article {a.label}. {a.heading}".rstrip(". "), article_page[id(a)], [x for x in secs if x in composed])
+                  for a, secs in articles]
+    out.update(penalty_pages(tariffs, P, env, by_article))
+    out.update(change_pages(changes, tariffs, P, by_article))
     out.update(history)
     out["assets/history.js"] = (TEMPLATES / "history.js").read_text(encoding="utf-8")
     out.update(diagnostics_pages(corpus, diags, P, env))
@@ -228,13 +225,6 @@ def _claim(out: dict[str, str], page: str, what: str) -> None:
                                       f"page {page}: give them distinct numbers", page, code="site")])
 
 
-def _link(t: AnyTariff, P: Pages, page: str = "tariffs.md") -> str:
-    sec = section_of(t.provision)
-    href = P.href(page, sec, t.provision)
-    cite = esc.text(t.citation)
-    return f'<a href="{href}">{cite}</a>' if href else cite
-
-
 def _when(t: AnyTariff) -> str:
     e = t.effective
     start = e.start.isoformat() if e.start else "not established"
@@ -243,7 +233,7 @@ def _when(t: AnyTariff) -> str:
 
 
 def _schedule_view(t: BracketSchedule, P: Pages, on: dt.date) -> dict[str, object]:
-    return {"title": esc.text(t.title), "link": _link(t, P), "when": _when(t), "status": t.status,
+    return {"title": esc.text(t.title), "link": tariff_link(t, P, "tariffs.md"), "when": _when(t), "status": t.status,
             "now": status_on(t, on), "current": in_force(t, on),
             "file": esc.text(Path(t.file).name.split("#")[0]),
             "why": esc.text(t.effective.start_phrase) if t.effective.start is None else "",
@@ -255,7 +245,7 @@ def _schedule_view(t: BracketSchedule, P: Pages, on: dt.date) -> dict[str, objec
 
 
 def _other_view(t: AnyTariff, P: Pages) -> dict[str, object]:
-    return {"title": esc.text(t.title), "link": _link(t, P), "when": _when(t), "status": t.status,
+    return {"title": esc.text(t.title), "link": tariff_link(t, P, "tariffs.md"), "when": _when(t), "status": t.status,
             "what": esc.text(brief(t))}
 
 

@@ -16,6 +16,7 @@ from compiler import escape as esc
 from compiler.cache import digest
 from compiler.frontend.nodes import Formula, Node, Provision, Section, Table, Text, lineage, other_code, section_of
 from compiler.law.definitions import Definition, mark
+from compiler.tariffs.model import AnyTariff
 
 
 def anchor(node_id: str) -> str:
@@ -148,6 +149,13 @@ def render_all(makes: list[Callable[[], str]]) -> list[str]:
     finally:
         _MAKES = []
     return [text for part in parts for text in part]
+
+
+def tariff_link(t: AnyTariff, P: Pages, page: str) -> str:
+    """A tariff's citation, as a link from ``page`` to its provision (as it is when that has no page)."""
+    href = P.href(page, section_of(t.provision), t.provision)
+    cite = esc.text(t.citation)
+    return f'<a href="{href}">{cite}</a>' if href else cite
 
 
 def named(P: Pages, page: str, node_id: str, text: str) -> str:
