@@ -229,3 +229,27 @@ def test_files_someone_put_in_the_output_survive_a_rebuild(tmp_path, corpus, cap
     assert (out / "screenshots" / "a.png").read_bytes() == b"\x89PNG"
     assert build(tmp_path, corpus, "build", "--no-site") == 0
     assert not (out / "site").exists() and (out / "note.txt").is_file()
+
+
+def test_the_theme_s_file_list_is_kept_for_the_next_process(tmp_path, monkeypatch):
+    """MkDocs lists Material's thousands of files at each build; the list is kept in the user's cache
+    (JSON), so the next process reads it instead. A damaged copy is listed again, not trusted."""
+    from compiler.site import mkdocs_build as mb
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(mb, "_THEME_FILES", {})  # as a new process starts
+    assert build(tmp_path, CORPUS, "one", "--no-cache") == 0
+    kept = list((tmp_path / "xdg" / "navlaw" / "theme-files").glob("*.json"))
+    assert len(kept) == 1 and any(f.startswith("assets/javascripts/bundle.") for f in mb._kept_list(kept[0].stem))
+
+    def listed_again(key, files):  # noqa: ANN001, ANN202
+        raise AssertionError("the theme was listed again")
+    monkeypatch.setattr(mb, "_THEME_FILES", {})
+    monkeypatch.setattr(mb, "_keep_list", listed_again)
+    assert build(tmp_path, CORPUS, "two", "--no-cache") == 0  # the kept list was read
+    assert tree_bytes(tmp_path / "two" / "site") == tree_bytes(tmp_path / "one" / "site")
+
+    kept[0].write_text("[not json", encoding="utf-8")
+    monkeypatch.setattr(mb, "_THEME_FILES", {})
+    with pytest.raises(AssertionError, match="listed again"):
+        build(tmp_path, CORPUS, "three", "--no-cache")
