@@ -333,7 +333,7 @@ def _keep_list(key: str, files: list[str]) -> list[str]:
     where = _theme_lists()
     if where is not None:
         try:
-            if sum(1 for _ in where.iterdir()) > 50:  # the overrides' stamps change with each checkout
+            if sum(1 for _ in where.iterdir()) > 50:  # one per state of the overrides and versions seen
                 for old in where.iterdir():
                     old.unlink()
             tmp = where / f".{key}.{os.getpid()}.tmp"

@@ -46,6 +46,11 @@ def _num(label: str) -> str:
     return f"{int(m[1]):02d}{m[2]}" if m else label
 
 
+def _article_name(a: Node) -> str:
+    """"Article 6. PILOTS AND PILOTAGE FEES, PORT OF NEW YORK" (breadcrumbs, the change report, penalties)."""
+    return f"Article {a.label}. {a.heading}".rstrip(". ")
+
+
 def _articles(corpus: Corpus) -> list[tuple[Node, list[str]]]:
     base = next((c.document for c in corpus.documents if c.entry and c.entry.kind == "consolidated"), None)
     if base is None:
@@ -134,7 +139,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         crumbs = [("Navigation Law" if s.citation.startswith("Nav. Law") else s.citation.split(" §")[0],
                    _rel(page, "law/index.md"))]
         if a is not None:
-            crumbs.append((f"Article {a.label}. {a.heading}".rstrip(". "), _rel(page, article_page[id(a)])))
+            crumbs.append((_article_name(a), _rel(page, article_page[id(a)])))
         step = {("previous" if j < k else "next"): (f"§ {order[j][0]}", _rel(page, P.section_page[order[j][0]]))
                 for j in (k - 1, k + 1) if 0 <= j < len(order)}
         hist = history_page(sec)
@@ -188,8 +193,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                                   route.startswith("hudson") else route) and not isinstance(t, BracketSchedule)
                                   and t.kind != "penalty"]})
     out["tariffs.md"] = env.get_template("tariffs.md.j2").render(routes=routes, on=on.isoformat())
-    by_article = [(f"Article {a.label}. {a.heading}".rstrip(". "), article_page[id(a)], [x for x in secs if x in composed])
-                  for a, secs in articles]
+    by_article = [(_article_name(a), article_page[id(a)], [x for x in secs if x in composed]) for a, secs in articles]
     out.update(penalty_pages(tariffs, P, env, by_article))
     out.update(change_pages(changes, tariffs, P, by_article))
     out.update(history)
