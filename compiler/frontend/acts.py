@@ -62,6 +62,19 @@ class Reported:
     law: str
     sentence: str
     targets: tuple[str, ...] = ()
+    read: bool = True  # the instruction grammar read it (law and targets)
+
+
+@dataclass(frozen=True)
+class ActSection:
+    """A section of the act as read: what navlaw took it for (benchmarks/acts.py counts these)."""
+
+    part: str
+    number: int
+    line: int
+    sentence: str  # its first sentence (an instruction's, up to "to read as follows:")
+    kind: str  # "instruction" (this corpus's law) | "reported" (another law's) | "nothing" (amends nothing)
+    #            | "effective" | "unread" (an error said why)
 
 
 @dataclass
@@ -77,6 +90,7 @@ class Act:
     dates: E.Effective = field(default_factory=E.Effective)
     removed: list[str] = field(default_factory=list)  # what of the print was not the act (bill print)
     outcome: list[tuple[str, str]] = field(default_factory=list)  # (applied | reported | refused, what), when applied
+    sections: list[ActSection] = field(default_factory=list)  # every section of the act, as read
 
     def effective_of(self, ins: Instruction) -> tuple[dt.date | None, str]:
         return self.dates.of(ins.number)
@@ -235,8 +249,14 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
             if act.dates.expires:
                 report(Severity.WARNING, line, f"the act expires on {act.dates.expires} ({act.dates.expires_phrase}); "
                        "navlaw applies it from its effective date and does not revert it after that")
+            act.sections.append(ActSection(part_, number, line, " ".join(head.split())[:600], "effective"))
             continue
+        before = (len(act.instructions), len(act.reported), len(diags.errors))
         _instructions(act, part_, number, line, head, paras, err, report)
+        after = (len(act.instructions), len(act.reported), len(diags.errors))
+        kind = ("unread" if after[2] > before[2] else "instruction" if after[0] > before[0]
+                else ("reported" if act.reported[-1].law else "nothing") if after[1] > before[1] else "nothing")
+        act.sections.append(ActSection(part_, number, line, " ".join(head.split())[:600], kind))
     if not dated:
         err(len(raw_lines), "the act has no effective-date section (\"This act shall take effect …\")")
     return act
@@ -254,11 +274,11 @@ def _instructions(act: Act, part: str, number: int, line: int, head: str, paras:
     except LarkError:
         chapter = re.search(r"\bof\s+(chapter\s+\d+\s+of\s+the\s+laws\s+of\s+\d{4})", sentence, re.I)
         if chapter:  # an unconsolidated law ("section 168 of chapter 639 of the laws of 1996"): not this corpus's
-            act.reported.append(Reported(number, line, " ".join(chapter.group(1).lower().split()), sentence[:200]))
+            act.reported.append(Reported(number, line, " ".join(chapter.group(1).lower().split()), sentence[:200], read=False))
             return
         law = re.search(r"\bof\s+the\s+((?:[a-z-]+\s+){0,6}?law)\b", sentence, re.I)
         if law and " ".join(law.group(1).lower().split()) != CORPUS_LAW:
-            act.reported.append(Reported(number, line, " ".join(law.group(1).lower().split()), sentence[:200]))
+            act.reported.append(Reported(number, line, " ".join(law.group(1).lower().split()), sentence[:200], read=False))
             return
         if law is None and not re.search(r"\b(amended|repealed|renumbered|added)\b", sentence, re.I):
             act.reported.append(Reported(number, line, "", sentence[:200]))  # findings, a short title: no instruction
