@@ -51,6 +51,7 @@ class Instruction:
     sentence: str
     renamed: str = ""  # "renumber": the provision's new id
     part: str = ""  # the act's part ("A"), in acts printed in parts
+    portion: str = ""  # the part of the target it amends: "opening paragraph", "closing paragraph", "heading"
 
 
 @dataclass(frozen=True)
@@ -262,94 +263,195 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
     return act
 
 
+# A level's rank, outermost first: a target naming fewer levels than another of its sentence shares the
+# other's levels ranked above its own; a provision added is under its target's levels ranked above it.
+RANK = {"part": 0, "subpart": 1, "title": 2, "article": 3, "section": 4, "rule": 4, "subsection": 5,
+        "subdivision": 5, "schedule": 5, "paragraph": 6, "subparagraph": 7, "clause": 8, "subclause": 9,
+        "item": 10, "subitem": 11}
+_SENTENCE = re.compile(r"(.+?(?:to\s+read\s+as\s+follows\s*:|\bamended\s+by\s+repealing\b[^:]*:))\s*(.*)$"
+                       r"|(.+?(?:\brepealed\b|\b(?:renumbered|relettered|redesignated|designated)\b[^.]*?)\.)(?:\s+(.*))?$",
+                       re.S | re.I)
+# a section that instructs: its first sentence says something "is/are (hereby) amended|repealed|…"
+INSTRUCTS = re.compile(r"\b(?:is|are)\s+(?:hereby\s+)?(?:amended|repealed|renumbered|relettered|redesignated|designated|added)\b",
+                       re.I)
+
+
+@dataclass(frozen=True)
+class Target:
+    """One provision an instruction names: its id, level, and the part of it ("opening paragraph") if any."""
+
+    id: str
+    level: str
+    portion: str = ""
+
+    def said(self) -> str:
+        return f"{self.id} ({self.portion})" if self.portion else self.id
+
+
+def _portion(token: str) -> str:
+    return " ".join(re.sub(r"(?i)^(?:of\s+)?the\s+", "", token).lower().split())
+
+
+def _elements(target: Tree) -> list[tuple[str, str, list[str]]]:  # type: ignore[type-arg]
+    """A target's chain, innermost first: ("level", level, labels) or ("portion", "opening paragraph", [])."""
+    out: list[tuple[str, str, list[str]]] = []
+    for c in target.children:
+        if isinstance(c, Tree) and c.data == "ref":
+            level = str(c.children[0]).lower().rstrip("s")
+            labels = [_label(level, str(t)) for t in c.children[1].children if isinstance(t, Token) and t.type == "LABEL"]
+            out.append(("level", level, labels))
+        elif isinstance(c, Token) and c.type in ("PORTION", "OF_PORTION"):
+            out.append(("portion", _portion(str(c)), []))
+    return out
+
+
+def _outer(chain: list[tuple[str, str]], rank: int) -> list[tuple[str, str]]:
+    """The levels of an (outermost-first) chain ranked above ``rank``."""
+    return [(lv, lab) for lv, lab in chain if RANK[lv] < rank]
+
+
+def _targets(subject: Tree, sentence: str) -> tuple[list[Target], list[tuple[str, str]]]:  # type: ignore[type-arg]
+    """The subject's targets, and the last target's chain (outermost first, (level, label)) that new
+    provisions are placed in."""
+    items = [_elements(t) for t in subject.children if isinstance(t, Tree) and t.data == "target"]
+    for elements in items:
+        for kind, level, labels in elements:
+            if kind == "level" and level not in RANK:
+                raise ValueError(f"the level {level!r} in {sentence[:120]!r} is not one navlaw reads")
+            if kind == "level" and labels and elements.index((kind, level, labels)) > 0 and len(labels) > 1:
+                raise ValueError(f"{sentence[:120]!r} names several {level}s as the place of its targets")
+    last = items[-1]
+    last_chain = [(lv, labs[0]) for kind, lv, labs in reversed(last) if kind == "level"]
+    out: list[Target] = []
+    for elements in items:
+        levels = [(lv, labs) for kind, lv, labs in elements if kind == "level"]
+        portion = elements[0][1] if elements[0][0] == "portion" else ""
+        chain = [(lv, labs[0]) for lv, labs in reversed(levels[1:] if not portion else levels)]
+        head = levels[0] if levels and not portion else None
+        top = (chain[0][0] if chain else head[0]) if (chain or head) else ""
+        if elements is not last:  # shares the last target's outer levels
+            rank = RANK[top] if top else RANK[last_chain[-1][0]]
+            chain = _outer(last_chain, rank) + chain
+        order = [RANK[lv] for lv, _ in chain] + ([RANK[head[0]]] if head else [])
+        if order != sorted(order) or len(set(order)) != len(order) and not all(lv == "section" for lv, _ in chain):
+            raise ValueError(f"the citation {sentence[:120]!r} names its levels out of order")
+        if not any(lv in ("section", "rule", "article", "title", "part", "subpart") for lv, _ in chain) and not (
+                head and head[0] in ("section", "rule", "article", "title", "part", "subpart")):
+            raise ValueError(f"the citation {sentence[:120]!r} does not name a section")
+        prefix = [lab for _, lab in chain]
+        if head:
+            out += [Target("/".join(prefix + [lab]), head[0]) for lab in head[1]]
+        else:
+            out.append(Target("/".join(prefix), chain[-1][0] if chain else "", portion))
+    return out, last_chain
+
+
+def _new(pred: Tree, chain: list[tuple[str, str]], whole: bool) -> list[Target]:  # type: ignore[type-arg]
+    """The provisions a predicate adds (or renames to): under the target's levels ranked above theirs."""
+    out: list[Target] = []
+    for c in pred.children:
+        if isinstance(c, Tree) and c.data == "new" and isinstance(c.children[0], Token):
+            out.append(Target("/".join(lab for _, lab in chain), chain[-1][0] if chain else "", _portion(str(c.children[0]))))
+            continue
+        ref = c.children[0] if isinstance(c, Tree) and c.data == "new" else c
+        if not (isinstance(ref, Tree) and ref.data == "ref"):
+            continue
+        level = str(ref.children[0]).lower().rstrip("s")
+        if level not in RANK:
+            raise ValueError(f"the level {level!r} is not one navlaw reads")
+        labels = [_label(level, str(t)) for t in ref.children[1].children if isinstance(t, Token) and t.type == "LABEL"]
+        prefix = [] if whole else [lab for _, lab in _outer(chain, RANK[level])]
+        out += [Target("/".join(prefix + [lab]), level) for lab in labels]
+    return out
+
+
+def read_instruction(sentence: str) -> tuple[str, str, list[Target], list[Target]]:
+    """(law, action, targets, new provisions) of an instruction sentence; raises LarkError or ValueError
+    when navlaw cannot read it. The law is the one the sentence names ("navigation law", "chapter 57 of the
+    laws of 2008"), never one of its amendment history."""
+    tree = _instruction_parser().parse(sentence)
+    law_tree = tree.children[1] if tree.data == "provisions" else tree.children[0]
+    law_tok = [str(t) for t in law_tree.children if isinstance(t, Token) and t.type in ("LAW", "CHAPTER_LAW")][0]
+    law = " ".join(law_tok.replace("\u2019", "'").lower().split())
+    law = re.sub(r"^(?:of\s+)?(?:the\s+)?", "", law)
+    pred: Tree = tree.children[-1]  # type: ignore[assignment]
+    if tree.data == "provisions":
+        targets, chain = _targets(tree.children[0], sentence)  # type: ignore[arg-type]
+        if targets and not targets[0].portion:
+            chain = [(lv, lab) for lv, lab in _outer(chain, 99)]
+            first = targets[0]
+            chain = _outer(chain, RANK[first.level]) + [(first.level, first.id.rsplit("/", 1)[-1])]
+    else:
+        targets, chain = [], []
+    return law, pred.data, targets, _new(pred, chain, tree.data == "whole_law")
+
+
 def _instructions(act: Act, part: str, number: int, line: int, head: str, paras: list[tuple[int, str]],
                   err, report) -> None:  # type: ignore[no-untyped-def]
     folded = " ".join(head.split())
-    m = (re.match(r"(.+?to\s+read\s+as\s+follows\s*:)\s*(.*)$", folded, re.S | re.I)
-         or re.match(r"(.+?(?:\bREPEALED\b\.?|\brenumbered\b[^.]*\.))\s*(.*)$", folded, re.S | re.I))
-    sentence, rest = (m.group(1), m.group(2)) if m else (folded, "")
+    m = _SENTENCE.match(folded)
+    sentence, rest = ((m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4) or "")) if m else (folded, "")
     body_paras = ([rest] if rest else []) + [t for _, t in paras[1:]]
+    if not INSTRUCTS.search(sentence):
+        # findings, a short title, "Notwithstanding any other provision of law …", a study, a fund:
+        # a section of the act that amends no law
+        act.reported.append(Reported(number, line, "", sentence[:200]))
+        return
     try:
-        tree = _instruction_parser().parse(sentence)
-    except LarkError:
-        chapter = re.search(r"\bof\s+(chapter\s+\d+\s+of\s+the\s+laws\s+of\s+\d{4})", sentence, re.I)
-        if chapter:  # an unconsolidated law ("section 168 of chapter 639 of the laws of 1996"): not this corpus's
-            act.reported.append(Reported(number, line, " ".join(chapter.group(1).lower().split()), sentence[:200], read=False))
-            return
-        law = re.search(r"\bof\s+the\s+((?:[a-z-]+\s+){0,6}?law)\b", sentence, re.I)
-        if law and " ".join(law.group(1).lower().split()) != CORPUS_LAW:
-            act.reported.append(Reported(number, line, " ".join(law.group(1).lower().split()), sentence[:200], read=False))
-            return
-        if law is None and not re.search(r"\b(amended|repealed|renumbered|added)\b", sentence, re.I):
-            act.reported.append(Reported(number, line, "", sentence[:200]))  # findings, a short title: no instruction
-            return
-        err(line, f"§ {number} of the act: not an instruction navlaw reads: {sentence[:160]!r}",
+        law, kind, targets, news = read_instruction(sentence)
+    except (LarkError, ValueError) as e:
+        why = str(e) if isinstance(e, ValueError) else ""
+        err(line, f"§ {number} of the act: not an instruction navlaw reads{': ' + why if why else ''}: {sentence[:200]!r}",
             "known: \"… is/are amended to read as follows:\", \"… is amended by adding a new subdivision N to read "
-            "as follows:\", \"… is amended and a new … is added …\", \"… is/are REPEALED.\", \"… is renumbered …\"")
+            "as follows:\", \"… is amended and a new … is added …\", \"… is/are REPEALED.\", \"… is renumbered …\"; "
+            "targets \"paragraph (b) of subdivision 4 of section 89-b\", \"the opening paragraph of …\"; the law's name "
+            "(\"of the navigation law\", \"of chapter 57 of the laws of 2008\")")
         return
-    law = " ".join(str(next(tree.scan_values(lambda v: isinstance(v, Token) and v.type == "LAW"))).lower().split())
-    law = re.sub(r"^the\s+", "", law)
-    pred: Tree = tree.children[-1]  # type: ignore[assignment]
-    subject = tree.children[0] if tree.data == "provisions" else None
-    refs = _refs(subject) if isinstance(subject, Tree) else []
-    try:
-        prefix = _chain(refs, sentence) if refs else []
-    except ValueError as e:
-        err(line, f"§ {number} of the act: {e}")
-        return
-    targets = ["/".join(prefix + [label]) for label in refs[0][1]] if refs else []
-    new_level = str(next((c for c in pred.children if isinstance(c, Token) and c.type == "LEVEL"), "")).lower()
-    new_labels = [_label(new_level, str(t)) for c in pred.children if isinstance(c, Tree) for t in c.children
-                  if isinstance(t, Token) and t.type == "LABEL"]
     if law != CORPUS_LAW:
-        act.reported.append(Reported(number, line, law, sentence[:200], tuple(targets)))
+        act.reported.append(Reported(number, line, law, sentence[:200], tuple(t.said() for t in targets + news)))
         return
-    kind = pred.data
     bodies = body_paras
 
-    def add(action: str, target: str, text: str, renamed: str = "") -> None:
-        act.instructions.append(Instruction(number, action, target, text, line, sentence, renamed, part))
+    def add(action: str, target: Target, text: str, renamed: str = "") -> None:
+        act.instructions.append(Instruction(number, action, target.id, text, line, sentence, renamed, part, target.portion))
 
-    if kind == "amend":
-        for target, text in _split_bodies(targets, refs[0][0], bodies, number, line, err):
+    if kind == "items":
+        err(line, f"§ {number} of the act amends appropriation items of {', '.join(t.said() for t in targets)}: navlaw "
+            "does not apply an amendment by items")
+    elif kind == "amend":
+        for target, text in _split_bodies(targets, bodies, number, line, err):
             add("amend", target, text)
     elif kind == "add":
-        parent = "/".join(prefix + refs[0][1][:1]) if refs else ""
-        new_ids = [f"{parent}/{l}" if parent else l for l in new_labels]
-        if not refs and new_level.startswith("article"):
+        if not targets and news and news[0].level == "article":
             for sec, text in _sections_of(bodies):
-                add("add", sec, text)
+                add("add", Target(sec, "section"), text)
             return
-        for target, text in _split_bodies(new_ids, new_level, bodies, number, line, err):
+        for target, text in _split_bodies(news, bodies, number, line, err):
             add("add", target, text)
-    elif kind in ("amend_add", "repeal_add", "renumber_add"):
-        parent = "/".join(prefix)
-        new_ids = [f"{parent}/{l}" if parent else l for l in new_labels]
-        if kind == "amend_add":
-            pairs = _split_bodies(targets + new_ids, refs[0][0], bodies, number, line, err)
-            for target, text in pairs:
-                add("amend" if target in targets else "add", target, text)
-        elif kind == "repeal_add":
-            for target in targets:
-                if target not in new_ids:
-                    add("repeal", target, "")
-            added = _sections_of(bodies) if new_level.startswith("article") else \
-                _split_bodies(new_ids, new_level, bodies, number, line, err)
-            for target, text in added:
-                add("replace" if target in targets else "add", target, text)
-        else:
-            renamed_to = [f"{parent}/{l}" if parent else l for l in new_labels]
-            for target, new in zip(targets, renamed_to):
-                add("renumber", target, "", new)
-            for target, text in _split_bodies(renamed_to[len(targets):] or new_ids[-1:], new_level, bodies, number, line, err):
-                add("replace", target, text)
+    elif kind == "amend_add":
+        for target, text in _split_bodies(targets + news, bodies, number, line, err):
+            add("amend" if target in targets else "add", target, text)
+    elif kind == "repeal_add":
+        for target in targets:
+            if target.id not in {n.id for n in news}:
+                add("repeal", target, "")
+        added = [(Target(s, "section"), t) for s, t in _sections_of(bodies)] if news and news[0].level == "article" \
+            else _split_bodies(news, bodies, number, line, err)
+        for target, text in added:
+            add("replace" if target.id in {t.id for t in targets} else "add", target, text)
+    elif kind in ("renumber", "renumber_add", "designate", "designate_add"):
+        renamed_to = news[: len(targets)]
+        if len(renamed_to) != len(targets):
+            err(line, f"§ {number} of the act renames {len(targets)} provision(s) to {len(renamed_to)}: {sentence[:160]!r}")
+            return
+        for target, new in zip(targets, renamed_to):
+            add("renumber", target, "", new.id)
+        if kind.endswith("_add"):
+            for target, text in _split_bodies(news[len(targets):], bodies, number, line, err):
+                add("replace" if target.id in {t.id for t in targets} else "add", target, text)
     elif kind == "repeal":
         for target in targets:
             add("repeal", target, "")
-    elif kind == "renumber":
-        parent = "/".join(prefix)
-        for target, label in zip(targets, new_labels):
-            add("renumber", target, "", f"{parent}/{label}" if parent else label)
 
 
 def _label_forms(level: str, label: str) -> tuple[str, ...]:
@@ -358,21 +460,25 @@ def _label_forms(level: str, label: str) -> tuple[str, ...]:
     return (f"{label}.", f"({label})", f"{label.upper()}.", f"({label.upper()})")
 
 
-def _split_bodies(targets: list[str], level: str, paras: list[str], number: int, line: int, err
-                  ) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+def _split_bodies(targets: list[Target], paras: list[str], number: int, line: int, err
+                  ) -> list[tuple[Target, str]]:  # type: ignore[no-untyped-def]
     """The new text of each target: for several ("Subitems (iii), (iv), (v) and (vi) …"), the text from
-    each one's label to the next's."""
+    each one's label to the next's (an opening paragraph's from where the one before it ends)."""
     if len(targets) <= 1:
         return [(targets[0], "\n".join(paras))] if targets else []
     starts = []
     k = 0
     for t in targets:
-        label = t.rsplit("/", 1)[-1]
-        forms = tuple(f.lower() for f in _label_forms(level, label))
+        if t.portion:
+            starts.append(k)
+            k += 1
+            continue
+        label = t.id.rsplit("/", 1)[-1]
+        forms = tuple(f.lower() for f in _label_forms(t.level, label))
         while k < len(paras) and not paras[k].lower().startswith(forms):
             k += 1
         if k == len(paras):
-            err(line, f"§ {number} of the act names {t}, but its new text has no paragraph starting with its label")
+            err(line, f"§ {number} of the act names {t.id}, but its new text has no paragraph starting with its label")
             return []
         starts.append(k)
         k += 1
