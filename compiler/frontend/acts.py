@@ -266,7 +266,7 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
 # A level's rank, outermost first: a target naming fewer levels than another of its sentence shares the
 # other's levels ranked above its own; a provision added is under its target's levels ranked above it.
 RANK = {"part": 0, "subpart": 1, "title": 2, "article": 3, "section": 4, "rule": 4, "subsection": 5,
-        "subdivision": 5, "schedule": 5, "paragraph": 6, "subparagraph": 7, "clause": 8, "subclause": 9,
+        "subdivision": 5, "schedule": 6, "paragraph": 6, "subparagraph": 7, "clause": 8, "subclause": 9,
         "item": 10, "subitem": 11}
 _SENTENCE = re.compile(r"(.+?(?:to\s+read\s+as\s+follows\s*:|\bamended\s+by\s+repealing\b[^:]*:))\s*(.*)$"
                        r"|(.+?(?:\brepealed\b|\b(?:renumbered|relettered|redesignated|designated)\b[^.]*?)\.)(?:\s+(.*))?$",
@@ -333,7 +333,8 @@ def _targets(subject: Tree, sentence: str) -> tuple[list[Target], list[tuple[str
             rank = RANK[top] if top else RANK[last_chain[-1][0]]
             chain = _outer(last_chain, rank) + chain
         order = [RANK[lv] for lv, _ in chain] + ([RANK[head[0]]] if head else [])
-        if order != sorted(order) or len(set(order)) != len(order) and not all(lv == "section" for lv, _ in chain):
+        repeated = [r for r in order if order.count(r) > 1 and r != RANK["section"]]  # "section 7 of section 1 of chapter …"
+        if order != sorted(order) or repeated:
             raise ValueError(f"the citation {sentence[:120]!r} names its levels out of order")
         if not any(lv in ("section", "rule", "article", "title", "part", "subpart") for lv, _ in chain) and not (
                 head and head[0] in ("section", "rule", "article", "title", "part", "subpart")):
@@ -423,7 +424,10 @@ def _instructions(act: Act, part: str, number: int, line: int, head: str, paras:
             add("amend", target, text)
     elif kind == "add":
         if not targets and news and news[0].level == "article":
-            for sec, text in _sections_of(bodies):
+            sections = _sections_of(bodies)
+            if not sections:
+                err(line, f"§ {number} of the act adds article {news[0].id}, but navlaw finds no section (\"§ N. …\") in its text")
+            for sec, text in sections:
                 add("add", Target(sec, "section"), text)
             return
         for target, text in _split_bodies(news, bodies, number, line, err):
@@ -439,13 +443,16 @@ def _instructions(act: Act, part: str, number: int, line: int, head: str, paras:
             else _split_bodies(news, bodies, number, line, err)
         for target, text in added:
             add("replace" if target.id in {t.id for t in targets} else "add", target, text)
-    elif kind in ("renumber", "renumber_add", "designate", "designate_add"):
+    elif kind in ("renumber", "renumber_add", "renumber_amend", "designate", "designate_add"):
         renamed_to = news[: len(targets)]
         if len(renamed_to) != len(targets):
             err(line, f"§ {number} of the act renames {len(targets)} provision(s) to {len(renamed_to)}: {sentence[:160]!r}")
             return
         for target, new in zip(targets, renamed_to):
             add("renumber", target, "", new.id)
+        if kind == "renumber_amend":
+            for target, text in _split_bodies(renamed_to, bodies, number, line, err):
+                add("replace", target, text)
         if kind.endswith("_add"):
             for target, text in _split_bodies(news[len(targets):], bodies, number, line, err):
                 add("replace" if target.id in {t.id for t in targets} else "add", target, text)
@@ -456,7 +463,7 @@ def _instructions(act: Act, part: str, number: int, line: int, head: str, paras:
 
 def _label_forms(level: str, label: str) -> tuple[str, ...]:
     if level.startswith(("section",)):
-        return (f"§ {label}.", f"§{label}.", f"Section {label}.", f"S {label}.")
+        return (f"§ {label}.", f"§{label}.", f"Section {label}.", f"S {label}.", f"§ {label} ", f"§{label} ")
     return (f"{label}.", f"({label})", f"{label.upper()}.", f"({label.upper()})")
 
 
@@ -475,7 +482,7 @@ def _split_bodies(targets: list[Target], paras: list[str], number: int, line: in
             continue
         label = t.id.rsplit("/", 1)[-1]
         forms = tuple(f.lower() for f in _label_forms(t.level, label))
-        while k < len(paras) and not paras[k].lower().startswith(forms):
+        while k < len(paras) and not " ".join(paras[k].split()).lower().startswith(forms):
             k += 1
         if k == len(paras):
             err(line, f"§ {number} of the act names {t.id}, but its new text has no paragraph starting with its label")
@@ -491,12 +498,12 @@ def _split_bodies(targets: list[Target], paras: list[str], number: int, line: in
 
 def _sections_of(paras: list[str]) -> list[tuple[str, str]]:
     """The sections in an added article's text ("ARTICLE 4-B", its contents "SECTION 79-D. …", then
-    "§ 79-D. …" and its text, …): each section's text from its "§" heading to the next."""
-    out: list[tuple[str, list[str]]] = []
-    for p in paras:
-        m = re.match(r"(?:§|S)\s*(\d+(?:-[A-Za-z]+)*)\.\s", p)
-        if m:
-            out.append((m.group(1).lower(), [p]))
-        elif out:
-            out[-1][1].append(p)
-    return [(s, "\n".join(ps)) for s, ps in out]
+    "§ 79-D. …" and its text, …): each section's text from its "§" heading to the next. A heading the
+    print runs on from the line before (not indented) starts a section too."""
+    text = "\n".join(paras)
+    heads = list(re.finditer(r"(?:^|(?<=\s))(?:§|(?<=\n)S)\s*(\d+(?:[.-][A-Za-z0-9]+)*)\.?\s", text))
+    out = []
+    for i, m in enumerate(heads):
+        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
+        out.append((m.group(1).lower(), text[m.start():end].rstrip()))
+    return out
