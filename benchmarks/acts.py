@@ -104,6 +104,8 @@ def measure(files: list[Path], became_law: dt.date, show: str) -> dict[str, obje
         errors = diags.errors
         if errors:
             c["refused"] += 1
+            if any("the manifest must give" not in d.message for d in errors):
+                c["refused (language)"] += 1
             for kind in sorted({group(d.message) for d in errors}):
                 refused[kind] += 1
             for d in errors:
@@ -112,7 +114,9 @@ def measure(files: list[Path], became_law: dt.date, show: str) -> dict[str, obje
         for d in errors:
             by_line[d.line].append(d)
         for s in act.sections:
-            if s.kind == "effective" and by_line.get(s.line):
+            if s.kind == "effective" and any("the manifest must give" in d.message for d in by_line.get(s.line, [])):
+                c["effective tied"] += 1
+            if s.kind == "effective" and any("the manifest must give" not in d.message for d in by_line.get(s.line, [])):
                 c["effective unread"] += 1
                 say("effective", f"{path.name}:{s.line}: {by_line[s.line][0].message[:220]}")
         c["effective clauses"] += sum(1 for s in act.sections if s.kind == "effective")
@@ -193,7 +197,10 @@ def main() -> None:
         ("bills read", f"{c['bills'] - c['tracebacks']} of {c['bills']}"),
         ("tracebacks", str(c["tracebacks"])),
         ("builds refused (any error)", f"{c['refused']} ({pct(c['refused'], c['bills'])})"),
+        ("  … for language navlaw does not read", f"{c['refused (language)']} ({pct(c['refused (language)'], c['bills'])})"),
+        ("  … only for a date the manifest must give", f"{c['refused'] - c['refused (language)']}"),
         ("effective-date clauses not read", f"{c['effective unread']} of {c['effective clauses']}"),
+        ("effective-date clauses a date the manifest must give", f"{c['effective tied']}"),
         ("instruction targets read", f"{c['targets read']} of {c['instructions']} ({pct(c['targets read'], c['instructions'])})"),
         ("  … law's name replaced", f"{c['targets read (replaced)']} of {c['instructions (replaced)']} "
                                     f"({pct(c['targets read (replaced)'], c['instructions (replaced)'])})"),

@@ -92,8 +92,19 @@ class Act:
     removed: list[str] = field(default_factory=list)  # what of the print was not the act (bill print)
     outcome: list[tuple[str, str]] = field(default_factory=list)  # (applied | reported | refused, what), when applied
     sections: list[ActSection] = field(default_factory=list)  # every section of the act, as read
+    part_dates: dict[str, E.Effective] = field(default_factory=dict)  # a Part's own effective-date section
 
     def effective_of(self, ins: Instruction) -> tuple[dt.date | None, str]:
+        """An instruction's date: its Part's own effective-date section (a subpart's, else its Part's), else a
+        proviso of the act's dating its Part, else the act's."""
+        if ins.part:
+            for key in (ins.part, ins.part.split(",")[0]):
+                if key in self.part_dates:
+                    dates = self.part_dates[key]
+                    return dates.of(ins.number) if key == ins.part else (dates.date, dates.phrase)
+            if ins.part.split(",")[0] in self.dates.parts:
+                return self.dates.parts[ins.part.split(",")[0]]
+            return self.dates.date, self.dates.phrase
         return self.dates.of(ins.number)
 
 
@@ -191,6 +202,71 @@ def unwrap(lines: list[billprint.PrintLine], base: int) -> list[tuple[int, str]]
     return out
 
 
+def _part_said(part: str) -> str:
+    return f"Part {part} of " if part else ""
+
+
+_SUBPART = re.compile(r"^SUBPART\s+([A-Z]{1,3}(?:-\d)?)\.?\s*$")
+_WHOLE_SECTION = re.compile(r"^(?:Section|§)\s+(?P<label>\d+(?:[.-][A-Za-z0-9]+)*)\s+of\b(?!.*\b(?:sections|and\s+section)\b).*"
+                            r"to\s+read\s+as\s+follows\s*:\s*$", re.I | re.S)
+
+
+def _quoted(text: str) -> bool:
+    """New matter (a section the act adds, in CAPITALS) rather than a section of the act."""
+    letters = [c for c in text[:80] if c.isalpha()]
+    return len(letters) >= 8 and sum(c.isupper() for c in letters) > 0.9 * len(letters)
+
+
+def _structure(paragraphs: list[tuple[int, str]]) -> list[tuple[str, int, int, list[tuple[int, str]]]]:
+    """The act's sections: (part, number, line, paragraphs). Sections go 1, 2, 3 in the act, in each Part
+    ("PART B" followed by its "Section 1.") and in each Subpart; after the last Part the act's own
+    sections go on from its number before the first ("§ 2. Severability …", "§ 3. This act shall take
+    effect …"). What is not a section of the act is text of the one before: a "PART II" heading not
+    followed by a section 1, the quoted "§ 5." that begins the new text of "Section 5 of … is amended to
+    read as follows:", a "§ 2." of new matter (CAPITALS), a "§ 1199." of the law a section adds."""
+    sections: list[tuple[str, int, int, list[tuple[int, str]]]] = []
+    stack: list[list] = [["", 0, False]]  # [label, last section number, closed (its effective-date section seen)]
+
+    def starts_one(k: int) -> bool:
+        nxt = paragraphs[k + 1][1] if k + 1 < len(paragraphs) else ""
+        m = _SECTION_START.match(nxt)
+        return m is not None and int(m.group(1)) == 1
+
+    for k, (n, text) in enumerate(paragraphs):
+        pm, sm = _PART.match(text), _SUBPART.match(text)
+        if (pm or sm) and starts_one(k) and (pm or len(stack) >= 2):
+            del stack[1 if pm else 2:]
+            stack.append([(pm or sm).group(1), 0, False])  # type: ignore[union-attr]
+            continue
+        m = _SECTION_START.match(text)
+        level = None
+        if m and not _quoted(text[m.end():]):
+            number = int(m.group(1))
+            prev = sections[-1] if sections else None
+            quote = prev is not None and len(prev[3]) == 1 and _WHOLE_SECTION.match(prev[3][0][1].strip())
+            if quote and quote.group("label").lower() == m.group(1):
+                level = None  # the quoted section the instruction before it amends
+            elif number == stack[-1][1] + 1 and not stack[-1][2]:
+                level = len(stack) - 1
+            else:
+                for j in range(len(stack) - 2, -1, -1):
+                    if number == stack[j][1] + 1 and (stack[-1][2] or number <= stack[-1][1]):
+                        level = j
+                        break
+        if level is None:
+            if sections:
+                sections[-1][3].append((n, text))
+            continue
+        del stack[level + 1:]
+        stack[level][1] = int(m.group(1))  # type: ignore[union-attr]
+        body = text[m.end():]  # type: ignore[union-attr]
+        if E.is_effective_clause(body):
+            stack[level][2] = True
+        label = stack[1][0] + (f", subpart {stack[2][0]}" if len(stack) > 2 else "") if len(stack) > 1 else ""
+        sections.append((label, int(m.group(1)), n, [(n, body)]))  # type: ignore[union-attr]
+    return sections
+
+
 def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
     raw = src.text
     raw_lines = raw.replace("\r\n", "\n").split("\n")
@@ -219,45 +295,52 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
     indents = [len(pl.text) - len(pl.text.lstrip()) for pl in body if pl.text.strip()]
     base = min(indents) if indents else 0
     paragraphs = unwrap(body, base)
-    sections: list[tuple[str, int, int, list[tuple[int, str]]]] = []  # (part, number, line, paragraphs)
-    part = ""
-    for n, text in paragraphs:
-        pm = _PART.match(text)
-        if pm:
-            part = pm.group(1)
-            continue
-        m = _SECTION_START.match(text)
-        # an act's sections go 1, 2, 3 (in each part); "§ 1199. Driver responsibility …" inside the new
-        # text of a section is the law it adds, not a section of the act
-        expected = sections[-1][1] + 1 if sections and sections[-1][0] == part else 1
-        if m and int(m.group(1)) == expected:
-            sections.append((part, int(m.group(1)), n, [(n, text[m.end():])]))
-        elif sections:
-            sections[-1][3].append((n, text))
+    sections = _structure(paragraphs)
     act = Act(src.path, entry, title, [], None, "", raw, removed=removed)
-    dated = False
     for part_, number, line, paras in sections:
         head = paras[0][1]
         if E.is_effective_clause(head):
             clause = " ".join([head] + [t for _, t in paras[1:]])
-            if part_ and dated:
-                continue  # a later part's effective-date section: its instructions are other laws' (reported)
-            act.dates = E.read(clause, entry.became_law, lambda msg: err(line, f"§ {number} of the act: {msg}"))
-            act.effective, act.effective_phrase, dated = act.dates.date, act.dates.phrase, True
-            for p in act.dates.unread:
-                report(Severity.INFO, line, f"§ {number} of the act: a proviso navlaw does not read, as it dates "
-                       f"nothing: {p[:160]!r}")
-            if act.dates.expires:
-                report(Severity.WARNING, line, f"the act expires on {act.dates.expires} ({act.dates.expires_phrase}); "
-                       "navlaw applies it from its effective date and does not revert it after that")
-            act.sections.append(ActSection(part_, number, line, " ".join(head.split())[:600], "effective"))
+            where = f"§ {number} of {_part_said(part_)}the act"
+            dates = E.read(clause, entry.became_law, lambda msg: err(line, f"{where}: {msg}"), given=entry.effective)
+            if part_ in act.part_dates or (not part_ and act.sections and any(s.kind == "effective" and not s.part for s in act.sections)):
+                err(line, f"{where}: a second effective-date section in {_part_said(part_) or 'the act'}: navlaw cannot tell which one dates it")
+            if part_:
+                act.part_dates[part_] = dates
+            else:
+                act.dates = dates
+            for p in dates.unread:
+                report(Severity.INFO, line, f"{where}: a proviso navlaw does not read, as it dates nothing: {p[:160]!r}")
+            if dates.expires:
+                report(Severity.WARNING, line, f"{_part_said(part_) or 'the act'} expires on {dates.expires} "
+                       f"({dates.expires_phrase}); navlaw applies it from its effective date and does not revert it after that")
+            for n, (d, ph) in sorted(dates.section_expires.items()):
+                report(Severity.WARNING, line, f"{where}: § {n} of {_part_said(part_)}the act expires on {d} ({ph}); navlaw "
+                       "applies it from its effective date and does not revert it after that")
+            for n, (d, ph) in sorted(dates.sections.items()):
+                if d is None and ph:
+                    report(Severity.WARNING, line, f"{where}: § {n} of {_part_said(part_)}the act takes effect on a day "
+                           f"another law sets ({ph[:160]!r}): navlaw does not apply it")
+            if dates.retroactive:
+                report(Severity.INFO, line, f"{where}: deemed in full force and effect on and after {dates.retroactive}: "
+                       "its amendments apply from that date")
+            act.sections.append(ActSection(part_, number, line, " ".join(head.split())[:3000], "effective"))
             continue
         before = (len(act.instructions), len(act.reported), len(diags.errors))
         _instructions(act, part_, number, line, head, paras, err, report)
         after = (len(act.instructions), len(act.reported), len(diags.errors))
         kind = ("unread" if after[2] > before[2] else "instruction" if after[0] > before[0]
                 else ("reported" if act.reported[-1].law else "nothing") if after[1] > before[1] else "nothing")
-        act.sections.append(ActSection(part_, number, line, " ".join(head.split())[:600], kind))
+        act.sections.append(ActSection(part_, number, line, " ".join(head.split())[:3000], kind))
+    dated = any(s.kind == "effective" for s in act.sections)
+    if act.part_dates and not any(s.kind == "effective" and not s.part for s in act.sections):
+        act.dates = E.Effective()  # no clause of the whole act: each Part's own dates it
+    act.effective, act.effective_phrase = act.dates.date, act.dates.phrase
+    for part_ in sorted({s.part for s in act.sections if s.part and s.kind != "effective"} - set(act.part_dates)):
+        if not any(s.kind == "effective" and not s.part for s in act.sections) and part_.split(",")[0] not in act.part_dates:
+            first = next(s for s in act.sections if s.part == part_)
+            err(first.line, f"{_part_said(part_)}the act has no effective-date section, nor has the act",
+                "a Part's last section says when it takes effect (\"This act shall take effect …\")")
     if not dated:
         err(len(raw_lines), "the act has no effective-date section (\"This act shall take effect …\")")
     return act
