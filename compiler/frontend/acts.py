@@ -327,7 +327,8 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
             act.sections.append(ActSection(part_, number, line, " ".join(head.split())[:3000], "effective"))
             continue
         before = (len(act.instructions), len(act.reported), len(diags.errors))
-        _instructions(act, part_, number, line, head, paras, err, report)
+        said = (lambda at, msg, hint="", n=number, p=part_: err(at, msg.replace(f"§ {n} of the act", f"§ {n} of {_part_said(p)}the act", 1), hint))
+        _instructions(act, part_, number, line, head, paras, said, report)
         after = (len(act.instructions), len(act.reported), len(diags.errors))
         kind = ("unread" if after[2] > before[2] else "instruction" if after[0] > before[0]
                 else ("reported" if act.reported[-1].law else "nothing") if after[1] > before[1] else "nothing")
@@ -431,8 +432,15 @@ def _targets(subject: Tree, sentence: str) -> tuple[list[Target], list[tuple[str
 
 
 def _new(pred: Tree, chain: list[tuple[str, str]], whole: bool) -> list[Target]:  # type: ignore[type-arg]
-    """The provisions a predicate adds (or renames to): under the target's levels ranked above theirs."""
+    """The provisions a predicate adds (or renames to): under the target's levels ranked above theirs, or
+    under the provision it names ("… are added to subdivision 2")."""
     out: list[Target] = []
+    into = next((c for c in pred.children if isinstance(c, Tree) and c.data == "target"), None)
+    if into is not None:
+        inner = [(lv, labs[0]) for kind, lv, labs in reversed(_elements(into)) if kind == "level" and labs]
+        if not inner or any(lv not in RANK for lv, _ in inner):
+            raise ValueError("the provision new ones are added to is not one navlaw reads")
+        chain = _outer(chain, RANK[inner[0][0]]) + inner
     for c in pred.children:
         if isinstance(c, Tree) and c.data == "new" and isinstance(c.children[0], Token):
             out.append(Target("/".join(lab for _, lab in chain), chain[-1][0] if chain else "", _portion(str(c.children[0]))))

@@ -113,7 +113,7 @@ def read(text: str, became_law: dt.date | None, fail: Callable[[str], None], giv
 
 def _retroactive(out: Effective, phrase: str, became_law: dt.date | None, fail: Callable[[str], None],
                  only_if_later: bool = False) -> None:
-    date = when(phrase.rstrip(" .;,"), became_law, fail)
+    date = when(phrase.rstrip(" .;,"), became_law, fail, base=out.date)
     if date is None:
         return
     if only_if_later and out.date is not None and out.date <= date:
@@ -246,6 +246,8 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
     manifest's), or an error."""
     p = " ".join(phrase.lower().split()).strip(" ,;.")
     p = re.sub(r"^on\s+and\s+after\s+", "", p)
+    if p in ("such date", "such effective date", "the effective date of this act") and base is not None:
+        return base
     if p.startswith("immediately"):
         if became_law is None:
             fail("\"take effect immediately\": the manifest must give became_law for this act")
@@ -293,7 +295,8 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
         if m["unit"].startswith("day"):
             return start + dt.timedelta(days=n)
         return _add_months(start, n * (12 if m["unit"].startswith("year") else 1))
-    m = re.match(r"(?:on\s+)?(?:the\s+)?first\s+(?:day\s+)?of\s+(?P<month>[a-z]+)\s+next\s+(?:succeeding|following)", p)
+    m = re.match(r"(?:on\s+)?(?:the\s+)?first\s+(?:day\s+)?of\s+(?P<month>[a-z]+)\s+(?:next\s+(?:succeeding|following)|(?:after|following)\s+"
+                 r"(?:the\s+date\s+on\s+which\s+)?(?:it|this\s+act)\s+shall\s+have\s+become)", p)
     if m and m["month"].capitalize() in _MONTHS:
         if became_law is None:
             return _no_became_law(phrase, fail)
