@@ -321,6 +321,9 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
                 if d is None and ph:
                     report(Severity.WARNING, line, f"{where}: § {n} of {_part_said(part_)}the act takes effect on a day "
                            f"another law sets ({ph[:160]!r}): navlaw does not apply it")
+            if dates.date and entry.became_law and dates.date < entry.became_law and not dates.retroactive:
+                report(Severity.WARNING, line, f"{where}: takes effect on {dates.date} ({dates.phrase}), before it became law "
+                       f"({entry.became_law}): navlaw applies it from {dates.date}, as the act says")
             if dates.retroactive:
                 report(Severity.INFO, line, f"{where}: deemed in full force and effect on and after {dates.retroactive}: "
                        "its amendments apply from that date")

@@ -142,6 +142,10 @@ def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, ord
         diags.add(Diagnostic(Severity.ERROR, message, act.file, ins.line, 1, "", "act-apply", hint))
         return message
 
+    if getattr(ins, "portion", ""):  # "the opening paragraph of …": read (acts.py), not applied
+        return refuse(f"§ {ins.number} of the act {ins.action}s the {ins.portion} of {ins.target}: navlaw reads the "
+                      "instruction but does not apply a change to part of a provision's own text",
+                      "apply it by hand: put the provision's text as amended into the corpus with its effective date")
     found = comp.section.find(ins.target) if comp.section is not None and ins.target != section else comp.section
     if ins.action in ("repeal", "renumber"):
         if found is None:
