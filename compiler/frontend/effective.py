@@ -219,7 +219,7 @@ def _numbers(words: str, fail: Callable[[str], None]) -> list[int]:
             continue
         try:
             kind, n = W.parse(item)
-            out.append(int(n))  # type: ignore[call-overload]
+            out.append(int(n))  # type: ignore[arg-type]
         except (ValueError, TypeError):
             fail(f"cannot read the section number {item!r}")
     if len(thru) == 2 and len(out) == 2:
@@ -263,7 +263,8 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
                  r"(?:the\s+(?:date\s+on\s+which\s+)?(?P<n>[a-z0-9\- ]+?)\s+day\s+(?:after|following)\s+)?" + _BECOME, p)
     if m:
         if became_law is None:
-            return _no_became_law(phrase, fail)
+            _no_became_law(phrase, fail)
+            return None
         day = became_law
         if m["n"]:
             n = _ordinal(m["n"])
@@ -279,7 +280,8 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
             fail(f"cannot read the number of days in {phrase!r}")
             return None
         if became_law is None:
-            return _no_became_law(phrase, fail)
+            _no_became_law(phrase, fail)
+            return None
         return became_law + dt.timedelta(days=int(n))
     m = re.match(r"(?:on\s+the\s+date\s+that\s+is\s+)?(?P<n>[a-z0-9 -]+?)\s+(?P<unit>years?|months?|days?)\s+after\s+(?:(?P<become>"
                  + _BECOME + r")|(?P<such>such\s+(?:effective\s+)?date|it\s+shall\s+(?:have\s+)?take[n]?\s+effect|the\s+effective\s+date"
@@ -291,7 +293,8 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
             return None
         start = became_law if m["become"] else base
         if start is None:
-            return _no_became_law(phrase, fail)
+            _no_became_law(phrase, fail)
+            return None
         if m["unit"].startswith("day"):
             return start + dt.timedelta(days=n)
         return _add_months(start, n * (12 if m["unit"].startswith("year") else 1))
@@ -299,7 +302,8 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
                  r"(?:the\s+date\s+on\s+which\s+)?(?:it|this\s+act)\s+shall\s+have\s+become)", p)
     if m and m["month"].capitalize() in _MONTHS:
         if became_law is None:
-            return _no_became_law(phrase, fail)
+            _no_became_law(phrase, fail)
+            return None
         month = _MONTHS.index(m["month"].capitalize()) + 1
         year = became_law.year + (1 if (month, 1) <= (became_law.month, became_law.day) else 0)
         return dt.date(year, month, 1)
@@ -308,8 +312,8 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
         return dt.date(int(m["year"]), _MONTHS.index(m["month"].capitalize()) + 1, _ORDINAL_DAY[m["day"]])
     m = re.match(r"(?:on\s+)?(?P<month>[a-z]+)\s+(?P<day>\d{1,2}|[a-z-]+),\s*(?P<year>\d{4})\b", p)
     if m and m["month"].capitalize() in _MONTHS and (m["day"].isdigit() or m["day"] in _ORDINAL_DAY):
-        day = int(m["day"]) if m["day"].isdigit() else _ORDINAL_DAY[m["day"]]
-        return dt.date(int(m["year"]), _MONTHS.index(m["month"].capitalize()) + 1, day)
+        dom = int(m["day"]) if m["day"].isdigit() else _ORDINAL_DAY[m["day"]]
+        return dt.date(int(m["year"]), _MONTHS.index(m["month"].capitalize()) + 1, dom)
     if re.search(r"\b(?:" + "|".join(x.lower() for x in _MONTHS) + r")\b", p) and not re.search(r"\b(?:after|succeeding|following|same|upon|if)\b", p):
         for hit in W.scan(phrase):
             if hit.kind == "date":
@@ -331,7 +335,7 @@ def _leap(y: int) -> bool:
 def _cardinal(words: str) -> int | None:
     try:
         _, n = W.parse(words.strip())
-        return int(n)  # type: ignore[call-overload]
+        return int(n)  # type: ignore[arg-type]
     except (ValueError, TypeError):
         return None
 
@@ -356,4 +360,3 @@ def _ordinal(words: str) -> int | None:
 
 def _no_became_law(phrase: str, fail: Callable[[str], None]) -> None:
     fail(f"{phrase!r} counts from the day the act became law: the manifest must give became_law")
-    return None

@@ -137,7 +137,8 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
                 if (e.end is None and e.end_basis != "unresolved") or (e.end is not None and e.end > end):
                     e = Effective(e.start, end, e.start_basis, e.start_phrase, "unresolved" if gap else "successor",
                                   why, e.confidence, e.source)
-            if v is not None and v.hard_start and v.start is not None and e.end is not None and e.end <= v.start:
+            if v is not None and v.quoted is not None and v.hard_start and v.start is not None and e.end is not None \
+                    and e.end <= v.start:
                 # a dated schedule of an act that ends by the day the act takes effect (an act signed after
                 # a date in its own rate table) was never law under it: the text before the act holds until then
                 e = Effective(v.start, e.end, "text-version", f"superseded before its text took effect: {v.note}",
