@@ -306,6 +306,15 @@ def _instructions(act: Act, part: str, number: int, line: int, head: str, paras:
         act.reported.append(Reported(number, line, law, sentence[:200], tuple(t.said() for t in targets or news)))
         return
     bodies = body_paras
+    # adding an article, or a title to an article, adds the sections in its text
+    adds_sections = kind in ("add", "repeal_add") and bool(news) and all(n.above_sections for n in news)
+    whole = [t.said() for t in targets + news if t.above_sections and not t.portion
+             and not (adds_sections and (t in news or kind == "add"))]
+    if whole:
+        err(line, f"§ {number} of the act: {kind.replace('_', ' and ')} {', '.join(whole)} of the {law} as a whole: navlaw "
+            "reads the instruction but applies instructions to sections and their provisions only",
+            "apply it by hand: put the sections' texts as amended into the corpus with their effective date")
+        return
 
     def add(action: str, target: Target, text: str, renamed: str = "") -> None:
         act.instructions.append(Instruction(number, action, target.id, text, line, sentence, renamed, part, target.portion))
@@ -317,10 +326,10 @@ def _instructions(act: Act, part: str, number: int, line: int, head: str, paras:
         for target, text in _split_bodies(targets, bodies, number, line, err):
             add("amend", target, text)
     elif kind == "add":
-        if not targets and news and news[0].level == "article":
+        if adds_sections:
             sections = _sections_of(bodies)
             if not sections:
-                err(line, f"§ {number} of the act adds article {news[0].id}, but navlaw finds no section (\"§ N. …\") in its text")
+                err(line, f"§ {number} of the act adds {news[0].said()}, but navlaw finds no section (\"§ N. …\") in its text")
             for sec, text in sections:
                 add("add", Target(sec, "section"), text)
             return
@@ -333,7 +342,7 @@ def _instructions(act: Act, part: str, number: int, line: int, head: str, paras:
         for target in targets:
             if target.id not in {n.id for n in news}:
                 add("repeal", target, "")
-        added = [(Target(s, "section"), t) for s, t in _sections_of(bodies)] if news and news[0].level == "article" \
+        added = [(Target(s, "section"), t) for s, t in _sections_of(bodies)] if adds_sections \
             else _split_bodies(news, bodies, number, line, err)
         for target, text in added:
             add("replace" if target.id in {t.id for t in targets} else "add", target, text)
@@ -364,29 +373,35 @@ def _label_forms(level: str, label: str) -> tuple[str, ...]:
 def _split_bodies(targets: list[Target], paras: list[str], number: int, line: int, err
                   ) -> list[tuple[Target, str]]:  # type: ignore[no-untyped-def]
     """The new text of each target: for several ("Subitems (iii), (iv), (v) and (vi) …"), the text from
-    each one's label to the next's (an opening paragraph's from where the one before it ends)."""
+    each one's label to the next's (an opening paragraph's or a heading's from where the one before it
+    ends). A label starts a paragraph, or is run in after a stop ("… complaint; or (ii) their judgment",
+    "Safety code. 1. The commissioner")."""
     if len(targets) <= 1:
         return [(targets[0], "\n".join(paras))] if targets else []
-    starts = []
-    k = 0
+    text = "\n".join(paras)
+    folded = text.lower()
+    starts: list[int] = []
+    at = 0
     for t in targets:
         if t.portion:
-            starts.append(k)
-            k += 1
+            starts.append(at)
+            at += 1
             continue
         label = t.id.rsplit("/", 1)[-1]
-        forms = tuple(f.lower() for f in _label_forms(t.level, label))
-        while k < len(paras) and not " ".join(paras[k].split()).lower().startswith(forms):
-            k += 1
-        if k == len(paras):
+        forms = [f.lower() for f in _label_forms(t.level, label)]
+        found = [m.start(1) for f in forms
+                 for m in [re.compile(r"(?:^|\n)\s*(" + re.escape(f).replace(r"\ ", r"\s+") + ")").search(folded, at),
+                           re.compile(r"[.;:\]]\s*(?:(?:and|or)\s+)?(" + re.escape(f).replace(r"\ ", r"\s+") + r")\s").search(folded, at)]
+                 if m is not None]
+        if not found:
             err(line, f"§ {number} of the act names {t.id}, but its new text has no paragraph starting with its label")
             return []
-        starts.append(k)
-        k += 1
+        starts.append(min(found))
+        at = min(found) + 1
     out = []
     for i, t in enumerate(targets):
-        end = starts[i + 1] if i + 1 < len(starts) else len(paras)
-        out.append((t, "\n".join(paras[starts[i]:end])))
+        end = starts[i + 1] if i + 1 < len(starts) else len(text)
+        out.append((t, text[starts[i]:end].strip()))
     return out
 
 

@@ -255,9 +255,9 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
     if (t := _TIED.match(p)) is not None or _EVENT.match(p):
         if given is not None:
             return given
-        what = f"the day {t['what'][:120]} takes effect" if t else f"a date navlaw cannot know: {phrase[:120]!r}"
-        fail(f"the act takes effect on {what}; the manifest must give `effective` for this act "
-             "(the date that happened), navlaw does not guess it")
+        what = f"the day {t['what'][:120]} takes effect" if t else f"a date another event decides: {phrase[:120]!r}"
+        fail(f"{'the act' if base is None else 'a part of the act'} takes effect on {what}; navlaw does not guess that "
+             "date: the manifest must give `effective` for this act (the date it happened)")
         return None
     m = re.match(r"(?:on\s+)?the\s+first\s+(?:day\s+)?of\s+the\s+(?:calendar\s+)?month\s+next\s+(?:succeeding|following)\s+"
                  r"(?:the\s+(?:date\s+on\s+which\s+)?(?P<n>[a-z0-9\- ]+?)\s+day\s+(?:after|following)\s+)?" + _BECOME, p)

@@ -103,7 +103,13 @@ class Target:
     portion: str = ""
 
     def said(self) -> str:
-        return f"{self.id} ({self.portion})" if self.portion else self.id
+        name = f"{self.level} {self.id}" if self.level in ("article", "title", "part", "subpart") and "/" not in self.id else self.id
+        return f"{name} ({self.portion})" if self.portion else name
+
+    @property
+    def above_sections(self) -> bool:
+        """An article, title or Part as a whole (not a provision id of the law's sections)."""
+        return RANK.get(self.level, RANK["section"]) < RANK["section"] and "/" not in self.id
 
 
 def _portion(token: str) -> str:
