@@ -139,6 +139,15 @@ def test_expiry_counted_from_the_effective_date():
     assert (d.date, d.expires) == (dt.date(2024, 9, 29), dt.date(2027, 9, 29))
 
 
+def test_an_exception_dates_its_sections_and_words_after_a_date_are_not_dropped():
+    d = E.read("This act shall take effect on the thirtieth day after it shall have become a law, except that section two "
+               "of this act shall take effect January 1, 2025.", dt.date(2024, 6, 1), pytest.fail)
+    assert (d.date, d.of(1)[0], d.of(2)[0]) == (dt.date(2024, 7, 1), dt.date(2024, 7, 1), dt.date(2025, 1, 1))
+    fails: list[str] = []
+    E.read("This act shall take effect January 1, 2025 for contracts entered into thereafter.", dt.date(2024, 6, 1), fails.append)
+    assert fails == ["cannot read the effective date 'January 1, 2025 for contracts entered into thereafter'"]
+
+
 def test_an_unreadable_clause_is_an_error_naming_it():
     fails: list[str] = []
     d = E.read("This act shall take effect when the moon is full.", dt.date(2024, 6, 1), fails.append)

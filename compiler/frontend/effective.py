@@ -25,8 +25,8 @@ from compiler.frontend.newmatter import MONTHS as _MONTHS
 
 _TAKE_EFFECT = re.compile(r"^(?:This act|This part|This article|This title|This subpart)\s+shall\s+take\s+effect\s+(?P<when>.+)$",
                           re.S | re.I)
-_PROVISO = re.compile(r"(?:\s*[;,:]\s*|\s+)(?:and\s+)?(?<!as\s)(?<!otherwise\s)provided\s*,?\s*(?:(?:however|further)\s*,?\s*)*"
-                      r"(?:that\b\s*:?\s*)?", re.I)
+_PROVISO = re.compile(r"(?:\s*[;,:]\s*|\s+)(?:and\s+)?(?:(?<!as\s)(?<!otherwise\s)provided\s*,?\s*(?:(?:however|further)\s*,?\s*)*"
+                      r"(?:that\b\s*:?\s*)?|except\s+(?:that\s+)?(?=(?:the\s+)?(?:sections?|parts?|amendments?|provisions?|if)\b))", re.I)
 # "provided, however, that: (a) …; and (b) …"
 _ENUMERATED = re.compile(r"(?:^|;\s*(?:and\s+)?)\((?:[a-z]|[ivx]+|\d+)\)\s+")
 # a sentence of the clause after its first: "Effective immediately, the addition, amendment and/or repeal
@@ -37,7 +37,8 @@ _EXPIRY = re.compile(r"^(?:expire|be\s+deemed\s+repealed|remain\s+in\s+(?:full\s
                      r"(?:\s+and\s+be\s+deemed\s+repealed)?\s*(?P<when>.*)$", re.S | re.I)
 _RETRO = re.compile(r"^(?:be\s+)?deemed\s+to\s+have\s+been\s+in\s+(?:full\s+force\s+and\s+)?effect\s+(?:on\s+and\s+after|from\s+and\s+after|"
                     r"since|as\s+of|on\s+and\s+since|commencing)\s+(?P<when>.+)$", re.S | re.I)
-_IF_RETRO = re.compile(r"^if\s+this\s+act\s+shall\s+(?:take\s+effect|become\s+a\s+law)\s+after\s+(?P<date>.+?),\s*it\s+shall\s+"
+_IF_RETRO = re.compile(r"^if\s+(?:this\s+act|it)\s+shall\s+(?:take\s+effect|(?:have\s+)?become\s+a\s+law)\s+(?:after|subsequent\s+to)\s+"
+                       r"(?P<date>.+?),\s*(?:it|this\s+act)\s+shall\s+(?:take\s+effect\s+immediately\s+and\s+shall\s+)?"
                        r"(?P<retro>be\s+deemed\s+to\s+have\s+been\s+in\s+.+)$", re.S | re.I)
 _SUBJECT = re.compile(r"^(?P<subject>.+?)\s+shall\s+(?P<verb>take\s+effect|expire|be\s+deemed\s+repealed|remain\s+in\s+(?:full\s+)?force\s+"
                       r"and\s+effect\s+(?:only\s+)?until)\b\s*(?P<rest>.*)$", re.S | re.I)
@@ -125,7 +126,7 @@ def _retroactive(out: Effective, phrase: str, became_law: dt.date | None, fail: 
 
 def _proviso(out: Effective, p: str, became_law: dt.date | None, fail: Callable[[str], None], given: dt.date | None) -> None:
     if (r := _IF_RETRO.match(p)) is not None:
-        after = when(r["date"], became_law, fail)
+        after = when(r["date"], became_law, fail, base=out.date)
         retro = _RETRO.match(r["retro"])
         if after is None or retro is None:
             fail(f"cannot read the proviso {p[:160]!r}: when the act is deemed in effect")
@@ -227,13 +228,22 @@ def _numbers(words: str, fail: Callable[[str], None]) -> list[int]:
     return out
 
 
-_BECOME = r"(?:the\s+date\s+on\s+which\s+)?(?:it|this\s+act)\s+shall\s+have\s+become\s+a\s+law"
+_BECOME = r"(?:the\s+date\s+(?:on|upon)\s+which\s+)?(?:it|this\s+act)\s+shall\s+(?:have\s+)?become\s+a\s+law"
 _ORDINAL_DAY = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "tenth": 10, "fifteenth": 15,
                 "twentieth": 20, "thirtieth": 30, "thirty-first": 31}
 _TIED = re.compile(r"^(?:on\s+)?(?:the\s+)?same\s+date\s+and\s+(?:in\s+)?the\s+same\s+manner\s+as\s+(?P<what>.+?)(?:,?\s+(?:takes|shall\s+take)"
                    r"\s+effect.*)?$", re.S)
 _EVENT = re.compile(r"^(?:upon|on|after)\s+the\s+(?:enactment|adoption|effective\s+date|approval|occurrence|date\s+on\s+which|"
                     r"first\s+day\s+of\s+a\s+(?:sales\s+tax\s+)?quarterly|first\s+day\s+of\s+the\s+(?:sales\s+tax\s+)?quarterly)\b")
+
+
+# what may follow a date in its phrase: "… on the first of January, 2030 when upon such date the
+# provisions of such sections shall be deemed repealed" (an expiry's own words)
+_TAIL = r"\s*(?:,?\s*when\s+upon\s+such\s+date\b.*)?$"
+
+
+def _full(pattern: str, p: str) -> re.Match[str] | None:
+    return re.match(pattern + _TAIL, p, re.S)
 
 
 def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], base: dt.date | None = None,
@@ -259,7 +269,7 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
         fail(f"{'the act' if base is None else 'a part of the act'} takes effect on {what}; navlaw does not guess that "
              "date: the manifest must give `effective` for this act (the date it happened)")
         return None
-    m = re.match(r"(?:on\s+)?the\s+first\s+(?:day\s+)?of\s+the\s+(?:calendar\s+)?month\s+next\s+(?:succeeding|following)\s+"
+    m = _full(r"(?:on\s+)?the\s+first\s+(?:day\s+)?of\s+the\s+(?:calendar\s+)?month\s+next\s+(?:succeeding|following)\s+"
                  r"(?:the\s+(?:date\s+on\s+which\s+)?(?P<n>[a-z0-9\- ]+?)\s+day\s+(?:after|following)\s+)?" + _BECOME, p)
     if m:
         if became_law is None:
@@ -273,7 +283,7 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
                 return None
             day = became_law + dt.timedelta(days=n)
         return dt.date(day.year + day.month // 12, day.month % 12 + 1, 1)
-    m = re.match(r"(?:on\s+)?the\s+(?P<n>[a-z0-9\- ]+?)\s+day\s+(?:after|following)\s+" + _BECOME, p)
+    m = _full(r"(?:on\s+)?the\s+(?P<n>[a-z0-9\- ]+?)\s+day\s+(?:after|following)\s+" + _BECOME, p)
     if m:
         n = _ordinal(m["n"])
         if n is None:
@@ -283,7 +293,7 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
             _no_became_law(phrase, fail)
             return None
         return became_law + dt.timedelta(days=int(n))
-    m = re.match(r"(?:on\s+the\s+date\s+that\s+is\s+)?(?P<n>[a-z0-9 -]+?)\s+(?P<unit>years?|months?|days?)\s+after\s+(?:(?P<become>"
+    m = _full(r"(?:on\s+the\s+date\s+that\s+is\s+)?(?P<n>[a-z0-9 -]+?)\s+(?P<unit>years?|months?|days?)\s+after\s+(?:(?P<become>"
                  + _BECOME + r")|(?P<such>such\s+(?:effective\s+)?date|it\s+shall\s+(?:have\s+)?take[n]?\s+effect|the\s+effective\s+date"
                  r"\s+of\s+this\s+act|its\s+effective\s+date))", p)
     if m:
@@ -298,8 +308,8 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
         if m["unit"].startswith("day"):
             return start + dt.timedelta(days=n)
         return _add_months(start, n * (12 if m["unit"].startswith("year") else 1))
-    m = re.match(r"(?:on\s+)?(?:the\s+)?first\s+(?:day\s+)?of\s+(?P<month>[a-z]+)\s+(?:next\s+(?:succeeding|following)|(?:after|following)\s+"
-                 r"(?:the\s+date\s+on\s+which\s+)?(?:it|this\s+act)\s+shall\s+have\s+become)", p)
+    m = _full(r"(?:on\s+)?(?:the\s+)?first\s+(?:day\s+)?of\s+(?P<month>[a-z]+)\s+(?:next\s+(?:succeeding|following)|after|following)"
+              r"(?:\s+" + _BECOME + ")?", p)
     if m and m["month"].capitalize() in _MONTHS:
         if became_law is None:
             _no_became_law(phrase, fail)
@@ -307,16 +317,17 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
         month = _MONTHS.index(m["month"].capitalize()) + 1
         year = became_law.year + (1 if (month, 1) <= (became_law.month, became_law.day) else 0)
         return dt.date(year, month, 1)
-    m = re.match(r"(?:on\s+)?(?:the\s+)?(?P<day>[a-z-]+)\s+(?:day\s+)?of\s+(?P<month>[a-z]+),?\s+(?P<year>\d{4})\b", p)
+    m = _full(r"(?:on\s+)?(?:the\s+)?(?P<day>[a-z-]+)\s+(?:day\s+)?of\s+(?P<month>[a-z]+),?\s+(?P<year>\d{4})", p)
     if m and m["month"].capitalize() in _MONTHS and m["day"] in _ORDINAL_DAY:
         return dt.date(int(m["year"]), _MONTHS.index(m["month"].capitalize()) + 1, _ORDINAL_DAY[m["day"]])
-    m = re.match(r"(?:on\s+)?(?P<month>[a-z]+)\s+(?P<day>\d{1,2}|[a-z-]+),\s*(?P<year>\d{4})\b", p)
+    m = _full(r"(?:on\s+)?(?P<month>[a-z]+)\s+(?P<day>\d{1,2}|[a-z-]+),\s*(?P<year>\d{4})", p)
     if m and m["month"].capitalize() in _MONTHS and (m["day"].isdigit() or m["day"] in _ORDINAL_DAY):
         dom = int(m["day"]) if m["day"].isdigit() else _ORDINAL_DAY[m["day"]]
         return dt.date(int(m["year"]), _MONTHS.index(m["month"].capitalize()) + 1, dom)
     if re.search(r"\b(?:" + "|".join(x.lower() for x in _MONTHS) + r")\b", p) and not re.search(r"\b(?:after|succeeding|following|same|upon|if)\b", p):
         for hit in W.scan(phrase):
-            if hit.kind == "date":
+            rest = (phrase[: hit.start] + " " + phrase[hit.end:]).lower()
+            if hit.kind == "date" and _full(r"\s*(?:on\s+)?(?:the\s+)?[\s,.;]*", rest.strip()):
                 return hit.value  # type: ignore[return-value]
     fail(f"cannot read the effective date {phrase!r}")
     return None
