@@ -192,6 +192,14 @@ def test_a_chapter_amendment_is_the_chapters():
     ("Paragraph c of subdivision 3 of section 667 of the education law, as relettered by section 2 of part J of chapter "
      "58 of the laws of 2011, is relettered paragraph d and new paragraph c is added to read as follows:", "education law",
      ["667/3/c"], ["667/3/d", "667/3/c"]),
+    ("Subdivisions 2, 3, 4 and 5 of section 381 of the executive law, subdivision 2 as amended by chapter 560 of the laws "
+     "of 2010 and subdivisions 3, 4 and 5 as added by chapter 707 of the laws of 1981, are amended, subdivision 6 is "
+     "renumbered subdivision 8 and two new subdivisions 6 and 7 are added to read as follows:", "executive law",
+     ["381/2", "381/3", "381/4", "381/5"], ["381/6", "381/8", "381/6", "381/7"]),
+    ("Title 6 of article 2 of the public health law, as added by chapter 342 of the laws of 2014, is amended by adding a "
+     "new section 267-a to read as follows:", "public health law", ["title 6"], ["267-a"]),
+    ("An undesignated paragraph of subdivision 1 of section 1680 of the public authorities law, as added by chapter 433 of "
+     "the laws of 1988, is amended to read as follows:", "public authorities law", ["1680/1 (undesignated paragraph)"], []),
 ])
 def test_instruction_sentences_of_the_session(sentence, law, targets, new):
     got_law, _, got_targets, got_new = read_instruction(sentence)

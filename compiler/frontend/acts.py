@@ -346,6 +346,11 @@ def _instructions(act: Act, part: str, number: int, line: int, head: str, paras:
             else _split_bodies(news, bodies, number, line, err)
         for target, text in added:
             add("replace" if target.id in {t.id for t in targets} else "add", target, text)
+    elif kind == "amend_renumber_add":
+        renamed, added = news[:2], news[2:]
+        add("renumber", renamed[0], "", renamed[1].id)
+        for target, text in _split_bodies(targets + added, bodies, number, line, err):
+            add("amend" if target in targets else "replace" if target.id == renamed[0].id else "add", target, text)
     elif kind in ("renumber", "renumber_add", "renumber_amend", "designate", "designate_add"):
         renamed_to = news[: len(targets)]
         if len(renamed_to) != len(targets):

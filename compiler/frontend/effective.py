@@ -38,10 +38,11 @@ _EXPIRY = re.compile(r"^(?:expire|be\s+deemed\s+repealed|remain\s+in\s+(?:full\s
 _RETRO = re.compile(r"^(?:be\s+)?deemed\s+to\s+have\s+been\s+in\s+(?:full\s+force\s+and\s+)?effect\s+(?:on\s+and\s+after|from\s+and\s+after|"
                     r"since|as\s+of|on\s+and\s+since|commencing)\s+(?P<when>.+)$", re.S | re.I)
 _IF_RETRO = re.compile(r"^if\s+(?:this\s+act|it)\s+shall\s+(?:take\s+effect|(?:have\s+)?become\s+a\s+law)\s+(?:after|subsequent\s+to)\s+"
-                       r"(?P<date>.+?),\s*(?:it|this\s+act)\s+shall\s+(?:take\s+effect\s+immediately\s+and\s+shall\s+)?"
+                       r"(?P<date>.+?),?\s+(?:it|this\s+act)\s+shall\s+(?:take\s+effect\s+immediately\s+and\s+shall\s+)?"
                        r"(?P<retro>be\s+deemed\s+to\s+have\s+been\s+in\s+.+)$", re.S | re.I)
 _SUBJECT = re.compile(r"^(?P<subject>.+?)\s+shall\s+(?P<verb>take\s+effect|expire|be\s+deemed\s+repealed|remain\s+in\s+(?:full\s+)?force\s+"
-                      r"and\s+effect\s+(?:only\s+)?until)\b\s*(?P<rest>.*)$", re.S | re.I)
+                      r"and\s+effect\s+(?:only\s+)?until|be\s+deemed\s+to\s+have\s+been\s+in\s+(?:full\s+force\s+and\s+)?effect"
+                      r"(?:\s+(?:on\s+and\s+after|from\s+and\s+after|since|as\s+of|on|from))?)\b\s*(?P<rest>.*)$", re.S | re.I)
 _KEPT = re.compile(r"shall\s+not\s+affect\s+the\s+(?:repeal|expiration|expiry|sunset|reversion)|shall\s+be\s+subject\s+to\s+the\s+"
                    r"(?:repeal|expiration|expiry|sunset|reversion)", re.I)
 # "…, when upon such date the provisions of section two of this act shall take effect": sections dated by
@@ -154,7 +155,7 @@ def _proviso(out: Effective, p: str, became_law: dt.date | None, fail: Callable[
     in_parts = [(sm["part"], n) for sm in _SECTIONS_OF.finditer(subject) if sm["part"] for n in _numbers(sm["list"], fail)]
     parts = [x for pm in _PARTS_OF.finditer(subject) for x in _part_list(pm["list"])]
     whole = _THIS_ACT.match(subject.strip()) is not None
-    expiry = not verb.startswith("take")
+    expiry = not verb.startswith(("take", "be deemed to have"))
     if expiry:
         if conditional or re.search(r"\bif\b|\bupon\s+the\s+(?:occurrence|determination)", rest, re.I):
             out.unread.append(p)  # an end on a condition navlaw cannot know: said, not applied
@@ -231,8 +232,8 @@ def _numbers(words: str, fail: Callable[[str], None]) -> list[int]:
 _BECOME = r"(?:the\s+date\s+(?:on|upon)\s+which\s+)?(?:it|this\s+act)\s+shall\s+(?:have\s+)?become\s+a\s+law"
 _ORDINAL_DAY = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "tenth": 10, "fifteenth": 15,
                 "twentieth": 20, "thirtieth": 30, "thirty-first": 31}
-_TIED = re.compile(r"^(?:on\s+)?(?:the\s+)?same\s+date\s+and\s+(?:in\s+)?the\s+same\s+manner\s+as\s+(?P<what>.+?)(?:,?\s+(?:takes|shall\s+take)"
-                   r"\s+effect.*)?$", re.S)
+_TIED = re.compile(r"^(?:on\s+)?(?:the\s+)?same\s+date\s+(?:and\s+(?:in\s+)?the\s+same\s+manner\s+)?as\s+(?P<what>.+?)(?:,?\s+(?:takes|shall\s+take|"
+                   r"took|was|is|shall\s+be|has\s+been)\s+(?:effect|enacted|effective)\b.*)?$", re.S)
 _EVENT = re.compile(r"^(?:upon|on|after)\s+the\s+(?:enactment|adoption|effective\s+date|approval|occurrence|date\s+on\s+which|"
                     r"first\s+day\s+of\s+a\s+(?:sales\s+tax\s+)?quarterly|first\s+day\s+of\s+the\s+(?:sales\s+tax\s+)?quarterly)\b")
 
@@ -265,7 +266,7 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
     if (t := _TIED.match(p)) is not None or _EVENT.match(p):
         if given is not None:
             return given
-        what = f"the day {t['what'][:120]} takes effect" if t else f"a date another event decides: {phrase[:120]!r}"
+        what = f"the day {_short(t['what'])} takes effect" if t else f"a date another event decides: {_short(phrase)!r}"
         fail(f"{'the act' if base is None else 'a part of the act'} takes effect on {what}; navlaw does not guess that "
              "date: the manifest must give `effective` for this act (the date it happened)")
         return None
@@ -283,7 +284,7 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
                 return None
             day = became_law + dt.timedelta(days=n)
         return dt.date(day.year + day.month // 12, day.month % 12 + 1, 1)
-    m = _full(r"(?:on\s+)?the\s+(?P<n>[a-z0-9\- ]+?)\s+day\s+(?:after|following)\s+" + _BECOME, p)
+    m = _full(r"(?:on\s+)?the\s+(?P<n>[a-z0-9\- ]+?)\s+day\s+(?:after|following|next\s+succeeding)\s+" + _BECOME, p)
     if m:
         n = _ordinal(m["n"])
         if n is None:
@@ -331,6 +332,10 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], b
                 return hit.value  # type: ignore[return-value]
     fail(f"cannot read the effective date {phrase!r}")
     return None
+
+
+def _short(words: str, limit: int = 110) -> str:
+    return words if len(words) <= limit else words[:limit].rsplit(" ", 1)[0] + " …"
 
 
 def _add_months(start: dt.date, months: int) -> dt.date:

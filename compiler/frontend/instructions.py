@@ -83,7 +83,7 @@ def citation_id(words: str) -> str:
 
 # A level's rank, outermost first: a target naming fewer levels than another of its sentence shares the
 # other's levels ranked above its own; a provision added is under its target's levels ranked above it.
-RANK = {"part": 0, "subpart": 1, "title": 2, "article": 3, "section": 4, "rule": 4, "subsection": 5,
+RANK = {"part": 0, "subpart": 1, "title": 3, "article": 3, "section": 4, "rule": 4, "subsection": 5,
         "subdivision": 5, "schedule": 6, "paragraph": 6, "subparagraph": 7, "clause": 8, "subclause": 9,
         "item": 10, "subitem": 11}
 SENTENCE = re.compile(r"(.+?(?:to\s+read\s+as\s+follows\s*:|\bamended\s+by\s+repealing\b[^:]*:))\s*(.*)$"
@@ -113,7 +113,18 @@ class Target:
 
 
 def _portion(token: str) -> str:
-    return " ".join(re.sub(r"(?i)^(?:of\s+)?the\s+", "", token).lower().split())
+    return " ".join(re.sub(r"(?i)^(?:of\s+)?(?:the|an?)\s+", "", token).lower().split())
+
+
+_GROUPS = ("article", "title")  # a law's sections are numbered through it: no article or title in their ids
+
+
+def _ident(chain: list[tuple[str, str]], level: str, label: str) -> str:
+    """The id of the provision ``level label`` under ``chain`` (outermost first): "title 6 of article 2" is
+    "6" (a title), "section 267-a" of that title is "267-a", "section 4 of part H of chapter 58" is "H/4"."""
+    if level in _GROUPS:
+        return label
+    return "/".join([lab for lv, lab in chain if lv not in _GROUPS] + [label])
 
 
 def _elements(target: Tree) -> list[tuple[str, str, list[str]]]:  # type: ignore[type-arg]
@@ -157,17 +168,20 @@ def _targets(subject: Tree, sentence: str) -> tuple[list[Target], list[tuple[str
             rank = RANK[top] if top else RANK[last_chain[-1][0]]
             chain = _outer(last_chain, rank) + chain
         order = [RANK[lv] for lv, _ in chain] + ([RANK[head[0]]] if head else [])
-        repeated = [r for r in order if order.count(r) > 1 and r != RANK["section"]]  # "section 7 of section 1 of chapter …"
+        # "section 7 of section 1 of chapter …"; "title 6 of article 2" (the public health law) and "article 130 of
+        # title M" (the penal law) both occur
+        repeated = [r for r in order if order.count(r) > 1 and r not in (RANK["section"], RANK["article"])]
         if order != sorted(order) or repeated:
             raise ValueError(f"the citation {sentence[:120]!r} names its levels out of order")
         if not any(lv in ("section", "rule", "article", "title", "part", "subpart") for lv, _ in chain) and not (
                 head and head[0] in ("section", "rule", "article", "title", "part", "subpart")):
             raise ValueError(f"the citation {sentence[:120]!r} does not name a section")
-        prefix = [lab for _, lab in chain]
         if head:
-            out += [Target("/".join(prefix + [lab]), head[0]) for lab in head[1]]
+            out += [Target(_ident(chain, head[0], lab), head[0]) for lab in head[1]]
+        elif chain:
+            out.append(Target(_ident(chain[:-1], *chain[-1]), chain[-1][0], portion))
         else:
-            out.append(Target("/".join(prefix), chain[-1][0] if chain else "", portion))
+            raise ValueError(f"{sentence[:120]!r} names a part of no provision")
     return out, last_chain
 
 
@@ -183,7 +197,9 @@ def _new(pred: Tree, chain: list[tuple[str, str]], whole: bool) -> list[Target]:
         chain = _outer(chain, RANK[inner[0][0]]) + inner
     for c in pred.children:
         if isinstance(c, Tree) and c.data == "new" and isinstance(c.children[0], Token):
-            out.append(Target("/".join(lab for _, lab in chain), chain[-1][0] if chain else "", _portion(str(c.children[0]))))
+            if not chain:
+                raise ValueError("a new paragraph of no provision")
+            out.append(Target(_ident(chain[:-1], *chain[-1]), chain[-1][0], _portion(str(c.children[0]))))
             continue
         ref = c.children[0] if isinstance(c, Tree) and c.data == "new" else c
         if not (isinstance(ref, Tree) and ref.data == "ref"):
@@ -192,8 +208,8 @@ def _new(pred: Tree, chain: list[tuple[str, str]], whole: bool) -> list[Target]:
         if level not in RANK:
             raise ValueError(f"the level {level!r} is not one navlaw reads")
         labels = [_label(level, str(t)) for t in ref.children[1].children if isinstance(t, Token) and t.type == "LABEL"]
-        prefix = [] if whole else [lab for _, lab in _outer(chain, RANK[level])]
-        out += [Target("/".join(prefix + [lab]), level) for lab in labels]
+        outer = [] if whole else _outer(chain, RANK[level])
+        out += [Target(_ident(outer, level, lab), level) for lab in labels]
     return out
 
 
