@@ -224,6 +224,28 @@ def test_a_navigation_law_instruction_is_read_whatever_its_history_and_whatever_
     assert not act.reported or all(r.law in ("", "navigation law") for r in act.reported)
 
 
+def test_each_sections_law_is_its_own_whatever_the_order_of_the_laws_the_act_names():
+    # A29 names the navigation law, the vehicle and traffic law, the penal law and the criminal procedure law;
+    # each section read alone names the same law as read in the act, and the act read with its sections
+    # in reverse order reads each the same
+    text = (OUTSIDE / "nylg.2023-A29.md").read_text(encoding="utf-8")
+    act, _ = read(text, dt.date(2024, 6, 1))
+    laws = {s.number: read_instruction(A.SENTENCE.match(s.sentence).group(1))[0]  # type: ignore[union-attr]
+            for s in act.sections if s.kind in ("instruction", "reported")}
+    assert laws[1] == "navigation law" and {"vehicle and traffic law", "penal law"} <= set(laws.values())
+    assert {r.number: r.law for r in act.reported if r.law} == {n: law for n, law in laws.items() if law != "navigation law"}
+    head, _, body = text.partition("DO ENACT AS FOLLOWS:")
+    chunks = re.split(r"(?m)^(?=[ \t]*(?:Section|§)\s+\d+\.)", body)
+    numbered = [c for c in chunks[1:] if not E.is_effective_clause(re.sub(r"^\s*(?:Section|§)\s+\d+\.\s*", "", c))]
+    dated = [c for c in chunks[1:] if c not in numbered]
+    renumbered = [re.sub(r"^(\s*)(?:Section|§)\s+\d+\.", lambda m, k=k: f"{m.group(1)}§ {k}.", c, count=1)
+                  for k, c in enumerate(list(reversed(numbered)) + dated, start=1)]
+    reversed_act, _ = read(head + "DO ENACT AS FOLLOWS:" + chunks[0] + "".join(renumbered), dt.date(2024, 6, 1))
+    assert [(r.law, r.targets) for r in reversed_act.reported if r.law] == \
+        list(reversed([(r.law, r.targets) for r in act.reported if r.law]))
+    assert sorted(i.target for i in reversed_act.instructions) == sorted(i.target for i in act.instructions)
+
+
 # ---- an act signed after a date in its own rate table ---------------------------------------------------------
 
 def test_an_act_signed_after_a_date_in_its_own_rate_table(tmp_path, capsys):
