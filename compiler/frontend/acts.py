@@ -349,7 +349,7 @@ def _split_bodies(targets: list[str], level: str, paras: list[str], number: int,
     for t in targets:
         label = t.rsplit("/", 1)[-1]
         forms = tuple(f.lower() for f in _label_forms(level, label))
-        while k < len(paras) and not paras[k].lower().startswith(forms):
+        while k < len(paras) and not " ".join(paras[k].split()).lower().startswith(forms):
             k += 1
         if k == len(paras):
             err(line, f"§ {number} of the act names {t}, but its new text has no paragraph starting with its label")
