@@ -36,6 +36,19 @@ def old_words(body: str) -> list[str]:
     return [w for w, _ in old_tokens(body)]
 
 
+def old_text(body: str) -> str:
+    """The text before the act, for reading (a line a paragraph): brackets dropped, new matter removed."""
+    marked = re.sub(r"\{[^{}]*\}", " ", _replacement_numbers(body)).replace("[", "").replace("]", "")
+    lines = []
+    for line in marked.split("\n"):
+        words = line.split()
+        keep = [w for i, w in enumerate(words) if not any(is_caps(x) for x in TOKEN.findall(w)) and not (
+            len(re.sub(r"[^A-Za-z]", "", w)) == 1 and w.strip("(),.;:").isupper()
+            and any(is_caps(x) for x in words[max(0, i - 1):i + 2]))]
+        lines.append(" ".join(keep))
+    return "\n".join(lines)
+
+
 def old_tokens(body: str) -> list[tuple[str, bool]]:
     """``old_words`` with, for each word, whether it is (part of) a provision's label ("1", "a" of
     "(a)"; the number of a section's "§ 50." heading)."""

@@ -14,7 +14,7 @@ from compiler.diagnostics import Diagnostic, Diagnostics, Severity
 from compiler.frontend.acts import Act, Instruction
 from compiler.frontend.corpus import Compiled
 from compiler.frontend.load import SourceDocument
-from compiler.frontend.newmatter import TOKEN, CaseBook, new_text, old_tokens, old_words
+from compiler.frontend.newmatter import TOKEN, CaseBook, new_text, old_text, old_tokens, old_words
 from compiler.frontend.normalize import normalize
 from compiler.frontend.nodes import NAV_LAW, Node, Table, citation
 from compiler.frontend.tree import build
@@ -225,6 +225,7 @@ def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, ord
     node, compiled = build_provision(act, ins, text, diags, restored)
     if node is None:
         return "its new text does not read as the provision it names"
+    act.made[(ins.number, ins.target)] = (old_text(ins.body) if ins.action == "amend" else "", text)
     versions.append(TextVersion(ins.target, node, compiled.source.path if compiled else act.file, when, True, None,
                                 note, order, compiled, confirms=ins.action == "amend",
                                 quoted=tuple(w.lower() for w in old_words(ins.body)) if ins.action == "amend" else ()))
