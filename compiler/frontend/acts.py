@@ -77,6 +77,7 @@ class Act:
     dates: E.Effective = field(default_factory=E.Effective)
     removed: list[str] = field(default_factory=list)  # what of the print was not the act (bill print)
     outcome: list[tuple[str, str]] = field(default_factory=list)  # (applied | reported | refused, what), when applied
+    rejected: bool = False  # an instruction of it is refused: none of it is applied
     made: dict[tuple[int, str], tuple[str, str]] = field(default_factory=dict)  # (§, target) -> (old, new) text in law case, when applied
 
     def effective_of(self, ins: Instruction) -> tuple[dt.date | None, str]:

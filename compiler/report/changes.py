@@ -281,7 +281,9 @@ def act_review(act: Act, tariffs: list[AnyTariff], quote: Callable[[str], str] =
     out.append(f"  {counts['applied']} instruction(s) applied, {counts['reported']} reported (not this corpus's law), "
                f"{counts['refused']} refused")
     for kind, what in act.outcome:
-        out.append(f"  {kind}: {quote(what)}")
+        out.append(f"  {'applies, but not applied' if kind == 'applied' and act.rejected else kind}: {quote(what)}")
+    if act.rejected:
+        out.append("  the act is refused as a whole: none of its instructions is in the law navlaw shows")
     for ins in act.instructions:
         made = act.made.get((ins.number, ins.target))
         if made is None:
