@@ -218,3 +218,55 @@ def test_act_check_reports_other_laws_and_refuses_with_the_reason(tmp_path, caps
                                                             "verdict"]
     assert [c.strip() for c in rows[1].split("|")[1:7]] == ["nylg.2023-S4753.md", "2", "0", "0", "2", "refused as a whole"]
     assert [c.strip() for c in rows[2].split("|")[1:7]] == ["2023-S6730.md", "2", "1", "1", "0", "applies"]
+
+
+# ---- prints of every kind -----------------------------------------------------------------------------------
+
+_FURNITURE = re.compile(r"^\s*(EXPLANATION--|\[ \] is old law|LBD\d{5}|[AS]\. \d+(--[A-Z])?\s+\d+\s*$)")
+
+
+def numbered(text: str, width: int) -> str:
+    """A8982A as LBDC prints it: each line of a page numbered from 1 (``width`` 0: at column 1), the page's
+    footer and the next page's header not numbered."""
+    out, n = [], 0
+    for line in text.split("\n"):
+        if _FURNITURE.match(line):
+            n = 0 if re.match(r"^\s*[AS]\. \d", line) else n
+            out.append(line)
+        elif line.strip():
+            n += 1
+            out.append(f"{n:>{width}}{'' if width == 0 else '  '}{line}" if width else f"{n}{line}")
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def read_act(text: str, name: str = "print.txt"):
+    from compiler.frontend.acts import parse_act
+    from compiler.frontend.load import SourceDocument
+    from compiler.frontend.manifest import Entry
+
+    entry = Entry(file=name, kind="act", covers=(), effective=None, became_law=dt.date(2024, 6, 1), status="in-force",
+                  source="", confidence="verified", note="", list_numbering="", section="", code_prefix="", code_cite="",
+                  anchors=(), fragments=(), line=1)
+    diags = Diagnostics()
+    return parse_act(SourceDocument(name, text, "", len(text.encode())), entry, diags), diags
+
+
+@pytest.mark.parametrize("kind", ["numbers at column 1", "numbers at column 6", "flattened", "flattened and numbered"])
+def test_every_kind_of_print_reads_as_the_plain_print(kind):
+    raw = (NYLG / "2024-A8982A.md").read_text(encoding="utf-8")
+    plain = raw[raw.index("## Full Text") + len("## Full Text"):]
+    text = {"numbers at column 1": numbered(plain, 0), "numbers at column 6": numbered(plain, 6),
+            "flattened": " ".join(plain.split()), "flattened and numbered": " ".join(numbered(plain, 6).split())}[kind]
+    want, _ = read_act(plain)
+    got, diags = read_act(text)
+    assert [d.message for d in diags if d.severity is Severity.ERROR] == []
+    assert [(i.action, i.target) for i in got.instructions] == [(i.action, i.target) for i in want.instructions]
+    assert [" ".join(i.body.split()) for i in got.instructions] == [" ".join(i.body.split()) for i in want.instructions]
+    assert got.effective == dt.date(2024, 6, 1)
+    if not kind.startswith("flattened"):  # the offset map: the instruction's line is the print's
+        assert [i.line for i in got.instructions] == [i.line for i in want.instructions]
+    else:
+        assert set(i.line for i in got.instructions) == {1}
+    assert not any(re.search(r"LBD\d|8982--A|EXPLANATION", i.body) for i in got.instructions)
