@@ -137,23 +137,6 @@ def cmd_changes(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_act_check(args: argparse.Namespace) -> int:
-    from compiler.report.actcheck import check, table
-
-    results = []
-    for file in args.files:
-        r = check(file, args.corpus, args.became_law)
-        results.append(r)
-        print("\n".join(r.lines))
-        for e in r.errors:
-            print(e, file=sys.stderr)
-        if len(args.files) > 1:
-            print()
-    if len(results) > 1:
-        print("\n".join(table(results)))
-    return EXIT_OK if all(r.ok for r in results) else EXIT_ERRORS
-
-
 def _compile_all(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnostics]:
     result = compile_law(corpus_dir)
     return result.corpus, result.tariffs, result.diagnostics
@@ -467,21 +450,8 @@ inside the corpus is refused (exit 2).""")
     corpus_arg(sp)
     sp.set_defaults(func=cmd_changes)
 
-    sp = sub.add_parser("act", help="amending acts: `navlaw act check FILE` reviews one before it is added",
-                        description="Amending acts of the legislature, as printed.")
-    act_sub = sp.add_subparsers(dest="act_command", required=True, metavar="ACTION")
-    sp = act_sub.add_parser("check", help="review an act against the corpus before the manifest is touched",
-                            description="Put each FILE (an act as printed) into a copy of the corpus with the date "
-                                        "it became law and say, per instruction: the law, target and action as read, "
-                                        "its effective date, whether its old text is the law in force the day before, "
-                                        "the redline and the change in words; the fee changes; what is reported "
-                                        "(another law's) and refused (why). Several FILEs: each on its own, then a "
-                                        "table. Exit 0 only if every instruction applies or is reported.")
-    sp.add_argument("files", nargs="+", metavar="FILE")
-    sp.add_argument("--became-law", type=_date, metavar="DATE",
-                    help="the date it became law (YYYY-MM-DD): effective dates count from it (default: today, said)")
-    corpus_arg(sp)
-    sp.set_defaults(func=cmd_act_check)
+    from compiler.report.actcheck import add_parser as add_act_parser
+    add_act_parser(sub, corpus_arg, _date, compile_law)
 
     sp = sub.add_parser("tariffs", help="list the rate schedules with dates and citations",
                         description="List every tariff extracted from the corpus: rate tables, per-unit rates, "
