@@ -270,3 +270,56 @@ def test_every_kind_of_print_reads_as_the_plain_print(kind):
     else:
         assert set(i.line for i in got.instructions) == {1}
     assert not any(re.search(r"LBD\d|8982--A|EXPLANATION", i.body) for i in got.instructions)
+
+
+# ---- LBDC update records ------------------------------------------------------------------------------------
+
+LBDC = ROOT / "tests" / "acts" / "lbdc"
+
+
+def corpus_with_updates(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "corpus"
+    shutil.copytree(CORPUS, root)
+    with open(root / "manifest.toml", "a", encoding="utf-8") as m:
+        for name, text in files.items():
+            (root / name).write_text(text, encoding="utf-8")
+            m.write(f'\n[[document]]\nfile = "{name}"\nkind = "consolidated"\nstatus = "in-force"\n'
+                    f'source = "LBDC update"\nconfidence = "verified"\n')
+    return root
+
+
+def test_an_lbdc_repeal_record_repeals_the_section_from_its_date(tmp_path, capsys):
+    """OL's 20140923.UPDATE (`..SO DOC ABC4  *REPEAL*`), the id written as a section of this corpus's law
+    (NAV88-A) in a file named for 2027-06-01: § 88-a is repealed from that day, in every command."""
+    record = (LBDC / "20140923.UPDATE").read_text(encoding="utf-8").replace("ABC4", "NAV88-A")
+    root = corpus_with_updates(tmp_path, {"20270601.UPDATE": record})
+    corpus = compile_corpus(root)
+    diags = Diagnostics()
+    timeline = build_timeline(corpus, diags)
+    assert timeline.section_on("88-a", dt.date(2027, 5, 31)).section is not None
+    assert timeline.section_on("88-a", dt.date(2027, 6, 1)).section is None
+    said = [d for d in list(corpus.diagnostics) + list(diags) if d.file.endswith("20270601.UPDATE")]
+    assert not any("contents only" in d.message for d in said)
+    assert any("repeals § 88-a from 2027-06-01 (the date the update file is named by): applied" in d.message for d in said)
+    assert main(["show", "88-a", "--on", "2027-06-01", "--corpus", str(root)]) == 1
+    assert "§ 88-a was repealed on 2027-06-01" in capsys.readouterr().err
+
+
+def test_lbdc_records_not_applied_are_named_in_a_warning(tmp_path):
+    """The real records: ABC4 *REPEAL* (another law) and CCO1 *DELETE*; and a repeal of a section the
+    corpus does not hold on the day before is an error naming it."""
+    root = corpus_with_updates(tmp_path, {
+        "20140923.UPDATE": (LBDC / "20140923.UPDATE").read_text(encoding="utf-8"),
+        "20200601.UPDATE": (LBDC / "20200601.UPDATE").read_text(encoding="utf-8"),
+        "20270602.UPDATE": (LBDC / "20200601.UPDATE").read_text(encoding="utf-8").replace("CCO1", "NAV88-A"),
+        "20270603.UPDATE": (LBDC / "20140923.UPDATE").read_text(encoding="utf-8").replace("ABC4", "NAV49"),
+    })
+    corpus = compile_corpus(root)
+    diags = Diagnostics()
+    build_timeline(corpus, diags)
+    said = {(Path(d.file).name, d.severity): d.message for d in diags if d.code == "lbdc-update"}
+    assert "`..SO DOC ABC4 *REPEAL* LAWS(CONSOLIDATED)` is for another law (ABC)" in said[("20140923.UPDATE", Severity.WARNING)]
+    assert "not applied" in said[("20200601.UPDATE", Severity.WARNING)]
+    assert "`..SO DOC NAV88-A *DELETE* LAWS(CONSOLIDATED)` deletes the record from the LBDC database, which is not a " \
+           "repeal" in said[("20270602.UPDATE", Severity.WARNING)]
+    assert "repeals § 49, which is not in force on 2027-06-02: not applied" in said[("20270603.UPDATE", Severity.ERROR)]
