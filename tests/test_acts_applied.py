@@ -323,3 +323,21 @@ def test_lbdc_records_not_applied_are_named_in_a_warning(tmp_path):
     assert "`..SO DOC NAV88-A *DELETE* LAWS(CONSOLIDATED)` deletes the record from the LBDC database, which is not a " \
            "repeal" in said[("20270602.UPDATE", Severity.WARNING)]
     assert "repeals § 49, which is not in force on 2027-06-02: not applied" in said[("20270603.UPDATE", Severity.ERROR)]
+
+
+def test_a29_new_article_in_capitals_nests_past_subdivision_headings(tmp_path):
+    """A29 adds article 4-B (§§ 79-d … 79-n) in CAPITALS, with headed subdivisions: "1. CRIMINAL PENALTIES.
+    (A) OPERATION …" and "(B) … MISDEMEANOR OFFENSES. (I) A VIOLATION …": paragraph (a) and (b) of 1,
+    and (b)'s subparagraph (i) — not a subclause "(A)" or an item "(I)"; the roman numerals it cites
+    ("SUBPARAGRAPH (I) OR (II)") are in law case too. (The act is refused as a whole — its § 6 amends
+    § 49, which the corpus lacks — so its texts are read as it would apply them.)"""
+    _, act, _, errors = applied(tmp_path, SHARED / "outside" / "nylg.2023-A29.md")
+    assert act.rejected and errors[0].startswith("§ 6 of the act amends 49/4")
+    text = next(new for (_, target), (_, new) in act.made.items() if target == "79-f")
+    assert "1. Criminal penalties. (a) Operation of a vessel while ability impaired." in text
+    assert "misdemeanor offenses. (i) A violation of subdivision three, five, six or seven of section seventy-nine-d" in text
+    assert "subparagraph (i) or (ii) of this paragraph" in text
+    doc = compile_text(text + "\n")
+    got = ids(doc)
+    assert {"79-f/1", "79-f/1/a", "79-f/1/b", "79-f/1/b/i", "79-f/1/b/ii", "79-f/1/c/i"} <= set(got)
+    assert not [i for i in got if re.fullmatch(r"79-f/\d+/[A-Z]+|79-f/\d+/[a-z]/[IVX]+", i)]

@@ -143,13 +143,19 @@ def new_text(body: str, book: CaseBook | None = None, outer: tuple[str, ...] = (
     # labels cited in new matter: "PARAGRAPH (A), (B), (D) OR (E) OF SUBDIVISION TWO" cites paragraphs (a) ...
     text = re.sub(r"(?i:\bparagraphs?)\s+\([A-Z]{1,2}\)(?:(?:,\s*|,?\s+(?:OR|AND|or|and)\s+)\([A-Z]{1,2}\))*",
                   lambda m: re.sub(r"\(([A-Z]{1,2})\)", lambda k: f"({k.group(1).lower()})", m.group(0)), text)
+    # so do roman numerals cited or listed in new matter: "SUBPARAGRAPH (I) OR (II)", "A WAIVER: (I) HAS …"
+    text = re.sub(r"(?:(?i:\b(?:sub)?paragraphs?|\bclauses?)\s+|[:;]\s+|\b(?:AND|OR)\s+)\((?:I|II|III|IV|V|VI|VII|VIII|IX|X)\)"
+                  r"(?=\s+[A-Z]{2,}|\s+(?:OR|AND|or|and)\s+\(|\s+OF\b|[,;])",
+                  lambda m: m.group(0)[:m.group(0).rindex("(")] + m.group(0)[m.group(0).rindex("("):].lower(), text)
+    text = re.sub(r"(?<=\b(?:OR|or) )\((I|II|III|IV|V|VI|VII|VIII|IX|X)\)(?= (?:OF|of)\b)",
+                  lambda m: m.group(0).lower(), text)
     text = re.sub(r"(?<![(\w])[A-Za-z]+(?:['’][A-Za-z]+)*", word, text)
     # a section number written out or in figures keeps its insert in lower case: "forty-seven-b", "79-d"
     text = re.sub(_NUMBER_INSERT, lambda m: m.group(1) + m.group(2).lower(), text)
     text = re.sub(r" +", " ", text)  # justified spacing (a tab is a table's cell separator: kept)
     text = re.sub(r" ([,.;:])", r"\1", text)
     # a sentence or a provision starts with a capital (also a defined term in quotes: (a) "Department" means)
-    text = re.sub(r"(?m)(^(?:[ \t]*(?:§[ \t]*)?%s[ \t]+)*[\"“]?|[.:] [\"“]?)([a-z])" % _LABEL,
+    text = re.sub(r"(?m)(^(?:[ \t]*(?:§[ \t]*)?%s[ \t]+)*[\"“]?|[.:] [\"“]?|\. (?:%s[ \t]+)+[\"“]?)([a-z])" % (_LABEL, _LABEL),
                   lambda m: m.group(1) + m.group(2).upper(), text)
     return "\n".join(l.strip() for l in text.split("\n")), restored
 
@@ -168,6 +174,7 @@ _NUMBER_INSERT = re.compile(r"(?i)(\b%s(?:-%s)*-)([A-Z]{1,4})\b" % (_NUMBER_WORD
 
 _LABEL = r"(?:\((?:[0-9]{1,3}|[A-Za-z]{1,6})(?:-[0-9A-Za-z]{1,4})?\)|[0-9]{1,3}(?:-[A-Za-z]{1,4})?\.)"
 _CHAIN_LABEL = re.compile(r"(%s)(?=[ \t]+\S)" % _LABEL)
+_SUB_HEAD = re.compile(r"[A-Z][A-Za-z'’ ,;/-]{0,300}\.[ \t]+(?=\()")  # a subdivision's heading: "Definitions. "
 _SECTION_HEAD = re.compile(r"[ \t]*(?:§|Section|SECTION)[ \t]*\d+(?:-[0-9A-Za-z]+)*\.[ \t]+[^.\n]*\.[ \t]+")
 
 
@@ -184,6 +191,8 @@ def label_spans(text: str) -> list[tuple[int, int]]:
             i = head.end()
         while True:
             m = _CHAIN_LABEL.match(line, i)
+            if m is None and spans and spans[-1][0] >= pos and (h := _SUB_HEAD.match(line, i)) is not None:
+                m = _CHAIN_LABEL.match(line, h.end())  # "1. Criminal penalties. (A) OPERATION …": past a heading
             if m is None:
                 break
             spans.append((pos + m.start(1), pos + m.end(1)))
