@@ -40,12 +40,6 @@ def _dump(obj: Any) -> str:
 # ---- commands --------------------------------------------------------------------------------------
 
 def cmd_parse(args: argparse.Namespace) -> int:
-    from compiler.report.actcheck import read_act_print
-    said = read_act_print(args.file) if args.format != "json" else None
-    if said is not None:  # an amending act as printed: its instructions, not a tree of its print
-        print("\n".join(said[0]))
-        _print_diagnostics(said[1])
-        return EXIT_ERRORS if said[1].has_errors() else EXIT_OK
     diags = Diagnostics()
     doc = compile_file(args.file, diags)
     if args.format == "json":

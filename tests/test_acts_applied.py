@@ -341,15 +341,3 @@ def test_a29_new_article_in_capitals_nests_past_subdivision_headings(tmp_path):
     got = ids(doc)
     assert {"79-f/1", "79-f/1/a", "79-f/1/b", "79-f/1/b/i", "79-f/1/b/ii", "79-f/1/c/i"} <= set(got)
     assert not [i for i in got if re.fullmatch(r"79-f/\d+/[A-Z]+|79-f/\d+/[a-z]/[IVX]+", i)]
-
-
-def test_parse_of_an_act_print_reads_the_act_not_its_print(capsys):
-    """`navlaw parse` of a bill as printed: its instructions and what of the print is not the act, not a
-    law tree with the page headers, LBD code and footer in its text."""
-    assert main(["parse", str(NYLG / "2023-A3096.md")]) == 0
-    out = capsys.readouterr().out
-    assert "not the act (taken out): the Markdown header before `## Full Text`, the EXPLANATION footer, LBD codes, " \
-           "page headers" in out
-    assert "§ 1 (line 38): the navigation law, Nav. Law § 50 [50]: amend" in out
-    assert "§ 2 (line 55): the navigation law, Nav. Law § 52 [52]: add" in out
-    assert "LBD02921" not in out and "A. 3096" not in out

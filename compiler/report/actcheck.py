@@ -138,50 +138,6 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
     return out
 
 
-def read_act_print(file: str | Path):  # type: ignore[no-untyped-def]
-    """`navlaw parse` of an amending act as printed (an enacting clause in its first pages): the act as
-    read — its print's furniture taken out, its instructions (law, target, action), its effective-date
-    section — without a corpus; None if the file is not an act. (Dates that count from the day it became
-    law are left for `navlaw act check --became-law`.)"""
-    import re
-
-    from compiler.diagnostics import Diagnostics
-    from compiler.frontend.acts import parse_act
-    from compiler.frontend.load import load
-    from compiler.frontend.manifest import Entry
-
-    path = Path(file)
-    try:
-        head = path.read_bytes()[:200_000].decode("utf-8", "replace")
-    except OSError:
-        return None
-    if not re.search(r"DO\s+ENACT\s+AS\s+FOLLOWS", head.replace("-\n", ""), re.I):
-        return None
-    diags = Diagnostics()
-    src = load(path)
-    entry = Entry(file=path.name, kind="act", covers=(), effective=None, became_law=None, status="in-force",
-                  source="", confidence="inferred", note="", list_numbering="", section="", code_prefix="",
-                  code_cite="", anchors=(), fragments=(), line=1)
-    act = parse_act(src, entry, diags)
-    lines = [f"{path}: an amending act" + (f" — AN ACT {act.title[:160]}" if act.title else "")]
-    if act.removed:
-        lines.append(f"  not the act (taken out): {', '.join(act.removed)}")
-    for ins in act.instructions:
-        lines.append(f"  § {ins.number}{f' (part {ins.part})' if ins.part else ''} (line {ins.line}): the navigation "
-                     f"law, {citation(NAV_LAW, ins.target) or ins.target} [{ins.target}]: {ins.action}"
-                     + (f" as {ins.renamed}" if ins.renamed else ""))
-    for r in act.reported:
-        lines.append(f"  § {r.number} (line {r.line}): " + (f"the {r.law}" + (f" ({', '.join(r.targets)})" if r.targets
-                     else "") + ": another law, reported" if r.law else f"no instruction: {r.sentence[:100]}"))
-    lines.append(f"  takes effect: {act.effective_phrase or '(no effective-date section read)'}; "
-                 "`navlaw act check FILE --became-law DATE` reviews it against the corpus")
-    kept = Diagnostics()
-    for d in diags:  # a date counted from the day it became law is for `act check` to say, not an error here
-        if "became_law" not in d.message:
-            kept.add(d)
-    return lines, kept
-
-
 def _here(d: Diagnostic, copy: Path, original: Path) -> str:
     """A diagnostic of the copy, said of the file the user gave."""
     text = d.format()
