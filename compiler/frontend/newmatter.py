@@ -63,7 +63,7 @@ def old_tokens(body: str) -> list[tuple[str, bool]]:
     out: list[tuple[str, bool]] = []
     for i, (t, span) in enumerate(found):
         lab = span is not None
-        if is_caps(t) or lab and span[0] > 0 and _caps_follows(marked, span[1]):
+        if is_caps(t) or span is not None and span[0] > 0 and _caps_follows(marked, span[1]):
             continue  # new matter, or the label of a new provision ("2. UPON NOTIFICATION …")
         if len(t) == 1 and t.isupper() and any(is_caps(x) for x, _ in found[max(0, i - 1):i + 2]):
             continue  # "A" inside a run of new matter ("A MINIMUM CHARGE")

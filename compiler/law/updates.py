@@ -54,7 +54,7 @@ def updates_of(corpus) -> list[Update]:  # type: ignore[no-untyped-def]
     return out
 
 
-def apply_updates(corpus, versions: list, diags: Diagnostics) -> None:  # type: ignore[no-untyped-def]
+def apply_updates(corpus, versions: list, diags: Diagnostics) -> None:  # type: ignore[no-untyped-def, type-arg]
     """Add the versions the corpus's applicable update records make (repeals), and say what is not applied."""
     from compiler.law.timeline import TextVersion, Timeline
 
