@@ -341,3 +341,18 @@ def test_a29_new_article_in_capitals_nests_past_subdivision_headings(tmp_path):
     got = ids(doc)
     assert {"79-f/1", "79-f/1/a", "79-f/1/b", "79-f/1/b/i", "79-f/1/b/ii", "79-f/1/c/i"} <= set(got)
     assert not [i for i in got if re.fullmatch(r"79-f/\d+/[A-Z]+|79-f/\d+/[a-z]/[IVX]+", i)]
+
+
+def test_the_change_report_says_no_fee_change_where_an_act_restates_a_rate(tmp_path, capsys):
+    """The same act in the corpus: the change report names the $11.56 from 2028-01-01 under the act and
+    under Fees, and has no "$11.22 (was $11.22)" on the day the act restates the 2027 rate."""
+    text = (ROOT / "tests" / "acts" / "lis-rates-2028.txt").read_text(encoding="utf-8")
+    act = tmp_path / "lis-now.txt"
+    act.write_text(text.replace("take effect on January 1, 2028", "take effect immediately"), encoding="utf-8")
+    root = corpus_with(tmp_path, act, "2027-06-15")
+    assert main(["changes", "--from", "2027-06-01", "--to", "2028-01-02", "--corpus", str(root)]) == 0
+    out = capsys.readouterr().out
+    line = "§ 89-b(4)(b)(1): from 2028-01-01 the rate is $11.56 per pilotage unit (was $11.22 per pilotage unit)."
+    assert f"- fee change: {line}" in out and f"\n- {line}" in out
+    assert "(was $11.22 per pilotage unit)" not in out.replace(line, "")
+    assert "- § 1 in 89-b/4/b/1: 'on and after' becomes 'from'" in out

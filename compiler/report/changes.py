@@ -56,6 +56,10 @@ def _short(citation: str) -> str:
     return citation.replace("Nav. Law ", "")
 
 
+def _formulas(t: AnyTariff) -> list[str]:
+    return [b.formula for b in t.brackets] if isinstance(t, BracketSchedule) else []
+
+
 def tariff_deltas(tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> list[str]:
     """Sentences for every tariff that starts or ends in (start, end]."""
     began = [t for t in tariffs if t.effective.start is not None and start < t.effective.start <= end
@@ -68,6 +72,9 @@ def tariff_deltas(tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> lis
         when = t.effective.start
         before = [o for o in ended if o.effective.end == when and (o.series == t.series or o.provision == t.provision)
                   and o.id not in used]
+        if before and all(brief(o) == brief(t) and _formulas(o) == _formulas(t) for o in before):
+            used.update(o.id for o in before)  # the same fee read again from a new text (an act restating it)
+            continue
         if isinstance(t, BracketSchedule) and before and isinstance(before[0], BracketSchedule):
             o = before[0]
             used.add(o.id)
