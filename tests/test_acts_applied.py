@@ -356,3 +356,28 @@ def test_the_change_report_says_no_fee_change_where_an_act_restates_a_rate(tmp_p
     assert f"- fee change: {line}" in out and f"\n- {line}" in out
     assert "(was $11.22 per pilotage unit)" not in out.replace(line, "")
     assert "- § 1 in 89-b/4/b/1: 'on and after' becomes 'from'" in out
+
+
+RENUMBER = """AN ACT to amend the navigation law, in relation to pilotage on the Hudson river
+
+  THE PEOPLE OF THE STATE OF NEW YORK, REPRESENTED IN SENATE AND  ASSEM-
+BLY, DO ENACT AS FOLLOWS:
+
+  Section 1. Subdivisions 7 and 8 of section 89-a of the navigation law
+are renumbered subdivisions 8 and 9.
+  § 2. This act shall take effect immediately.
+"""
+
+
+def test_renumbering_a_run_of_subdivisions_keeps_each_text(tmp_path):
+    """"Subdivisions 7 and 8 … are renumbered subdivisions 8 and 9": 8 is the old 7 (not repealed by the
+    renumbering of the old 8), 9 the old 8, 7 is gone."""
+    act = tmp_path / "renumber.txt"
+    act.write_text(RENUMBER, encoding="utf-8")
+    _, _, timeline, errors = applied(tmp_path, act, "2027-03-01")
+    before = timeline.section_on("89-a", dt.date(2027, 2, 28)).section
+    after = timeline.section_on("89-a", dt.date(2027, 3, 1)).section
+    assert errors == [] and before is not None and after is not None
+    assert after.find("89-a/7") is None
+    assert after.find("89-a/8").full_text().split("\n", 1)[1] == before.find("89-a/7").full_text().split("\n", 1)[1]
+    assert after.find("89-a/9").full_text().split("\n", 1)[1] == before.find("89-a/8").full_text().split("\n", 1)[1]

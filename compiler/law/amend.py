@@ -193,7 +193,11 @@ def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, ord
         if found is None:
             return refuse(f"§ {ins.number} of the act {'repeals' if ins.action == 'repeal' else 'renumbers'} "
                           f"{ins.target}, which is not in force on {day_before}" + (f": {comp.message}" if comp.message else ""))
-        versions.append(TextVersion(ins.target, None, act.file, when, True, None, note, order, confirms=True))
+        # "subdivisions 7 and 8 are renumbered 8 and 9": 8 ends as itself but goes on as the old 7
+        taken = {i.renamed for i in act.instructions if i.action in ("renumber", "replace", "add") and i.number == ins.number}
+        taken |= {i.target for i in act.instructions if i.action in ("replace", "add") and i.number == ins.number}
+        if ins.target not in taken:
+            versions.append(TextVersion(ins.target, None, act.file, when, True, None, note, order, confirms=True))
         if ins.action == "renumber":
             versions.append(TextVersion(ins.renamed, _renamed(found, ins.target, ins.renamed), act.file, when, True,
                                         None, note, order))
