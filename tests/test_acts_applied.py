@@ -381,3 +381,15 @@ def test_renumbering_a_run_of_subdivisions_keeps_each_text(tmp_path):
     assert after.find("89-a/7") is None
     assert after.find("89-a/8").full_text().split("\n", 1)[1] == before.find("89-a/7").full_text().split("\n", 1)[1]
     assert after.find("89-a/9").full_text().split("\n", 1)[1] == before.find("89-a/8").full_text().split("\n", 1)[1]
+
+
+def test_an_html_print_reads_as_the_plain_print(capsys):
+    """OL's bill text XML of A5464 (2017): the print in <PRE> with line numbers, new matter in <B><U>,
+    "&#167;" for §, a page break in HTML: its instruction (the election law: reported) and its effective
+    date are read; nothing is said of a missing effective-date section."""
+    act, diags = read_act((SHARED / "outside" / "ol.BILLTEXT-A05464-2017.xml").read_text(encoding="utf-8"))
+    assert [d.message for d in diags if d.severity is Severity.ERROR] == []
+    assert act.effective == dt.date(2024, 7, 1)  # "on the thirtieth day after" 2024-06-01 (read_act's date)
+    assert [(r.number, r.law, r.targets) for r in act.reported] == [(1, "election law", ("8-407/5",))]
+    assert act.reported[0].line == 28  # the raw line of "Section  1." in the XML file
+    assert any("HTML" in r for r in act.removed) and "line numbers" in act.removed

@@ -43,6 +43,9 @@ def clean(raw: str) -> tuple[list[PrintLine], list[str]]:
     if m is not None:  # a Markdown export: a header of metadata, then the printed bill
         start = raw.replace("\r\n", "\n")[: m.end()].count("\n") + 1
         removed.append("the Markdown header before `## Full Text`")
+    if _PRE.search(raw):  # LBDC's HTML print (bill text XML): its <PRE> lines, tags read, one raw line each
+        lines = _html_lines(lines)
+        removed.append("the HTML of the print (new matter <B><U> read as CAPITALS, <B><S> as [brackets])")
     body = [l for l in lines[start:] if l.strip()]
     if body and len(body) <= 3 and sum(map(len, body)) > 600:  # a print flattened to a line or a few
         return _unflatten(lines, start, removed)
@@ -155,3 +158,37 @@ def _flat_line_numbers(raw: str, furniture: list[tuple[int, int]]) -> list[tuple
 def _inside(spans: list[tuple[int, int]], a: int, b: int) -> int:
     """How many characters of [a, b) the spans cover (furniture between two numbered lines)."""
     return sum(max(0, min(b, y) - max(a, x)) for x, y in spans)
+
+
+_PRE = re.compile(r"(?i)<pre\b[^>]*>")
+_NEW = re.compile(r"(?is)<b>\s*<u>(.*?)</u>\s*</b>")
+_OLD = re.compile(r"(?is)<b>\s*<s>(.*?)</s>\s*</b>")
+
+
+def _html_lines(lines: list[str]) -> list[str]:
+    """The lines of an HTML print as the plain print has them: what is outside <PRE> blocks is blank; new
+    matter (<B><U>, underscored) in CAPITALS as the plain print prints it, deleted matter (<B><S>) in
+    [brackets], other tags dropped, entities read ("&#167;" is §). Each raw line stays one line."""
+    import html
+
+    out: list[str] = []
+    inside = False
+    for line in lines:
+        text = ""
+        rest = line
+        while rest:
+            if not inside:
+                m = _PRE.search(rest)
+                if m is None:
+                    break
+                inside, rest = True, rest[m.end():]
+                continue
+            end = re.search(r"(?i)</pre\s*>", rest)
+            part, rest = (rest[:end.start()], rest[end.end():]) if end else (rest, "")
+            part = _OLD.sub(lambda k: "[" + k.group(1) + "]", part)
+            part = _NEW.sub(lambda k: html.unescape(re.sub(r"<[^>]*>", "", k.group(1))).upper(), part)
+            text += html.unescape(re.sub(r"<[^>]*>", "", part))
+            if end:
+                inside = False
+        out.append(text)
+    return out
