@@ -148,7 +148,8 @@ def table(results: list[Checked]) -> list[str]:
     """The acts side by side: instructions read, applied, reported, refused."""
     rows = [("act", "instructions read", "apply", "reported", "refused", "verdict")] + [
         (Path(r.file).name, str(r.read), str(r.applied), str(r.reported), str(r.refused),
-         "applies" if r.ok else "refused as a whole" if r.rejected or r.refused else "error: " + _first(r.errors))
+         ("applies" if r.applied else "reported (other laws only)") if r.ok else
+         "refused as a whole" if r.rejected or r.refused else "error: " + _first(r.errors))
         for r in results]
     widths = [max(len(r[i]) for r in rows) for i in range(6)]
     out = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in rows]
