@@ -73,13 +73,13 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
         try:
             law = compile_law(str(root))
         except NavlawError as exc:
-            out.errors += [_here(d, root / name, path) for d in exc.diagnostics if d.severity >= Severity.ERROR]
+            out.errors += [_here(d, root / name, path, corpus) for d in exc.diagnostics if d.severity >= Severity.ERROR]
             return out
         act = next((a for a in law.corpus.acts if Path(a.file).name == name), None)
         mine = list(dict.fromkeys(d for d in list(law.corpus.diagnostics) + list(law.diagnostics)
                                   if Path(d.file).name.split("#")[0] == Path(name).name))
         if act is None:
-            out.errors += [_here(d, root / name, path) for d in mine if d.severity >= Severity.ERROR] or [
+            out.errors += [_here(d, root / name, path, corpus) for d in mine if d.severity >= Severity.ERROR] or [
                 f"navlaw act check: {path}: not read as an act"]
             return out
         entry_date = getattr(act.entry, "became_law", None)
@@ -126,7 +126,7 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
         out.rejected = act.rejected
         out.reported = len(reported)
         out.refused = sum(1 for k, _ in results if k == "refused")
-        notes = [_here(d, root / name, path) for d in mine if d.severity >= Severity.WARNING]
+        notes = [_here(d, root / name, path, corpus) for d in mine if d.severity >= Severity.WARNING]
         out.errors += [n for d, n in zip([d for d in mine if d.severity >= Severity.WARNING], notes)
                        if d.severity >= Severity.ERROR and d.code not in ("act-apply",)]
         out.lines += notes
@@ -138,10 +138,15 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
     return out
 
 
-def _here(d: Diagnostic, copy: Path, original: Path) -> str:
-    """A diagnostic of the copy, said of the file the user gave."""
+def _here(d: Diagnostic, copy: Path, original: Path, corpus: Path | None = None) -> str:
+    """A diagnostic of the copy, said of the file the user gave (and of the corpus directory given)."""
     text = d.format()
-    return text.replace(str(copy), str(original)).replace(copy.name, original.name) if d.file else text
+    if not d.file:
+        return text
+    text = text.replace(str(copy), str(original))
+    if copy.name != original.name:
+        text = text.replace(copy.name, original.name)
+    return text.replace(str(copy.parent) + "/", f"{corpus}/") if corpus is not None else text
 
 
 def table(results: list[Checked]) -> list[str]:
