@@ -402,3 +402,14 @@ def test_an_html_print_reads_as_the_plain_print(capsys):
     assert [(r.number, r.law, r.targets) for r in act.reported] == [(1, "election law", ("8-407/5",))]
     assert act.reported[0].line == 28  # the raw line of "Section  1." in the XML file
     assert any("HTML" in r for r in act.removed) and "line numbers" in act.removed
+
+
+def test_a_capitalised_heading_that_wraps_is_one_heading(tmp_path):
+    """A29's "§  79-M.  SPECIAL  PROCEDURES  AND  DISPOSITION  INVOLVING ALCOHOL AND" / "SUBSTANCE ABUSE
+    ASSESSMENT AND TREATMENT. 1. DEFINITIONS. …": one heading, in law case, and subdivision 1 after it."""
+    _, act, _, _ = applied(tmp_path, SHARED / "outside" / "nylg.2023-A29.md")
+    text = next(new for (_, target), (_, new) in act.made.items() if target == "79-m")
+    sec = compile_text(text + "\n").find("79-m")
+    assert sec is not None and sec.heading.rstrip(".") == (
+        "Special procedures and disposition involving alcohol and substance abuse assessment and treatment")
+    assert sec.find("79-m/1") is not None
