@@ -205,7 +205,8 @@ def run(args, compile_law) -> int:  # type: ignore[no-untyped-def]
     for file in args.files:
         r = check(file, args.corpus, args.became_law, compile_law)
         results.append(r)
-        print("\n".join(r.lines))
+        if r.lines:
+            print("\n".join(r.lines))
         for e in r.errors:
             print(e, file=sys.stderr)
         if len(args.files) > 1:
