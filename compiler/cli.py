@@ -450,6 +450,9 @@ inside the corpus is refused (exit 2).""")
     corpus_arg(sp)
     sp.set_defaults(func=cmd_changes)
 
+    from compiler.report.actcheck import add_parser as add_act_parser
+    add_act_parser(sub, corpus_arg, _date, compile_law)
+
     sp = sub.add_parser("tariffs", help="list the rate schedules with dates and citations",
                         description="List every tariff extracted from the corpus: rate tables, per-unit rates, "
                                     "percentages, time fees, board-set fees and penalties, with effective dates, "

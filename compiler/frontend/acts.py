@@ -86,6 +86,8 @@ class Act:
     outcome: list[tuple[str, str]] = field(default_factory=list)  # (applied | reported | refused, what), when applied
     sections: list[ActSection] = field(default_factory=list)  # every section of the act, as read
     part_dates: dict[str, E.Effective] = field(default_factory=dict)  # a Part's own effective-date section
+    rejected: bool = False  # an instruction of it is refused: none of it is applied
+    made: dict[tuple[int, str], tuple[str, str]] = field(default_factory=dict)  # (§, target) -> (old, new) text in law case, when applied
 
     def effective_of(self, ins: Instruction) -> tuple[dt.date | None, str]:
         """An instruction's date: its Part's own effective-date section (a subpart's, else its Part's), else a

@@ -18,6 +18,7 @@ _TAG = re.compile(r"\s*(?:<\?xml|<!doctype|<html|<body|<head|<pre|<div|<p\b|<[a-
 _BILL = re.compile(r"(?im)^\s*(?:\*\*Bill\s+ID:\*\*|##\s+Full\s+Text\b|AN\s+ACT\s+to\s+(?:amend|add|repeal)\b|"
                    r"The\s+People\s+of\s+the\s+State\s+of\s+New\s+York,\s+represented|EXPLANATION--Matter\s+in\b)")
 _LBDC = re.compile(r"(?m)^\.\.SO DOC ")
+_UPDATE = re.compile(r"(?m)^\.\.SO DOC[ \t]+\S+[ \t]+\*[A-Z]+\*")
 _SAMPLE = 65536
 _BILL_HEAD = 8192
 
@@ -91,7 +92,12 @@ def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, en
         diags.add(Diagnostic(Severity.INFO, f"decoded as {encoding.upper()}, the encoding of LBDC law files "
                              "(byte 0xF5 is §)", path, 1, 1, "", "input-encoding"))
     lbdc = text.startswith("..SO DOC ") or "\n..SO DOC " in text  # a str search: this runs on every document
-    if lbdc:
+    updates = len(_UPDATE.findall(text)) if lbdc else 0
+    if updates:  # "..SO DOC ABC4   *REPEAL*": actions on the law, applied (or said not) by law/updates.py
+        diags.add(Diagnostic(Severity.INFO, f"read as an LBDC update file: {updates} update record(s) (`*REPEAL*`, "
+                             "`*DELETE*` …), actions on the law rather than its text", path, _line_of(text, _UPDATE), 1,
+                             "", "input-kind"))
+    elif lbdc:
         records = len(_LBDC.findall(text))
         diags.add(Diagnostic(Severity.INFO, f"read as an LBDC law dump: {records} record(s) (`..SO DOC`); chapter and "
                              "article records are read as contents, section records as the sections their ids name",
@@ -124,7 +130,9 @@ def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, en
                              f"disclaimers) kept out of the law, the first: {first.text[:80]!r}", path, first.line,
                              first.column, "", "input-kind"))
     covered = entry is not None and (entry.section or entry.covers)
-    if s.sections == 0 and not covered and s.contents and not s.provisions and s.text <= s.contents:
+    if updates and s.sections == 0:
+        pass  # an update file holds no text: its records are not contents
+    elif s.sections == 0 and not covered and s.contents and not s.provisions and s.text <= s.contents:
         diags.add(Diagnostic(Severity.INFO, f"the text holds contents only ({s.contents} line(s)): no section's text",
                              path, 1, 1, "", "input-kind"))
     elif s.sections == 0 and not covered:

@@ -17,7 +17,11 @@ def build_timeline(corpus: Corpus, diags: Diagnostics | None = None) -> Timeline
     from compiler.law.amend import apply_acts
     from compiler.law.timeline import Timeline, document_versions
 
-    timeline = Timeline(document_versions(corpus))
+    versions = document_versions(corpus)
+    if any(c.source.text.startswith("..SO DOC") or "\n..SO DOC" in c.source.text for c in corpus.documents):
+        from compiler.law.updates import apply_updates  # LBDC update records: repeals, or said not applied
+        apply_updates(corpus, versions, diags if diags is not None else corpus.diagnostics)
+    timeline = Timeline(versions)
     if corpus.acts:
         timeline = apply_acts(corpus, timeline, diags if diags is not None else corpus.diagnostics)
     return timeline

@@ -14,7 +14,7 @@ from compiler.diagnostics import Diagnostic, Diagnostics, Severity
 from compiler.frontend.acts import Act, Instruction
 from compiler.frontend.corpus import Compiled
 from compiler.frontend.load import SourceDocument
-from compiler.frontend.newmatter import TOKEN, CaseBook, new_text, old_words
+from compiler.frontend.newmatter import TOKEN, CaseBook, new_text, old_text, old_tokens, old_words
 from compiler.frontend.normalize import normalize
 from compiler.frontend.nodes import NAV_LAW, Node, Table, citation
 from compiler.frontend.tree import build
@@ -22,16 +22,49 @@ from compiler.frontend.tree import build
 
 def words_of(node: Node) -> list[str]:
     """The words of a provision as the law reads, its tables' cells included."""
-    out: list[str] = []
+    return [w for w, _, _ in law_tokens(node)]
+
+
+def law_tokens(node: Node) -> list[tuple[str, str, bool]]:
+    """(word, the id of the provision it is in, whether it is part of that provision's label)."""
+    out: list[tuple[str, str, bool]] = []
     for n in node.walk():
         if isinstance(n, Table):
             for row in ([n.header] if n.header else []) + list(n.rows):
                 for cell in row.cells:
-                    out.extend(TOKEN.findall(cell.text))
+                    out.extend((w, n.id or node.id, False) for w in TOKEN.findall(cell.text))
             continue
-        own = " ".join(x for x in (n.label if n.kind == "provision" else "", n.heading, n.text) if x)
-        out.extend(TOKEN.findall(own))
+        if n.kind == "provision":
+            out.extend((w, n.id, True) for w in TOKEN.findall(n.label))
+        own = " ".join(x for x in (n.heading, n.text) if x)
+        out.extend((w, n.id or node.id, False) for w in TOKEN.findall(own))
     return out
+
+
+def compare(want: list[tuple[str, bool]], have: list[tuple[str, str, bool]], section_level: bool
+            ) -> tuple[int, int, list[str]]:
+    """The act's old text against the law, provision by provision: (index in ``want``, index in ``have``)
+    of the first difference ((-1, -1) when none), and the labels the act prints that the law does not.
+    A section's own number ("§ 50.") is its label, not its text; a label in figures that the law does not
+    print there is new matter (a number cannot be printed in capitals: "§ 175. … discharge. 1. Any person"
+    numbers the text the law printed without a label)."""
+    i = j = 0
+    new_labels: list[str] = []
+    while i < len(want) or j < len(have):
+        w = want[i] if i < len(want) else None
+        h = have[j] if j < len(have) else None
+        if w is not None and h is not None and w[0] == h[0]:
+            i, j = i + 1, j + 1
+            continue
+        if w is not None and w[1] and (section_level and i < 4 and not any(x[1] is False for x in want[:i])):
+            i += 1  # the number of the section's heading
+            continue
+        if w is not None and w[1] and w[0].isdigit() and not (h is not None and h[2]):
+            new_labels.append(w[0])
+            i += 1
+            continue
+        return i, j, new_labels
+    return -1, -1, new_labels
 
 
 # a rate-table row whose tab the print turned into spaces: "0 to 24.99  $849", "1650 and up  $((P.U. …"
@@ -114,6 +147,7 @@ def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped
                                      + ", which is not in this corpus: reported, not applied", act.file, r.line, 1, "",
                                      "act-other-law"))
         order += 1
+        mark = len(versions)
         for ins in act.instructions:
             when, phrase = act.effective_of(ins)
             if when is None:
@@ -126,6 +160,18 @@ def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped
                 verb = {"amend": "amends", "add": "adds", "repeal": "repeals", "replace": "replaces",
                         "renumber": f"renumbers as {ins.renamed}"}[ins.action]
                 act.outcome.append(("applied", f"§ {ins.number} {verb} {ins.target}, from {when}"))
+        refused = [w for k, w in act.outcome if k == "refused"]
+        if refused and len(versions) > mark:
+            # an act is law as a whole: one that `navlaw build` refuses is in no timeline (show, diff, changes,
+            # the site), not in part
+            del versions[mark:]
+            act.rejected = True
+            diags.add(Diagnostic(Severity.WARNING, f"the act is refused as a whole ({len(refused)} of its instructions "
+                                 "do not apply): none of its instructions is applied", act.file, 1, 1, "", "act-apply",
+                                 "fix the corpus (or the act's entry) so that every instruction applies; `navlaw act "
+                                 "check FILE` reviews an act instruction by instruction"))
+        elif refused:
+            act.rejected = True
     return Timeline(versions)
 
 
@@ -151,7 +197,11 @@ def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, ord
         if found is None:
             return refuse(f"§ {ins.number} of the act {'repeals' if ins.action == 'repeal' else 'renumbers'} "
                           f"{ins.target}, which is not in force on {day_before}" + (f": {comp.message}" if comp.message else ""))
-        versions.append(TextVersion(ins.target, None, act.file, when, True, None, note, order, confirms=True))
+        # "subdivisions 7 and 8 are renumbered 8 and 9": 8 ends as itself but goes on as the old 7
+        taken = {i.renamed for i in act.instructions if i.action in ("renumber", "replace", "add") and i.number == ins.number}
+        taken |= {i.target for i in act.instructions if i.action in ("replace", "add") and i.number == ins.number}
+        if ins.target not in taken:
+            versions.append(TextVersion(ins.target, None, act.file, when, True, None, note, order, confirms=True))
         if ins.action == "renumber":
             versions.append(TextVersion(ins.renamed, _renamed(found, ins.target, ins.renamed), act.file, when, True,
                                         None, note, order))
@@ -161,10 +211,16 @@ def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, ord
             return refuse(f"§ {ins.number} of the act amends {ins.target}, which is not in force on {day_before}"
                           + (f": {comp.message}" if comp.message else _holds(comp.section)),
                           "the corpus must hold the provision's text as in force the day before the act takes effect")
-        want, have = old_words(ins.body), words_of(found)
-        if want != have and not _partial(found, want, have):
-            return refuse(*_mismatch(ins, want, have, day_before))
-        if want != have:
+        tokens, law = old_tokens(ins.body), law_tokens(found)
+        want, have = [w for w, _ in tokens], [w for w, _, _ in law]
+        i, j, numbered = compare(tokens, law, found.kind == "section")
+        if i >= 0 and not _partial(found, want, have):
+            return refuse(*_mismatch(ins, tokens, law, i, j, day_before))
+        if numbered:
+            diags.add(Diagnostic(Severity.INFO, f"§ {ins.number} of the act numbers provisions of {ins.target} that the "
+                                 f"law prints without a number ({', '.join(numbered)}): a number cannot be printed in "
+                                 "capitals, so it is read as new matter", act.file, ins.line, 1, "", "act-apply"))
+        if i >= 0:
             diags.add(Diagnostic(Severity.INFO, f"§ {ins.number} of the act: the corpus holds only part of {ins.target} "
                                  f"(a fragment); the act's old text agrees with that part, and its new text is the "
                                  "whole provision from now on", act.file, ins.line, 1, "", "act-apply"))
@@ -183,10 +239,14 @@ def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, ord
         if stray:
             return refuse(f"§ {ins.number} of the act adds {ins.target}, but its text is not all new matter (not in "
                           f"CAPITALS): {' '.join(stray[:12])}")
-    text, restored = new_text(_ROW.sub(lambda m: m.group(1) + "\t", ins.body), book)
+    path = ins.target.split("/")[1:]
+    outer = tuple(n.label for k in range(1, len(path)) if comp.section is not None
+                  and (n := comp.section.find("/".join([section] + path[:k]))) is not None)
+    text, restored = new_text(_ROW.sub(lambda m: m.group(1) + "\t", ins.body), book, outer, path[-1] if path else "")
     node, compiled = build_provision(act, ins, text, diags, restored)
     if node is None:
         return "its new text does not read as the provision it names"
+    act.made[(ins.number, ins.target)] = (old_text(ins.body) if ins.action == "amend" else "", text)
     versions.append(TextVersion(ins.target, node, compiled.source.path if compiled else act.file, when, True, None,
                                 note, order, compiled, confirms=ins.action == "amend",
                                 quoted=tuple(w.lower() for w in old_words(ins.body)) if ins.action == "amend" else ()))
@@ -203,11 +263,16 @@ def _partial(found: Node, want: list[str], have: list[str]) -> bool:
     return want[len(want) - len(have):] == have or any(want[k:k + len(have)] == have for k in range(len(want) - len(have) + 1))
 
 
-def _mismatch(ins: Instruction, want: list[str], have: list[str], day: dt.date) -> tuple[str, str]:
-    i = next((k for k, (a, b) in enumerate(zip(want, have)) if a != b), min(len(want), len(have)))
-    lo = max(0, i - 8)
-    return (f"§ {ins.number} of the act does not apply to {ins.target} as in force on {day}: from word {i + 1} the act's "
-            f"old text reads \"… {' '.join(want[lo:i + 8])} …\" but the law reads \"… {' '.join(have[lo:i + 8])} …\"",
+def _mismatch(ins: Instruction, want: list[tuple[str, bool]], have: list[tuple[str, str, bool]], i: int, j: int,
+              day: dt.date) -> tuple[str, str]:
+    where = have[min(j, len(have) - 1)][1] if have else ins.target
+    a = [w for w, _ in want]
+    b = [w for w, _, _ in have]
+    said = (f"\"… {' '.join(a[max(0, i - 8):i + 8])} …\"" if i < len(a) else "nothing more")
+    law = (f"\"… {' '.join(b[max(0, j - 8):j + 8])} …\"" if j < len(b) else "nothing more")
+    return (f"§ {ins.number} of the act does not apply to {ins.target} as in force on {day}: in {where}, from word "
+            f"{i + 1} of the act's old text (\"{a[i] if i < len(a) else '(end)'}\" where the law has "
+            f"\"{b[j] if j < len(b) else '(end)'}\") the act's old text reads {said} but the law reads {law}",
             "the act's text with CAPITALS removed and [brackets] dropped must be the provision as in force the day "
             "before it takes effect; check the target and the corpus dates")
 

@@ -56,6 +56,10 @@ def _short(citation: str) -> str:
     return citation.replace("Nav. Law ", "")
 
 
+def _formulas(t: AnyTariff) -> list[str]:
+    return [b.formula for b in t.brackets] if isinstance(t, BracketSchedule) else []
+
+
 def tariff_deltas(tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> list[str]:
     """Sentences for every tariff that starts or ends in (start, end]."""
     began = [t for t in tariffs if t.effective.start is not None and start < t.effective.start <= end
@@ -68,6 +72,9 @@ def tariff_deltas(tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> lis
         when = t.effective.start
         before = [o for o in ended if o.effective.end == when and (o.series == t.series or o.provision == t.provision)
                   and o.id not in used]
+        if before and all(brief(o) == brief(t) and _formulas(o) == _formulas(t) for o in before):
+            used.update(o.id for o in before)  # the same fee read again from a new text (an act restating it)
+            continue
         if isinstance(t, BracketSchedule) and before and isinstance(before[0], BracketSchedule):
             o = before[0]
             used.add(o.id)
@@ -281,18 +288,134 @@ def act_review(act: Act, tariffs: list[AnyTariff], quote: Callable[[str], str] =
     out.append(f"  {counts['applied']} instruction(s) applied, {counts['reported']} reported (not this corpus's law), "
                f"{counts['refused']} refused")
     for kind, what in act.outcome:
-        out.append(f"  {kind}: {quote(what)}")
+        out.append(f"  {'applies, but not applied' if kind == 'applied' and act.rejected else kind}: {quote(what)}")
+    if act.rejected:
+        out.append("  the act is refused as a whole: none of its instructions is in the law navlaw shows")
     for ins in act.instructions:
-        for what in replacements(ins.body):
-            out.append(f"  § {ins.number} in {quote(ins.target)}: {quote(what)}")
-    # what the fees are on the day it takes effect, against the day before
-    touched = [i.target for i in act.instructions]
-    days = sorted({d for i in act.instructions if (d := act.effective_of(i)[0]) is not None})
-    for d in days:
-        for line in tariff_deltas(tariffs, d - dt.timedelta(days=1), d):
-            if any(_cites(line, x) for x in touched):
-                out.append(f"  fee change: {quote(line)}")
+        made = act.made.get((ins.number, ins.target))
+        if made is None:
+            continue
+        before, after = made
+        if ins.action in ("add", "replace") or not before:
+            words = " ".join(after.split())
+            out.append(f"  § {ins.number} {'adds' if ins.action == 'add' else 'enacts anew'} {quote(ins.target)}: "
+                       f"{quote(_cut(words, 40))}")
+            continue
+        changed = wording(before, after)
+        out += [f"  § {ins.number} in {quote(ins.target)}: {quote(w)}" for w in changed] or [
+            f"  § {ins.number} in {quote(ins.target)}: restated without a change of wording"]
+    out += [f"  fee change: {quote(line)}" for line in fee_changes(act, tariffs)]
     return out
+
+
+def _cut(words: str, n: int) -> str:
+    w = words.split()
+    return " ".join(w[:n]) + (" …" if len(w) > n else "")
+
+
+def _key(word: str) -> str:
+    return re.sub(r"[^\w$]", "", word).lower()
+
+
+def _balanced(words: str) -> str:
+    """Words cut out of a line, without the punctuation the cut left dangling ("4.21)" of "x 4.21) + 8726")."""
+    words = re.sub(r"\s+([)\]])", r"\1", words).strip(",;: ")
+    while words.endswith(")") and words.count(")") > words.count("("):
+        words = words[:-1]
+    return words
+
+
+def wording(before: str, after: str) -> list[str]:
+    """What an instruction changes, word for word in law case, one line per change: "'on and after' becomes
+    'from'", "adds 'until January first, two thousand twenty-eight'", "deletes 'herein'"; a row of a rate
+    table is named ("1650 and up: '4.21' becomes '5.00'")."""
+    import difflib
+
+    out: list[str] = []
+    olds, news = before.split("\n"), after.split("\n")
+    if len(olds) != len(news):
+        olds, news = [" ".join(olds)], [" ".join(news)]
+    for old_line, new_line in zip(olds, news):
+        a, b = old_line.split(), new_line.split()
+        row = re.match(r"\s*(\d[\d,.]*\s+(?:to\s+[\d,.]+|and\s+(?:up|over)))", new_line)
+        where = f"{' '.join(row.group(1).split())}: " if row else ""
+        sm = difflib.SequenceMatcher(None, [_key(x) for x in a], [_key(x) for x in b], autojunk=False)
+        for op, i1, i2, j1, j2 in sm.get_opcodes():
+            old, new = (_balanced(" ".join(x)) for x in (a[i1:i2], b[j1:j2]))
+            if op == "replace":
+                out.append(f"{where}{_cut(old, 30)!r} becomes {_cut(new, 30)!r}")
+            elif op == "delete":
+                out.append(f"{where}deletes {_cut(old, 30)!r}" + (f" (after {' '.join(a[max(0, i1 - 4):i1])!r})" if i1 else ""))
+            elif op == "insert":
+                out.append(f"{where}adds {_cut(new, 40)!r}" + (f" (after {' '.join(b[max(0, j1 - 4):j1])!r})" if j1 else ""))
+    return out
+
+
+def fee_changes(act: Act, tariffs: list[AnyTariff]) -> list[str]:
+    """Every fee the act changes, with the date it changes: each schedule read from the act's text, from the
+    day it is in force under the act, against the schedule the law had for that day without the act (its
+    latest one of the same series that had begun). A schedule the act restates unchanged is not said."""
+    name = act.file + "#"
+    ours = [t for t in tariffs if t.file.startswith(name)]
+    theirs = [t for t in tariffs if not t.file.startswith(name)]
+    out: list[str] = []
+    for t in sorted(ours, key=lambda t: (t.effective.start or dt.date.min, t.citation)):
+        sec = next((i.number for i in act.instructions if t.file == f"{act.file}#section-{i.number}"), None)
+        eff = next((act.effective_of(i)[0] for i in act.instructions if i.number == sec), act.effective)
+        if eff is None:
+            continue
+        start = max(t.effective.start or eff, eff)
+        if t.effective.end is not None and t.effective.end <= start:
+            continue  # a schedule of the past that the act restates: not in force under the act
+        before = [o for o in theirs if o.series == t.series and o.provision == t.provision and o.kind == t.kind
+                  and (o.effective.start or dt.date.min) <= start]
+        o = max(before, key=lambda o: o.effective.start or dt.date.min) if before else None
+        if o is not None and o.effective.end is not None and o.effective.end <= start and not (
+                o.effective.end == eff and o.effective.end_basis == "successor"):
+            o = None  # the law's schedule had ended by then (one the act cut short ends on its effective date)
+        rows = _old_rows(act, t) if isinstance(t, BracketSchedule) else None
+        if rows:  # a rate table: against the act's own old text of it, which is the law the day before
+            diffs = [f"{b.written}: {b.formula_written} (was {re.sub(r'[ ]+[)]', ')', rows[k])})" for b in t.brackets
+                     if (k := " ".join(b.written.split())) in rows and _flat(rows[k]) != _flat(b.formula_written)]
+            if diffs:
+                out.append(f"{_short(t.citation)}: from {start} the rate table changes — " + "; ".join(diffs) + ".")
+            continue
+        if o is not None and brief(o) == brief(t) and (not isinstance(t, BracketSchedule) or [
+                b.formula for b in t.brackets] == [b.formula for b in o.brackets]):  # type: ignore[union-attr]
+            continue
+        if o is None:
+            out.append(f"{_short(t.citation)}: from {start}, {t.title.lower() if t.title else 'a fee'}: {brief(t)} (new).")
+        elif isinstance(t, BracketSchedule) and isinstance(o, BracketSchedule) and not (
+                len(t.brackets) == 1 and len(o.brackets) == 1):
+            diffs = [f"{b.written}: {b.formula_written} (was {a.formula_written})"
+                     for a, b in zip(o.brackets, t.brackets) if a.formula != b.formula]
+            out.append(f"{_short(t.citation)}: from {start} the rate table changes — " + "; ".join(diffs) + ".")
+        else:
+            out.append(f"{_short(t.citation)}: from {start} the rate is {brief(t)} (was {brief(o)}).")
+    return out
+
+
+_ROW_TEXT = re.compile(r"^\s*(\d[\d,.]*\s+(?:to\s+[\d,.]+|and\s+(?:up|over)))\s+(\S.*)$")
+
+
+def _flat(formula: str) -> str:
+    return re.sub(r"\s+", "", formula).lower().rstrip(".;")
+
+
+def _old_rows(act: Act, t: AnyTariff) -> dict[str, str]:
+    """The rows of a rate table as the act's old text prints them (range -> fee), for the instruction that
+    amends the provision the table is in."""
+    for (number, target), (before, _) in act.made.items():
+        if before and (t.provision == target or t.provision.startswith(target + "/")) and \
+                t.file == f"{act.file}#section-{number}":
+            rows = {}
+            for line in before.split("\n"):
+                m = _ROW_TEXT.match(line)
+                if m:
+                    rows[" ".join(m.group(1).split())] = " ".join(m.group(2).split())
+            if rows:
+                return rows
+    return {}
 
 
 _PAIR = re.compile(r"\[([^\[\]]*)\]\s*(\S*)")

@@ -1,0 +1,113 @@
+"""LBDC update records: the lines of an LBDC update file that act on the law database rather than carry a
+text ("..SO DOC NAV88-A            *REPEAL*                 LAWS(CONSOLIDATED)").
+
+A record is an action, applied like an act's instruction: ``*REPEAL*`` of a section (or of an article:
+each of its sections) ends its text on the record's date, after the same check an act gets (the section
+must be in force the day before). Every other record is *not* applied and a warning names it: a record for
+another law than the corpus's, a ``*DELETE*`` (LBDC deletes a record entered in error or moved: that is
+not a repeal, and navlaw does not guess which), a ``*MASTER*`` (a whole law sent again) or an action navlaw
+does not know. The record's date is its file's entry in the manifest (``effective``), else the date an
+update file is named by ("20140923.UPDATE"); without either it is not applied, and an error says so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.diagnostics import Diagnostic, Diagnostics, Severity
+from compiler.frontend.layout import record
+
+CORPUS_LBDC_LAW = "NAV"  # the LBDC code of the law the corpus holds (frontend/acts.py: CORPUS_LAW)
+
+_UPDATE = re.compile(r"(?m)^\.\.SO DOC[ \t]+(?P<id>\S+)[ \t]+\*(?P<action>[A-Z]+)\*.*$")
+_NAMED = re.compile(r"(?<!\d)(\d{4})(\d{2})(\d{2})\.UPDATE")
+
+
+@dataclass(frozen=True)
+class Update:
+    file: str
+    line: int
+    raw: str  # the record line as received
+    id: str  # "NAV88-A"
+    action: str  # "REPEAL", "DELETE", …
+    when: dt.date | None
+    when_phrase: str
+
+
+def updates_of(corpus) -> list[Update]:  # type: ignore[no-untyped-def]
+    """Every update record of the corpus's documents, in manifest order."""
+    out: list[Update] = []
+    for c in corpus.documents:
+        text = c.source.text
+        if "*" not in text or "..SO DOC" not in text:
+            continue
+        e = c.entry
+        named = _NAMED.search(Path(c.source.path).name)
+        when, phrase = (e.effective, "the manifest's effective date") if e is not None and e.effective else (
+            (dt.date(*map(int, named.groups())), "the date the update file is named by") if named else (None, ""))
+        for m in _UPDATE.finditer(text):
+            out.append(Update(c.source.path, text.count("\n", 0, m.start()) + 1, m.group(0).rstrip(), m.group("id"),
+                              m.group("action"), when, phrase))
+    return out
+
+
+def apply_updates(corpus, versions: list, diags: Diagnostics) -> None:  # type: ignore[no-untyped-def, type-arg]
+    """Add the versions the corpus's applicable update records make (repeals), and say what is not applied."""
+    from compiler.law.timeline import TextVersion, Timeline
+
+    order = len(corpus.documents)
+    for u in updates_of(corpus):
+        order += 1
+
+        def say(severity: Severity, message: str, hint: str = "") -> None:
+            diags.add(Diagnostic(severity, f"the LBDC update record `{' '.join(u.raw.split())}` {message}", u.file,
+                                 u.line, 1, u.raw, "lbdc-update", hint))
+
+        r = record(u.raw)
+        law = u.id[:3]
+        if law != CORPUS_LBDC_LAW:
+            say(Severity.WARNING, f"is for another law ({law}), not the one this corpus holds: not applied")
+            continue
+        if u.action != "REPEAL":
+            why = {"DELETE": "deletes the record from the LBDC database, which is not a repeal (a record entered in "
+                             "error, or moved)", "MASTER": "sends a whole law again"}.get(u.action, "is an action navlaw "
+                                                                                               "does not know")
+            say(Severity.WARNING, f"{why}: not applied", "if the law changed, add the act that changed it "
+                "(kind = \"act\") or the law's new text")
+            continue
+        if u.when is None:
+            say(Severity.ERROR, "has no date: not applied", "give its file an effective date in the manifest, or "
+                "keep the LBDC file name (YYYYMMDD.UPDATE)")
+            continue
+        day_before = u.when - dt.timedelta(days=1)
+        current = Timeline(versions)
+        if r.kind == "section":
+            targets = [r.number]
+        elif r.kind == "article":
+            targets = _article_sections(corpus, r.number)
+        else:
+            say(Severity.WARNING, "names no section or article: not applied")
+            continue
+        missing = [t for t in targets if current.section_on(t, day_before).section is None]
+        if not targets or missing:
+            what = f"§ {', '.join(missing)}" if missing else f"article {r.number} (no section of it in the corpus)"
+            say(Severity.ERROR, f"repeals {what}, which is not in force on {day_before}: not applied",
+                "the corpus must hold the text it repeals, as in force the day before")
+            continue
+        note = f"repealed {u.when} ({u.when_phrase}; LBDC update record {u.id} in {Path(u.file).name})"
+        for t in targets:
+            versions.append(TextVersion(t, None, u.file, u.when, True, None, note, order, confirms=True))
+        say(Severity.INFO, f"repeals § {', '.join(targets)} from {u.when} ({u.when_phrase}): applied")
+
+
+def _article_sections(corpus, number: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The sections the corpus's texts place in an article."""
+    out: list[str] = []
+    for c in corpus.documents:
+        for n in c.document.walk():
+            if n.kind == "article" and (n.label or "").lower() == number.lower():
+                out += [s.id for s in n.walk() if s.kind == "section" and s.id not in out]
+    return out

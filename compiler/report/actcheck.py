@@ -1,0 +1,216 @@
+"""`navlaw act check FILE`: an amending act reviewed against the corpus before the manifest is touched.
+
+The act is put, with the date it became law, into a copy of the corpus, and the copy compiled as
+`navlaw build` would: so what is said here is what a build with the act would do. For each instruction:
+as read (law, target, action, effective date), whether its old text is the law in force the day before,
+the redline it makes and its change in words; the fees it changes in words; what is reported (another
+law's) and what is refused (why). A verdict line counts them; the exit status is 0 only if every
+instruction applies or is reported.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler.diagnostics import Diagnostic, NavlawError, Severity
+from compiler.frontend.nodes import NAV_LAW, citation
+
+
+@dataclass
+class Checked:
+    file: str
+    lines: list[str] = field(default_factory=list)
+    read: int = 0
+    applied: int = 0
+    reported: int = 0
+    refused: int = 0
+    errors: list[str] = field(default_factory=list)  # what stops the act (formatted diagnostics)
+    rejected: bool = False  # an instruction is refused: the act is applied in no part
+
+    @property
+    def ok(self) -> bool:
+        return self.refused == 0 and not self.errors
+
+
+def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, compile_law) -> Checked:  # type: ignore[no-untyped-def]
+    """The review of one act against the corpus in ``corpus_dir`` (which is not changed); ``compile_law``
+    is the pipeline's (compiler/build.py), given by the command line."""
+    from compiler.law.redline import compare, render_text
+    from compiler.report.changes import fee_changes, wording
+
+    path = Path(file)
+    out = Checked(str(path))
+    if not path.is_file():
+        out.errors.append(f"navlaw act check: {path}: no such file")
+        return out
+    corpus = Path(corpus_dir)
+    if not (corpus / "manifest.toml").is_file():
+        out.errors.append(f"navlaw act check: {corpus}/: no manifest.toml (give the corpus with --corpus DIR)")
+        return out
+    assumed = became_law is None
+    became = became_law or dt.date.today()
+    with tempfile.TemporaryDirectory(prefix="navlaw-act-check-") as tmp:
+        root = Path(tmp) / "corpus"
+        shutil.copytree(corpus, root, ignore=shutil.ignore_patterns(".git", "__pycache__"))
+        name = path.name
+        data = path.read_bytes()
+        listed = _listed_acts(root)
+        same = next((f for f in listed if (root / f).is_file() and (root / f).read_bytes() == data), None)
+        if same is not None:  # the corpus holds this act already: it is reviewed as the corpus has it
+            name = same
+            out.lines.append(f"  (the corpus lists this act already, as {same}: reviewed with its entry's date)")
+        else:
+            while (root / name).exists():
+                name = "act-check-" + name
+            shutil.copyfile(path, root / name)
+            with open(root / "manifest.toml", "a", encoding="utf-8") as m:
+                m.write(f'\n[[document]]\nfile = "{name}"\nkind = "act"\nbecame_law = {became.isoformat()}\n'
+                        f'status = "in-force"\nsource = "navlaw act check"\nconfidence = "inferred"\n')
+        try:
+            law = compile_law(str(root))
+        except NavlawError as exc:
+            out.errors += [_here(d, root / name, path, corpus) for d in exc.diagnostics if d.severity >= Severity.ERROR]
+            return out
+        act = next((a for a in law.corpus.acts if Path(a.file).name == name), None)
+        mine = list(dict.fromkeys(d for d in list(law.corpus.diagnostics) + list(law.diagnostics)
+                                  if Path(d.file).name.split("#")[0] == Path(name).name))
+        if act is None:
+            out.errors += [_here(d, root / name, path, corpus) for d in mine if d.severity >= Severity.ERROR] or [
+                f"navlaw act check: {path}: not read as an act"]
+            return out
+        entry_date = getattr(act.entry, "became_law", None)
+        said = ("the corpus's entry" if same is not None else "given" if not assumed
+                else "assumed: today; say it with --became-law DATE")
+        became = entry_date or became
+        when = f"takes effect {act.effective} ({act.effective_phrase})" if act.effective else "no effective date read"
+        out.lines.insert(0, f"act {path}" + (f" — AN ACT {act.title[:160]}" if act.title else ""))
+        out.lines.append(f"  became law {became} ({said}); {when}")
+        reported = [w for k, w in act.outcome if k == "reported"]
+        results = [(k, w) for k, w in act.outcome if k != "reported"]
+        timeline = law.timeline
+        for ins, (kind, what) in zip(act.instructions, results):
+            day, phrase = act.effective_of(ins)
+            cite = citation(NAV_LAW, ins.target) or ins.target
+            action = ins.action + (f" as {ins.renamed}" if ins.renamed else "")
+            out.lines.append(f"§ {ins.number}{f' (part {ins.part})' if ins.part else ''}: the navigation law, {cite} "
+                             f"[{ins.target}]: {action}, effective {day or '(none read)'}" + (f" ({phrase})" if phrase else ""))
+            if kind == "refused":
+                out.lines.append(f"  REFUSED: {what.split(': ', 1)[-1]}")
+                continue
+            if ins.action == "amend":
+                out.lines.append(f"  old text: matches the law in force on {day - dt.timedelta(days=1)}" if day else "")
+            if act.rejected:
+                out.lines.append("  applies, but is not applied: the act is refused as a whole")
+                continue
+            made = act.made.get((ins.number, ins.target))
+            if made and made[0]:
+                out.lines += [f"  changes: {w}" for w in wording(*made)] or ["  changes: none in its wording"]
+            if timeline is not None and day is not None:
+                sec = ins.target.split("/")[0]
+                a, b = timeline.section_on(sec, day - dt.timedelta(days=1)), timeline.section_on(sec, day)
+                changes = [c for c in compare(a.section, b.section) if c.status != "same" and
+                           (c.id == ins.target or c.id.startswith(ins.target + "/") or ins.target.startswith(c.id + "/")
+                            or ins.renamed and c.id.startswith(ins.renamed))]
+                if changes:
+                    out.lines += ["  redline:"] + ["    " + x for x in render_text(changes).split("\n")]
+        for w in reported:
+            out.lines.append(f"reported: {w}")
+        fees = fee_changes(act, law.tariffs) if not act.rejected else []
+        out.lines += ["fee changes:"] + [f"  {f}" for f in fees] if fees else ["fee changes: none"]
+        out.read = len(act.instructions) + len(act.reported)
+        out.applied = sum(1 for k, _ in results if k == "applied")
+        out.rejected = act.rejected
+        out.reported = len(reported)
+        out.refused = sum(1 for k, _ in results if k == "refused")
+        notes = [_here(d, root / name, path, corpus) for d in mine if d.severity >= Severity.WARNING]
+        out.errors += [n for d, n in zip([d for d in mine if d.severity >= Severity.WARNING], notes)
+                       if d.severity >= Severity.ERROR and d.code not in ("act-apply",)]
+        out.lines += notes
+        out.lines.append(f"{out.read} instruction(s) read: {out.applied} appl{'y' if out.applied != 1 else 'ies'}, "
+                         f"{out.reported} reported, {out.refused} refused"
+                         + (" — the act can be added to the corpus" if out.ok else
+                            " — the act is refused as a whole: none of it would be applied" if out.rejected else
+                            " — the act does not apply as it stands"))
+    return out
+
+
+def _here(d: Diagnostic, copy: Path, original: Path, corpus: Path | None = None) -> str:
+    """A diagnostic of the copy, said of the file the user gave (and of the corpus directory given)."""
+    text = d.format()
+    if not d.file:
+        return text
+    text = text.replace(str(copy), str(original))
+    if copy.name != original.name:
+        text = text.replace(copy.name, original.name)
+    return text.replace(str(copy.parent) + "/", f"{corpus}/") if corpus is not None else text
+
+
+def table(results: list[Checked]) -> list[str]:
+    """The acts side by side: instructions read, applied, reported, refused."""
+    rows = [("act", "instructions read", "apply", "reported", "refused", "verdict")] + [
+        (Path(r.file).name, str(r.read), str(r.applied), str(r.reported), str(r.refused),
+         ("applies" if r.applied else "reported (other laws only)") if r.ok else
+         "refused as a whole" if r.rejected or r.refused else "error: " + _first(r.errors))
+        for r in results]
+    widths = [max(len(r[i]) for r in rows) for i in range(6)]
+    out = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in rows]
+    out.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return out
+
+
+def _first(errors: list[str]) -> str:
+    return errors[0].split(": error: ", 1)[-1].split("\n")[0][:70] if errors else ""
+
+
+def _listed_acts(root: Path) -> list[str]:
+    """The files the corpus's manifest lists as acts."""
+    import tomllib
+
+    try:
+        data = tomllib.loads((root / "manifest.toml").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [str(d.get("file", "")) for d in data.get("document", []) if isinstance(d, dict) and d.get("kind") == "act"]
+
+
+# ---- the command line: `navlaw act check` ----------------------------------------------------------------
+
+def add_parser(sub, corpus_arg, date, compile_law) -> None:  # type: ignore[no-untyped-def]
+    """`navlaw act check FILE... [--became-law DATE] [--corpus DIR]` (compiler/cli.py's subcommands)."""
+    sp = sub.add_parser("act", help="amending acts: `navlaw act check FILE` reviews one before it is added",
+                        description="Amending acts of the legislature, as printed.")
+    act_sub = sp.add_subparsers(dest="act_command", required=True, metavar="ACTION")
+    sp = act_sub.add_parser("check", help="review an act against the corpus before the manifest is touched",
+                            description="Put each FILE (an act as printed) into a copy of the corpus with the date "
+                                        "it became law and say, per instruction: the law, target and action as read, "
+                                        "its effective date, whether its old text is the law in force the day before, "
+                                        "the redline and the change in words; the fee changes; what is reported "
+                                        "(another law's) and refused (why). Several FILEs: each on its own, then a "
+                                        "table. Exit 0 only if every instruction applies or is reported.")
+    sp.add_argument("files", nargs="+", metavar="FILE")
+    sp.add_argument("--became-law", type=date, metavar="DATE",
+                    help="the date it became law (YYYY-MM-DD): effective dates count from it (default: today, said)")
+    corpus_arg(sp)
+    sp.set_defaults(func=lambda args: run(args, compile_law))
+
+
+def run(args, compile_law) -> int:  # type: ignore[no-untyped-def]
+    import sys
+
+    results = []
+    for file in args.files:
+        r = check(file, args.corpus, args.became_law, compile_law)
+        results.append(r)
+        if r.lines:
+            print("\n".join(r.lines))
+        for e in r.errors:
+            print(e, file=sys.stderr)
+        if len(args.files) > 1:
+            print()
+    if len(results) > 1:
+        print("\n".join(table(results)))
+    return 0 if all(r.ok for r in results) else 1
