@@ -165,7 +165,12 @@ def _chmod_tree(root: Path, mask: int) -> None:
     for dirpath, dirs, files in os.walk(root):
         os.chmod(dirpath, 0o777 & ~mask)
         for f in files:
-            os.chmod(os.path.join(dirpath, f), 0o666 & ~mask)
+            path = os.path.join(dirpath, f)
+            st = os.lstat(path)
+            # a link carried over is not followed (its target may be anywhere), and a file shared with
+            # another copy (a hard link to the last build's, or to someone's carried over) keeps its mode
+            if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
+                os.chmod(path, 0o666 & ~mask)
 
 
 @contextlib.contextmanager
