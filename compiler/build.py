@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from compiler.cache import BuildCache, digest, tree_digest, tree_stamp
+from compiler.cache import BuildCache, FileState, changed_since, digest, files_digest, tree_files, tree_stamp
 from compiler.diagnostics import Diagnostics, Severity
 from compiler.frontend.corpus import Compiled, Corpus, compile_corpus
 from compiler.frontend.outline import document_json
@@ -260,11 +260,12 @@ def build(options: Options, progress: Callable[[str], None] | None = None) -> Re
     cache = BuildCache(cache_dir(options.out) if options.cache and not options.dump else None)
     last_key = cache.key("last", str(Path(options.corpus).resolve()), str(out), str(module_dir), str(not options.site),
                          options.site_url, (options.on or dt.date.today()).isoformat())
-    corpus_digest = ""
+    corpus_digest, before = "", dict[str, FileState]()
     if cache.enabled:
         # Nothing to do when the corpus is the one the outputs on disk were built from, and they are
         # still what that build wrote.
-        corpus_digest = tree_digest(Path(options.corpus))
+        before = tree_files(Path(options.corpus))
+        corpus_digest = files_digest({name: state[0] for name, state in before.items()}) if before else ""
         last = cache.get("last", last_key)
         if (last is not None and corpus_digest and last["corpus"] == corpus_digest
                 and last["out"] == tree_stamp(out) and last["module"] == tree_stamp(module_dir)):
@@ -319,9 +320,17 @@ def build(options: Options, progress: Callable[[str], None] | None = None) -> Re
         for act in corpus.acts:
             report.details.extend(act_review(act, result.tariffs))
     if cache.enabled:
+        changed = changed_while_read(Path(options.corpus), before, corpus.read)
+        if changed:
+            report.warnings.append(f"{', '.join(changed[:5])}{' and more' if len(changed) > 5 else ''} changed while "
+                                   "the build read the corpus: the outputs are of the text as it was read, and this "
+                                   "build is not recorded as up to date, so the next build reads the corpus again")
         try:
-            cache.put("last", last_key, {"corpus": corpus_digest, "out": tree_stamp(out),
-                                         "module": tree_stamp(module_dir), "head": head, "tail": tail})
+            if not changed:
+                cache.put("last", last_key, {"corpus": files_digest({**{n: s[0] for n, s in before.items()},
+                                                                     **corpus.read}),
+                                             "out": tree_stamp(out), "module": tree_stamp(module_dir),
+                                             "head": head, "tail": tail})
             cache.prune()
         except OSError as exc:
             report.warnings.append(f"the build cache could not be written ({exc.strerror or exc})")
@@ -355,6 +364,15 @@ def _dumped(stage: str, corpus: Corpus | None = None, timeline: Timeline | None 
 
 
 # ---- helpers -----------------------------------------------------------------------------------------
+
+def changed_while_read(root: Path, before: dict[str, FileState], read: dict[str, str]) -> list[str]:
+    """The corpus files that changed while a build ran: one the front end read whose bytes are not
+    those the up-to-date check digested (saved between the two), or any file whose size, time or
+    inode has changed since (saved after it was read)."""
+    between = [name for name, sha in read.items() if name in before and before[name][0] != sha]
+    return sorted(set(between) | set(changed_since(root, before)))
+
+
 
 def dump(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False, default=str)

@@ -83,6 +83,63 @@ def tree_digest(root: Path) -> str:
     return digest(*parts)
 
 
+FileState = tuple[str, int, int, int]  # sha256 of its bytes, size, modification time (ns), inode
+
+
+def tree_files(root: Path) -> dict[str, FileState]:
+    """Each regular file below ``root`` (a link to one counts as the file; special files are skipped, the
+    front end refuses them): its path relative to ``root`` -> the SHA-256 of its bytes, with the size,
+    time and inode it had when read ({} if ``root`` is not a directory)."""
+    out: dict[str, FileState] = {}
+    if not root.is_dir():
+        return out
+
+    def walk(d: str, rel: str) -> None:
+        with os.scandir(d) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for e in entries:
+            if e.is_dir(follow_symlinks=False):
+                walk(e.path, rel + e.name + "/")
+            elif e.is_file():
+                try:
+                    fd = os.open(e.path, os.O_RDONLY | os.O_NONBLOCK)
+                except OSError:
+                    continue  # removed or unreadable: the front end says why, if it needs it
+                with os.fdopen(fd, "rb") as f:
+                    st = os.fstat(f.fileno())
+                    if not stat.S_ISREG(st.st_mode):
+                        continue
+                    h = hashlib.sha256()
+                    while chunk := f.read(1 << 20):
+                        h.update(chunk)
+                out[rel + e.name] = (h.hexdigest(), st.st_size, st.st_mtime_ns, st.st_ino)
+
+    walk(str(root), "")
+    return out
+
+
+def files_digest(hashes: dict[str, str]) -> str:
+    """One digest of files by their path and the SHA-256 of their bytes."""
+    return digest(*[part for name in sorted(hashes) for part in (name, hashes[name])])
+
+
+def changed_since(root: Path, before: dict[str, FileState]) -> list[str]:
+    """The files below ``root`` whose size, time or inode is not what it was in ``before`` (or that came
+    or went): whether a file changed during a build, from one stat each, without reading it again."""
+    now: dict[str, tuple[int, int, int]] = {}
+    if root.is_dir():
+        for dirpath, _, names in os.walk(root):
+            for n in names:
+                p = os.path.join(dirpath, n)
+                try:
+                    st = os.stat(p)
+                except OSError:
+                    continue
+                if stat.S_ISREG(st.st_mode):
+                    now[Path(p).relative_to(root).as_posix()] = (st.st_size, st.st_mtime_ns, st.st_ino)
+    return sorted(n for n in set(now) | set(before) if now.get(n) != (before[n][1:] if n in before else None))
+
+
 def tree_stamp(root: Path) -> str:
     """Every file's path, size and modification time below ``root`` ("" if it does not exist): whether an
     output directory is still the one a build wrote, without reading it (at the scale of all the

@@ -32,6 +32,9 @@ class Corpus:
     documents: list[Compiled]
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     acts: list = field(default_factory=list)  # compiler.acts.Act: amending acts, applied by the timeline
+    # every file the front end read (its path in the corpus) -> the SHA-256 of the bytes it read: what a
+    # build records it was made from (a file saved during the build is caught by comparing these)
+    read: dict[str, str] = field(default_factory=dict)
 
     def by_file(self, file: str) -> Compiled:
         return next(c for c in self.documents if c.source.path == file)
@@ -103,6 +106,7 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None)
         raise NavlawError([Diagnostic(Severity.ERROR, "no such corpus directory", str(root), code="input",
                                       hint="run from the repository root or pass --corpus DIR")])
     manifest = load_manifest(root)
+    read = {"manifest.toml": manifest.sha256}
     diags = Diagnostics()
     docs: list[Compiled] = []
     acts: list = []
@@ -113,6 +117,7 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None)
         except NavlawError as exc:
             failures.extend(exc.diagnostics)
             continue
+        read[entry.file] = src.sha256
         if entry.kind == "act":
             from compiler.frontend.acts import parse_act
             acts.append(parse_act(src, entry, diags))
@@ -121,7 +126,7 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None)
         docs.append(Compiled(src, _compile_cached(src, entry, diags, cache, key), entry, key))
     if failures:
         raise NavlawError(failures)
-    corpus = Corpus(root, manifest, docs, diags, acts)
+    corpus = Corpus(root, manifest, docs, diags, acts, read)
     _check_covers(corpus)
     return corpus
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.diagnostics import Diagnostic, NavlawError, Severity
+from compiler.frontend.load import read_regular
 
 KINDS = ("consolidated", "section-text", "act", "rule", "proposed-rule")
 STATUSES = ("in-force", "proposed", "adopted", "superseded", "repealed")
@@ -88,6 +90,7 @@ class Manifest:
     entries: list[Entry]
     text: str = field(repr=False, default="")
     routes: tuple[Route, ...] = ()
+    sha256: str = ""  # of the bytes read: what the build's record of its corpus is made from
 
 
 class _Reader:
@@ -144,17 +147,15 @@ def _code_for(covers: tuple[str, ...], explicit: str) -> tuple[str, str]:
 
 def load_manifest(corpus: Path) -> Manifest:
     path = corpus / "manifest.toml"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         raise NavlawError([Diagnostic(Severity.ERROR, "the corpus has no manifest.toml", str(path), code="manifest",
-                                      hint="every corpus directory needs a manifest.toml describing its documents")]) from None
-    except IsADirectoryError:
+                                      hint="every corpus directory needs a manifest.toml describing its documents")])
+    if path.is_dir():
         raise NavlawError([Diagnostic(Severity.ERROR, "manifest.toml is a directory, not a file", str(path),
-                                      code="manifest")]) from None
-    except OSError as exc:
-        raise NavlawError([Diagnostic(Severity.ERROR, f"manifest.toml cannot be read: {exc.strerror or exc}",
-                                      str(path), code="manifest")]) from None
+                                      code="manifest")])
+    data_bytes = read_regular(path, str(path))  # a FIFO or a device is refused, a huge file too
+    try:
+        text = data_bytes.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except UnicodeDecodeError:
         raise NavlawError([Diagnostic(Severity.ERROR, "manifest.toml is not UTF-8", str(path), code="manifest")]) from None
     r = _Reader(path, text)
@@ -189,7 +190,10 @@ def load_manifest(corpus: Path) -> Manifest:
                     "name documents by their path relative to manifest.toml, without '..'")
             continue
         file = Path(file).as_posix()  # "./a.txt" and "a.txt" are one file
-        if not (corpus / file).is_file():
+        if (corpus / file).exists() and not (corpus / file).is_file():
+            r.error(r.line_of(i, "file"), f"{file!r} named here is not a regular file (a directory, a FIFO or a "
+                    "device): navlaw reads law texts from regular files")
+        elif not (corpus / file).is_file():
             r.error(r.line_of(i, "file"), f"the file {file!r} named here does not exist in {corpus}")
         kind = r.choice(i, "kind", d.get("kind"), KINDS)
         status = r.choice(i, "status", d.get("status"), STATUSES, "in-force")
@@ -289,7 +293,7 @@ def load_manifest(corpus: Path) -> Manifest:
     routes = _routes(r, data.get("route", []))
     if r.errors:
         raise NavlawError(r.errors)
-    return Manifest(path, entries, text, routes)
+    return Manifest(path, entries, text, routes, hashlib.sha256(data_bytes).hexdigest())
 
 
 def _routes(r: _Reader, given: object) -> tuple[Route, ...]:

@@ -1,0 +1,207 @@
+"""The second adversarial round (issue 25): nothing lost, nothing hangs, no traceback. Each test is named
+after the finding it guards against and fails on the code as it was before the fix."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from compiler.cli import main
+
+from .conftest import CORPUS, LIS_2022
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "corpus"
+    shutil.copytree(CORPUS, root)
+    return root
+
+
+def build(tmp: Path, corpus: Path, *extra: str, out: str = "build", module: str = "build-fees") -> int:
+    return main(["build", "--corpus", str(corpus), "--out", str(tmp / out), "--module", str(tmp / module),
+                 "--no-site", *extra])
+
+
+def listing(root: Path) -> dict[str, bytes | str]:
+    """Every entry below ``root``: a file's bytes, a link's target, a directory's "/"."""
+    out: dict[str, bytes | str] = {}
+    for dirpath, dirs, files in os.walk(root):
+        for n in dirs + files:
+            p = Path(dirpath) / n
+            rel = p.relative_to(root).as_posix()
+            out[rel] = (f"-> {os.readlink(p)}" if p.is_symlink() else "/" if p.is_dir() else p.read_bytes())
+    return out
+
+
+# ---- 1. refuse before writing ----------------------------------------------------------------------
+
+def a_project(root: Path) -> Path:
+    (root / "pkg").mkdir(parents=True)
+    (root / "main.py").write_text("print('mine')\n", encoding="utf-8")
+    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (root / ".git").mkdir()
+    (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    return root
+
+
+def test_module_dir_navlaw_did_not_write_is_refused_not_deleted(tmp_path, corpus, capsys):
+    """`--module DIR` over a project (main.py, pkg/, .git/) deleted it and wrote the module, exit 0."""
+    project = a_project(tmp_path / "project")
+    before = listing(project)
+    assert build(tmp_path, corpus, module="project") == 2
+    err = capsys.readouterr().err
+    assert "--module" in err and "holds what navlaw did not write (.git/, main.py, pkg/)" in err
+    assert "nothing was changed" in err and "Traceback" not in err
+    assert listing(project) == before
+    assert not (tmp_path / "build").exists()  # nothing written anywhere, OUT included
+
+
+def test_out_dir_navlaw_did_not_write_is_refused_not_replaced(tmp_path, corpus, capsys):
+    """`--out DIR` over a directory that is not a build (its own site/, no marker) is refused, exit 2."""
+    project = a_project(tmp_path / "project")
+    (project / "site").mkdir()
+    (project / "site" / "index.html").write_text("<p>mine</p>", encoding="utf-8")
+    before = listing(project)
+    assert build(tmp_path, corpus, out="project") == 2
+    assert "--out" in capsys.readouterr().err
+    assert listing(project) == before
+
+
+def test_module_dir_navlaw_wrote_with_a_stranger_file_is_refused(tmp_path, corpus, capsys):
+    """A module navlaw wrote (its marker names its files) into which someone put a file: the file would
+    be lost with the module, so the build is refused rather than deleting it."""
+    assert build(tmp_path, corpus) == 0
+    (tmp_path / "build-fees" / "notes.txt").write_text("mine", encoding="utf-8")
+    assert build(tmp_path, corpus, "--no-cache") == 2
+    assert "notes.txt" in capsys.readouterr().err
+    assert (tmp_path / "build-fees" / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_outputs_an_older_navlaw_wrote_are_still_replaced(tmp_path, corpus):
+    """Outputs without the marker, as an older navlaw left them (the committed navlaw_fees/), are
+    recognised by their shape and replaced as before."""
+    assert build(tmp_path, corpus) == 0
+    for d in ("build", "build-fees"):
+        (tmp_path / d / ".navlaw-wrote.json").unlink()
+    (tmp_path / "build-fees" / "__pycache__").mkdir()
+    assert build(tmp_path, corpus, "--no-cache") == 0
+    assert (tmp_path / "build-fees" / ".navlaw-wrote.json").is_file()
+
+
+def test_symlink_at_top_of_out_is_carried_over_and_listed(tmp_path, corpus, capsys):
+    """A link at the top of OUT was deleted by the next build without being listed."""
+    assert build(tmp_path, corpus) == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("mine", encoding="utf-8")
+    os.symlink(elsewhere, tmp_path / "build" / "shots")
+    os.symlink("no/such/target", tmp_path / "build" / "dangling")
+    capsys.readouterr()
+    assert build(tmp_path, corpus, "--no-cache") == 0
+    said = capsys.readouterr().out
+    assert "dangling (a link to no/such/target)" in said and f"shots (a link to {elsewhere})" in said
+    assert os.readlink(tmp_path / "build" / "shots") == str(elsewhere)
+    assert os.readlink(tmp_path / "build" / "dangling") == "no/such/target"
+    assert (elsewhere / "keep.txt").read_text(encoding="utf-8") == "mine"  # never followed
+
+
+# ---- 2. digest what you read -----------------------------------------------------------------------
+
+def test_file_saved_between_digest_and_read_is_not_recorded_up_to_date(tmp_path, corpus, capsys, monkeypatch):
+    """The corpus digest was taken before the files were read: a save in between recorded the digest of
+    one text over the outputs of another, and after the text was put back the next build said "up to
+    date" over outputs of the other text. Made deterministic by saving inside the read."""
+    from compiler.frontend import corpus as fc
+
+    assert build(tmp_path, corpus) == 0
+    target = corpus / LIS_2022
+    original = target.read_bytes()
+    edited = original.replace(b"Long Island Sound", b"Long Island Sound (edited)", 1)
+    assert edited != original
+    real_load = fc.load
+
+    def save_then_read(path, display=None):  # the editor saves just before the front end reads
+        if Path(path).name == LIS_2022:
+            target.write_bytes(edited)
+        return real_load(path, display)
+
+    target.write_bytes(original + b"\n")  # a change, so the next build does not stop at "up to date"
+    monkeypatch.setattr(fc, "load", save_then_read)
+    capsys.readouterr()
+    assert build(tmp_path, corpus) == 0
+    err = capsys.readouterr().err
+    assert f"{LIS_2022} changed while the build read the corpus" in err and "not recorded as up to date" in err
+    monkeypatch.setattr(fc, "load", real_load)
+    target.write_bytes(original + b"\n")  # back to the text the check digested
+    assert build(tmp_path, corpus) == 0
+    assert "up to date" not in capsys.readouterr().out  # the outputs are of the edited text: rebuilt
+    tree = (tmp_path / "build" / "tree" / f"{LIS_2022}.json").read_text(encoding="utf-8")
+    assert "(edited)" not in tree
+
+
+def test_file_saved_after_read_during_build_is_said_and_not_recorded(tmp_path, corpus, capsys, monkeypatch):
+    """A save after the front end read the file, while the build runs: said, and not recorded."""
+    from compiler.frontend import corpus as fc
+
+    target = corpus / LIS_2022
+    real_load = fc.load
+
+    def read_then_save(path, display=None):
+        got = real_load(path, display)
+        if Path(path).name == LIS_2022:
+            target.write_bytes(target.read_bytes() + b"\n")
+        return got
+
+    monkeypatch.setattr(fc, "load", read_then_save)
+    assert build(tmp_path, corpus) == 0
+    assert "changed while the build read the corpus" in capsys.readouterr().err
+    monkeypatch.setattr(fc, "load", real_load)
+    assert build(tmp_path, corpus) == 0
+    assert "up to date" not in capsys.readouterr().out
+
+
+# ---- 3. only regular files -------------------------------------------------------------------------
+
+def test_parse_fifo_is_refused_without_waiting(tmp_path, capsys):
+    """`navlaw parse FIFO` waited forever for a writer."""
+    fifo = tmp_path / "law.txt"
+    os.mkfifo(fifo)
+    assert main(["parse", str(fifo)]) == 1
+    err = capsys.readouterr().err
+    assert "this is a FIFO (named pipe), not a file" in err and "Traceback" not in err
+    assert len([line for line in err.splitlines() if "error:" in line]) == 1
+
+
+def test_parse_dev_zero_is_refused_not_memory_error(capsys):
+    """`navlaw parse /dev/zero` read until MemoryError."""
+    assert main(["parse", "/dev/zero"]) == 1
+    assert "this is a character device, not a file" in capsys.readouterr().err
+
+
+def test_file_over_the_size_limit_is_refused_with_the_limit(tmp_path, capsys, monkeypatch):
+    from compiler.frontend import load
+
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"1. Text.\n" * 2000)
+    monkeypatch.setattr(load, "MAX_BYTES", 1 << 14)
+    assert main(["parse", str(big)]) == 1
+    assert "the file is larger than 16,384 bytes, the most navlaw reads from one file" in capsys.readouterr().err
+
+
+def test_manifest_that_is_a_fifo_is_refused(corpus, tmp_path, capsys):
+    (corpus / "manifest.toml").unlink()
+    os.mkfifo(corpus / "manifest.toml")
+    assert build(tmp_path, corpus) == 1
+    assert "manifest.toml: error: this is a FIFO (named pipe), not a file" in capsys.readouterr().err
+
+
+def test_corpus_document_that_is_a_fifo_is_refused(corpus, tmp_path, capsys):
+    (corpus / LIS_2022).unlink()
+    os.mkfifo(corpus / LIS_2022)
+    assert build(tmp_path, corpus) == 1
+    err = capsys.readouterr().err
+    assert f"error: '{LIS_2022}' named here is not a regular file (a directory, a FIFO or a device)" in err
