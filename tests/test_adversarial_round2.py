@@ -205,3 +205,43 @@ def test_corpus_document_that_is_a_fifo_is_refused(corpus, tmp_path, capsys):
     assert build(tmp_path, corpus) == 1
     err = capsys.readouterr().err
     assert f"error: '{LIS_2022}' named here is not a regular file (a directory, a FIFO or a device)" in err
+
+
+# ---- 4. dates and ranges ---------------------------------------------------------------------------
+
+def set_manifest(corpus: Path, old: str, new: str) -> None:
+    m = corpus / "manifest.toml"
+    text = m.read_text(encoding="utf-8")
+    assert old in text
+    m.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.mark.parametrize("old,new", [("effective = 2022-07-21", "effective = 0001-01-01"),
+                                     ("known_from = 2002-07-01", "known_from = 0001-01-01")])
+def test_manifest_date_0001_01_01_is_a_manifest_error_not_overflow(corpus, tmp_path, capsys, old, new):
+    """`effective = 0001-01-01` or `known_from = 0001-01-01` raised OverflowError in build.py."""
+    set_manifest(corpus, old, new)
+    assert build(tmp_path, corpus, "--no-cache") == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "OverflowError" not in err
+    assert f"manifest.toml:" in err and f"{new} has no day before it" in err
+
+
+@pytest.mark.parametrize("old,new", [("effective = 2022-07-21", "effective = 0001-01-02"),
+                                     ("effective = 2027-01-01", "effective = 9999-12-31"),
+                                     ("became_law = 2022-07-21", "became_law = 9999-12-31"),
+                                     ("date = 2022-07-21", "date = 9999-12-31")])
+def test_manifest_dates_at_the_ends_of_the_calendar_build(corpus, tmp_path, capsys, old, new):
+    """Every other date up to 9999-12-31 works: no date arithmetic overflows (changes.md compares each
+    date with the day before; "N months after" an anchor past 9999 is unresolved, not an error)."""
+    set_manifest(corpus, old, new)
+    assert build(tmp_path, corpus, "--no-cache") == 0, capsys.readouterr().err
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_inverted_known_range_is_a_manifest_error(corpus, tmp_path, capsys):
+    """`known_from` after `known_until` was accepted."""
+    set_manifest(corpus, "known_until = 2006-01-01", "known_until = 2001-01-01")
+    assert build(tmp_path, corpus, "--no-cache") == 1
+    err = capsys.readouterr().err
+    assert "manifest.toml:30:1: error: known_from = 2002-07-01 is not before known_until = 2001-01-01" in err

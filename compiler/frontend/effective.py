@@ -117,7 +117,11 @@ def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None]) -
             return None
         if became_law is None:
             return _no_became_law(phrase, fail)
-        return became_law + dt.timedelta(days=int(n))  # type: ignore[call-overload]
+        try:
+            return became_law + dt.timedelta(days=int(n))  # type: ignore[call-overload]
+        except OverflowError:
+            fail(f"{phrase!r} from {became_law} falls after 9999-12-31, the last date navlaw can represent")
+            return None
     m = re.match(r"(?:on\s+the\s+date\s+that\s+is\s+)?(?P<n>[a-z0-9 -]+?)\s+(?P<unit>years?|months?)\s+after\s+(?:the\s+date\s+on\s+which\s+)?"
                  r"(?:it|this\s+act)\s+shall\s+have\s+become\s+a\s+law", p)
     if m:

@@ -123,6 +123,10 @@ class _Reader:
         if isinstance(value, dt.datetime) or not isinstance(value, dt.date):
             self.error(self.line_of(i, key), f"{where}{key} must be a date written YYYY-MM-DD without quotes, not {value!r}")
             return None
+        if value == dt.date.min:  # every date is compared with the day before it: this one has none
+            self.error(self.line_of(i, key), f"{where}{key} = 0001-01-01 has no day before it, and navlaw compares the "
+                       "law on each date with the day before; the earliest date it takes is 0001-01-02")
+            return None
         return value
 
     def choice(self, i: int, key: str, value: object, allowed: tuple[str, ...], default: str | None = None) -> str:
@@ -283,6 +287,12 @@ def load_manifest(corpus: Path) -> Manifest:
             known_until=r.date(i, "known_until", d.get("known_until")), options=tuple(options),
             format=r.choice(i, "format", d.get("format"), ("plain", "lbdc", "bill"), ""),
             lost_labels=tuple(lost_labels)))
+        e = entries[-1]
+        if e.known_from is not None and e.known_until is not None and e.known_from >= e.known_until:
+            r.error(r.line_of(i, "known_until"),
+                    f"known_from = {e.known_from} is not before known_until = {e.known_until}: the text would be "
+                    "known in force on no day (known_until is the first day it is no longer known)",
+                    "swap the two dates, or correct the one that is wrong")
     seen: dict[str, int] = {}
     for e in entries:
         if e.file in seen:
