@@ -245,3 +245,100 @@ def test_inverted_known_range_is_a_manifest_error(corpus, tmp_path, capsys):
     assert build(tmp_path, corpus, "--no-cache") == 1
     err = capsys.readouterr().err
     assert "manifest.toml:30:1: error: known_from = 2002-07-01 is not before known_until = 2001-01-01" in err
+
+
+# ---- 5. serve --------------------------------------------------------------------------------------
+
+def test_serve_with_missing_corpus_exits_1_instead_of_serving(tmp_path, capsys):
+    """`navlaw serve --corpus MISSING` said the error, then served forever."""
+    import threading
+
+    from compiler.cli import cmd_serve, make_parser
+
+    args = make_parser().parse_args(["serve", "--corpus", str(tmp_path / "missing"), "--out", str(tmp_path / "b"),
+                                     "--module", str(tmp_path / "m"), "--addr", "127.0.0.1:0"])
+    stop = threading.Event()
+    stop.set()  # the old code would have served until stopped: stopped at once, it returned 0
+    assert cmd_serve(args, stop) == 1
+    err = capsys.readouterr().err
+    assert "no such corpus directory" in err and "Traceback" not in err
+
+
+def test_serve_binds_before_building_so_a_taken_port_costs_no_build(tmp_path):
+    """`serve` built before it bound, so a taken port was found only after a full build."""
+    import socket
+
+    from compiler.site.serve import serve
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    built, said = [], []
+    try:
+        code = serve(lambda: built.append(1) or 0, CORPUS, tmp_path / "site", taken.getsockname(), say=said.append)
+    finally:
+        taken.close()
+    assert code == 1 and built == [] and "cannot listen on" in said[0]
+
+
+def test_serve_client_disconnect_is_quiet_not_a_traceback(tmp_path, capsys):
+    """A request the browser abandoned printed a full BrokenPipeError traceback (97 for 100), and during a
+    build it was shown on the open pages as what the build said."""
+    import io
+    import sys
+
+    from compiler.site import serve as sv
+
+    server = sv._Server(("127.0.0.1", 0), sv._Quiet)
+    try:
+        real = sys.__stderr__
+        sys.__stderr__ = captured = io.StringIO()  # the terminal itself
+        try:
+            for gone in (BrokenPipeError(32, "Broken pipe"), ConnectionResetError(104, "Connection reset by peer")):
+                try:
+                    raise gone
+                except OSError:
+                    server.handle_error(None, ("127.0.0.1", 50000))
+            try:
+                raise ValueError("odd")
+            except ValueError:
+                server.handle_error(None, ("127.0.0.1", 50000))
+        finally:
+            sys.__stderr__ = real
+    finally:
+        server.server_close()
+    err = capsys.readouterr().err
+    assert err == "" and "Traceback" not in captured.getvalue()  # nothing in what a build would capture
+    assert captured.getvalue().splitlines() == ["navlaw serve: a request from 127.0.0.1 failed: ValueError: odd"]
+
+
+def test_serve_abandoned_requests_print_no_traceback(tmp_path, capsys):
+    """Real clients that reset the connection in the middle of a response."""
+    import socket
+    import struct
+    import threading
+
+    from compiler.site import serve as sv
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "big.bin").write_bytes(b"x" * (8 << 20))
+    url: list[str] = []
+    stop, ready = threading.Event(), threading.Event()
+    t = threading.Thread(target=sv.serve, args=(lambda: 0, CORPUS, site, ("127.0.0.1", 0), 0.05),
+                         kwargs={"say": lambda m: None, "stop": stop, "ready": lambda u: (url.append(u), ready.set())})
+    t.start()
+    try:
+        assert ready.wait(600)
+        port = int(url[0].rstrip("/").rsplit(":", 1)[1])
+        for _ in range(20):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(b"GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.recv(100)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            s.close()  # a reset: the server's next write fails
+    finally:
+        stop.set()
+        t.join(60)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "BrokenPipe" not in err and "ConnectionReset" not in err
