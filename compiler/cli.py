@@ -193,8 +193,18 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
         print(f"navlaw tariffs: no tariffs for route {args.route!r}; routes: {', '.join(routes)}", file=sys.stderr)
         return EXIT_ERRORS
     if args.on:
+        every = chosen
         chosen = [t for t in chosen if t.effective.contains(args.on) or
                   (t.effective.start_basis == "with" and t.status != "superseded")]
+        if not chosen:
+            starts = sorted(t.effective.start for t in every if t.effective.start)
+            undated = sum(1 for t in every if not t.effective.start)
+            print(f"navlaw tariffs: no tariff{f' of {args.route}' if args.route else ''} is in force on {args.on}"
+                  + (f": the earliest takes effect on {starts[0]}" if starts and args.on < starts[0] else "")
+                  + (f" ({undated} have no date the corpus establishes)" if undated else ""), file=sys.stderr)
+            if args.format == "json":
+                print(_dump({"on": args.on.isoformat(), "route": args.route or None, "tariffs": []}))
+            return EXIT_ERRORS
     if args.format == "json":
         print(_dump({"on": args.on.isoformat() if args.on else None, "route": args.route or None,
                      "tariffs": tariffs_json(chosen)}))
@@ -237,34 +247,72 @@ def cmd_serve(args: argparse.Namespace, stop: threading.Event | None = None,
                  say=lambda m: print(m, file=sys.stderr), stop=stop, ready=ready)
 
 
-def _option_args(extra: list[str]) -> dict[str, object]:
-    """``--second-pilot --launch yonkers-pilot-station --miles=10`` -> keyword options; an option given
-    twice is a list (``--stop-hours 6 --stop-hours 8``: two stops)."""
-    out: dict[str, object] = {}
-    i = 0
-    while i < len(extra):
-        tok = extra[i]
-        if not tok.startswith("--") or tok == "--":
-            raise FeeUsage(f"unexpected argument {tok!r}: route options are --name VALUE (or --flag)")
-        name, _, value = tok[2:].partition("=")
-        key = name.replace("-", "_")
-        if not value:
-            if i + 1 < len(extra) and not extra[i + 1].startswith("--"):
-                value = extra[i + 1]
-                i += 1
-            else:
-                out[key] = True
-                i += 1
-                continue
-        given: object = {"true": True, "yes": True, "false": False, "no": False}.get(value.lower(), value)
-        if isinstance(given, str) and given.isdigit():
-            given = int(given)  # "--shifting 2": twice
-        if key in out:  # "--stop-hours 6 --stop-hours 8": each stop on its own
-            prev = out[key]
-            out[key] = (prev if isinstance(prev, list) else [prev]) + [given]
+_METAVARS = {"count": "N", "hours": "HOURS", "miles": "MILES", "days": "DAYS", "amount": "DOLLARS"}
+
+
+def _yes_no(text: str) -> bool:
+    got = {"true": True, "yes": True, "false": False, "no": False}.get(text.lower())
+    if got is None:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected yes or no (or the flag alone)")
+    return got
+
+
+def _yes_no_or_times(text: str) -> bool | str:
+    """A count option: the flag alone (once), yes/no, or a number of times (checked by the module)."""
+    return _yes_no(text) if text.lower() in ("true", "yes", "false", "no") else text
+
+
+def route_parser(route: str, forms: dict[str, tuple[str, int, tuple[str, ...]]], helps: dict[str, str],
+                 common: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
+    """`navlaw fee ROUTE`'s options, from the options the fee module declares for the route: a flag, a
+    count, a choice among the route's, or a number (read by the module's one number grammar)."""
+    p = argparse.ArgumentParser(prog=f"navlaw fee {route}", add_help=False, parents=[common] if common else [],
+                                description=f"Quote the pilotage fee for {route}, itemized with citations.")
+    group = p.add_argument_group(f"options of {route}" if forms else f"options of {route}: none")
+    for name, (form, most, choices) in forms.items():
+        flag, many = "--" + name.replace("_", "-"), most > 1
+        more = f" (up to {most}: give it once for each)" if many and form != "count" else ""
+        if form == "flag":
+            group.add_argument(flag, dest=name, nargs="?", const=True, type=_yes_no, action="append",
+                               metavar="yes|no", help=helps.get(name, ""))
+        elif form == "count":
+            group.add_argument(flag, dest=name, nargs="?", const=True, type=_yes_no_or_times, action="append",
+                               metavar="N", help=helps.get(name, "") + " (the flag alone: once; N: N times)")
+        elif form == "choice":
+            group.add_argument(flag, dest=name, choices=choices, action="append", metavar="{" + ",".join(choices) + "}",
+                               help=helps.get(name, "") + more)
         else:
-            out[key] = given
-        i += 1
+            group.add_argument(flag, dest=name, action="append", metavar=_METAVARS.get(form, "N"),
+                               help=helps.get(name, "") + more)
+    return p
+
+
+def _route_options(route: str, extra: list[str], nf: Any) -> dict[str, object]:
+    """The route options of the command line, checked against the route's declared options; FeeUsage
+    (exit 2) for an unknown option, a value that is not one of its choices, or an option given more
+    often than the route takes it."""
+    forms, helps = nf.option_forms(route), nf.options(route)
+    parser = route_parser(route, forms, helps)
+    listed = ", ".join("--" + n.replace("_", "-") for n in forms) or "none"
+
+    def refuse(message: str) -> None:
+        raise FeeUsage(f"{message}; the options of {route}: {listed} (see `navlaw fee {route} --help`)")
+
+    parser.error = refuse  # type: ignore[method-assign, assignment]
+    given, unknown = parser.parse_known_args(extra)
+    if unknown:
+        bad = [u for u in unknown if u.startswith("-")] or unknown
+        refuse(f"{'unknown option' if bad[0].startswith('-') else 'unexpected argument'} {bad[0].split('=')[0]!r} "
+               f"for {route}")
+    out: dict[str, object] = {}
+    for name, values in vars(given).items():
+        if values is None:
+            continue
+        form, most, _ = forms[name]
+        if len(values) > (1 if form in ("flag", "count") else most):
+            refuse(f"--{name.replace('_', '-')} given {len(values)} times; {route} takes it "
+                   + ("once" if form in ("flag", "count") or most == 1 else f"at most {most} times"))
+        out[name] = values[0] if len(values) == 1 else values
     return out
 
 
@@ -275,11 +323,26 @@ class FeeUsage(Exception):
 def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     import navlaw_fees as nf
 
-    try:
-        options = _option_args(extra)
-    except FeeUsage as e:
-        print(f"navlaw fee: {e}", file=sys.stderr)
+    known = args.route in nf.ROUTES
+    routes = f"routes: {', '.join(nf.ROUTES)}; `navlaw fee ROUTE --help` lists a route's options"
+    if args.help and known:
+        route_parser(args.route, nf.option_forms(args.route), nf.options(args.route), _FEE_PARSER[1]).print_help()
+        return EXIT_OK
+    if args.help and args.route is None:
+        _FEE_PARSER[0].print_help()
+        print(f"\n{routes}")
+        return EXIT_OK
+    if args.route is None or args.help:
+        print(f"navlaw fee: {'give a ROUTE' if args.route is None else f'unknown route {args.route!r}'}; {routes}",
+              file=sys.stderr)
         return EXIT_USAGE
+    options: dict[str, object] = {}
+    if known:
+        try:
+            options = _route_options(args.route, extra, nf)
+        except FeeUsage as e:
+            print(f"navlaw fee: {e}", file=sys.stderr)
+            return EXIT_USAGE
     dims = (args.length, args.breadth, args.depth)
     if args.no_measurements:
         options["measurements_provided"] = False
@@ -325,6 +388,21 @@ def _version() -> str:
         return metadata.version("navlaw")
     except metadata.PackageNotFoundError:
         return "(not installed: run from a source checkout)"
+
+
+_FEE_PARSER: list[argparse.ArgumentParser] = []  # `navlaw fee`'s parser and its common options, for the help
+
+
+def _fee_common(sp: argparse.ArgumentParser) -> None:
+    """The options of `navlaw fee` that every route takes."""
+    sp.add_argument("--units", metavar="N", help="pilotage units")
+    sp.add_argument("--length", metavar="FT", help="overall length in feet")
+    sp.add_argument("--breadth", metavar="FT", help="extreme breadth in feet")
+    sp.add_argument("--depth", metavar="FT", help="depth to the uppermost continuous deck in feet")
+    sp.add_argument("--no-measurements", action="store_true",
+                    help="the vessel's measurements were not provided: the maximum pilotage charge, where the law says so")
+    sp.add_argument("--on", type=_date, metavar="DATE", help="date of the service (default: today)")
+    sp.add_argument("--json", action="store_true", help="print the quote as JSON")
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -398,22 +476,20 @@ inside the corpus is refused (exit 2).""")
                     help="how often to look for changes in the corpus, in seconds (default: 1)")
     sp.set_defaults(func=cmd_serve)
 
-    sp = sub.add_parser("fee", help="quote a pilotage fee, itemized with citations",
+    sp = sub.add_parser("fee", help="quote a pilotage fee, itemized with citations", add_help=False,
                         description="Quote the pilotage fee for ROUTE (a route of the corpus manifest's [[route]] "
                                     "table: sandy-hook, hudson-lower, hudson-upper, long-island-sound in the Navigation "
                                     "Law corpus) with the generated navlaw_fees module. Route options follow "
                                     "as --name VALUE or --flag, e.g. --miles 10, --second-pilot, --launch "
-                                    "yonkers-pilot-station (see navlaw_fees.options(route)).")
-    sp.add_argument("route", metavar="ROUTE")
-    sp.add_argument("--units", metavar="N", help="pilotage units")
-    sp.add_argument("--length", metavar="FT", help="overall length in feet")
-    sp.add_argument("--breadth", metavar="FT", help="extreme breadth in feet")
-    sp.add_argument("--depth", metavar="FT", help="depth to the uppermost continuous deck in feet")
-    sp.add_argument("--no-measurements", action="store_true",
-                    help="the vessel's measurements were not provided: the maximum pilotage charge, where the law says so")
-    sp.add_argument("--on", type=_date, metavar="DATE", help="date of the service (default: today)")
-    sp.add_argument("--json", action="store_true", help="print the quote as JSON")
-    corpus_arg(sp)
+                                    "yonkers-pilot-station: `navlaw fee ROUTE --help` lists them.")
+    sp.add_argument("-h", "--help", action="store_true", help="show this help (with ROUTE: the route's options)")
+    sp.add_argument("route", metavar="ROUTE", nargs="?")
+    # the options every route takes, again for a route's own help (its parser's parent)
+    common = argparse.ArgumentParser(add_help=False)
+    _FEE_PARSER[:] = [sp, common]
+    for target in (sp, common):
+        _fee_common(target)
+        corpus_arg(target)
     sp.set_defaults(func=cmd_fee, takes_extra=True)
 
     sp = sub.add_parser("parse", help="parse one standalone file (no manifest)",

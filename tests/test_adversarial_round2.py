@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -342,3 +343,87 @@ def test_serve_abandoned_requests_print_no_traceback(tmp_path, capsys):
         t.join(60)
     err = capsys.readouterr().err
     assert "Traceback" not in err and "BrokenPipe" not in err and "ConnectionReset" not in err
+
+
+# ---- 6. numbers, fee options, tariffs on a date ----------------------------------------------------
+
+@pytest.mark.parametrize("given", [Decimal("1E-13"), "0.0000000000001", Decimal("1.0000000000000"),
+                                   "1.0000000000000", 1e-13, Decimal("300.0000000000000")])
+def test_decimal_1e_13_is_refused_like_its_plain_string(given):
+    """`quote(units=Decimal("1E-13"))` was accepted (the fast path skipped the places check) while
+    "0.0000000000001" was refused: one number grammar, whatever the Python type."""
+    from datetime import date
+
+    import navlaw_fees as nf
+
+    with pytest.raises(nf.FeeError, match="units has more than 12 decimal places"):
+        nf.quote("sandy-hook", units=given, on=date(2026, 6, 1))
+
+
+def test_count_options_take_every_type_of_number():
+    """A count option (shifting) took only an int: Decimal("2") and "2" were refused while 2 worked."""
+    from datetime import date
+    from decimal import Decimal
+
+    import navlaw_fees as nf
+
+    totals = {nf.quote("hudson-upper", units=Decimal(300), on=date(2026, 6, 1), shifting=v).total
+              for v in (2, "2", Decimal("2"), Decimal("2.0"), 2.0)}
+    assert len(totals) == 1
+    for bad in ("2.5", Decimal("2.5"), -1, "101", "two"):
+        with pytest.raises(nf.FeeError, match="shifting must be True, False or a whole number"):
+            nf.quote("hudson-upper", units=Decimal(300), on=date(2026, 6, 1), shifting=bad)
+
+
+def test_unknown_fee_option_exits_2_listing_the_route_s_options(capsys):
+    """An unknown fee option on the command line exited 1 (the module's error), not 2 (usage)."""
+    assert main(["fee", "long-island-sound", "--units", "300", "--warp", "9"]) == 2
+    err = capsys.readouterr().err
+    assert ("unknown option '--warp' for long-island-sound; the options of long-island-sound: --miles, "
+            "--detention-hours, --carried-off-days") in err
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--launch", "mars"], "invalid choice: 'mars'"),
+    (["--miles", "3", "--miles", "4"], "--miles given 2 times; long-island-sound takes it once"),
+    (["--second-pilot", "perhaps"], "expected yes or no"),
+])
+def test_fee_option_values_are_checked_by_the_route_s_parser(capsys, argv, message):
+    route = "long-island-sound" if "--miles" in argv else "hudson-upper"
+    assert main(["fee", route, "--units", "300", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_fee_route_help_lists_the_route_s_options(capsys):
+    """`navlaw fee ROUTE --help` printed the generic help, without the route's options."""
+    import navlaw_fees as nf
+
+    assert main(["fee", "hudson-upper", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "options of hudson-upper:" in out and "--units N" in out
+    for name, text in nf.options("hudson-upper").items():
+        assert "--" + name.replace("_", "-") in out
+        assert text.split()[0] in out
+
+
+def test_fee_route_options_from_the_command_line_quote_as_from_python(capsys):
+    import json
+    from datetime import date
+    from decimal import Decimal
+
+    import navlaw_fees as nf
+
+    assert main(["fee", "hudson-upper", "--units", "300", "--on", "2026-06-01", "--json", "--stop-hours", "6",
+                 "--stop-hours", "8", "--shifting", "2", "--second-pilot", "--launch", "yonkers-pilot-station",
+                 "--docking=tug"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    q = nf.quote("hudson-upper", units=Decimal(300), on=date(2026, 6, 1), stop_hours=["6", "8"], shifting=2,
+                 second_pilot=True, launch="yonkers-pilot-station", docking="tug")
+    assert got["total"] == str(q.total)
+
+
+def test_tariffs_on_a_date_with_nothing_in_force_says_so(capsys):
+    """`navlaw tariffs --on 0001-01-01` printed nothing and exited 0."""
+    assert main(["tariffs", "--on", "0001-01-01"]) == 1
+    err = capsys.readouterr().err
+    assert "navlaw tariffs: no tariff is in force on 0001-01-01: the earliest takes effect on " in err
