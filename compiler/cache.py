@@ -309,6 +309,7 @@ class BuildCache:
         self.stats: Counter[str] = Counter()  # "document hit", "document miss", ...
         self.warnings: list[str] = []
         self._used: set[Path] = set()
+        self._refused: set[str] = set()  # stages whose directory is a link or not a directory
         if root is not None:  # a cache that cannot be written, or is not ours alone, is no cache
             why = private_dir(root)
             if not why:
@@ -335,8 +336,31 @@ class BuildCache:
         assert self.root is not None
         return self.root / stage / f"{key}.sealed"
 
+    def own_dir(self, stage: str, make: bool = False) -> bool:
+        """Whether the cache's directory ``stage`` is a directory of its own, or not there yet (then made
+        if ``make``): one that is a link (or not a directory) is not used, never followed, and said once."""
+        assert self.root is not None
+        d = self.root / stage
+        try:
+            st = d.lstat()
+        except FileNotFoundError:
+            if not make:
+                return True  # nothing there yet: a miss
+            d.mkdir(mode=0o700, exist_ok=True)
+            st = d.lstat()
+        if stat.S_ISDIR(st.st_mode):
+            return True
+        if stage not in self._refused:
+            self._refused.add(stage)
+            self.warnings.append(f"cache directory {d} is {'a link' if stat.S_ISLNK(st.st_mode) else 'not a directory'}"
+                                 f", not the cache's own: not used (remove it; the cache remakes it)")
+        return False
+
     def get(self, stage: str, key: str) -> Any | None:
         if self.root is None:
+            return None
+        if not self.own_dir(stage):
+            self.stats[f"{stage} miss"] += 1
             return None
         path = self._path(stage, key)
         try:
@@ -371,8 +395,9 @@ class BuildCache:
     def put(self, stage: str, key: str, value: Any) -> None:
         if self.root is None:
             return
+        if not self.own_dir(stage, make=True):
+            return
         path = self._path(stage, key)
-        path.parent.mkdir(parents=True, exist_ok=True)
         _write_atomic(path, seal(f"{stage}/{key}", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)))
         self._used.add(path)
 
@@ -391,6 +416,11 @@ class BuildCache:
         """Drop the entries this build did not use: the cache holds one build's worth, not history."""
         if self.root is None or not self.root.is_dir():
             return
-        for path in self.root.glob("*/*.sealed"):
-            if path not in self._used:
-                path.unlink(missing_ok=True)
+        with os.scandir(self.root) as stages:  # the stage directories themselves: a link is not followed
+            dirs = [Path(e.path) for e in stages if e.is_dir(follow_symlinks=False)]
+        for d in dirs:
+            with os.scandir(d) as entries:
+                for e in entries:
+                    path = Path(e.path)
+                    if e.name.endswith(".sealed") and path not in self._used:
+                        path.unlink(missing_ok=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TypeVar
@@ -144,16 +146,30 @@ def _compile_cached(src: SourceDocument, entry: Entry, diags: Diagnostics, cache
 
 
 def _check_covers(corpus: Corpus) -> None:
-    """Each provision a document says it covers must be in that document's text."""
+    """Each provision a document says it covers must be in that document's text. Linear in the ids:
+    each quoted string of the manifest is indexed once with its lines, not searched for per id."""
     lines = corpus.manifest.text.split("\n")
+    where: dict[str, list[int]] = {}  # '"89-b/4"' -> the lines (1-based, ascending) that hold it
+    for k, line in enumerate(lines):
+        for q in _QUOTED.findall(line):
+            where.setdefault(q, []).append(k + 1)
     for c in corpus.documents:
         e = c.entry
         assert e is not None
         ids = {n.id for n in c.document.walk()}
+        hint = ""
         for cov in e.covers:
-            if cov not in ids:
-                line = next((k + 1 for k, l in enumerate(lines) if f'"{cov}"' in l and k + 1 >= e.line), e.line)
-                corpus.diagnostics.add(Diagnostic(
-                    Severity.ERROR, f"{e.file} is said to cover {cov!r}, but its text has no such provision",
-                    str(corpus.manifest.path), line, 1, lines[line - 1], "manifest",
-                    f"the provisions it has at top level: {', '.join(n.id for n in c.document.walk() if n.id.count('/') <= 1 and n.id)[:200]}"))
+            if cov in ids:
+                continue
+            at = where.get(f'"{cov}"', [])
+            i = bisect_left(at, e.line)
+            line = at[i] if i < len(at) else e.line
+            if not hint:
+                hint = ("the provisions it has at top level: "
+                        + ", ".join(n.id for n in c.document.walk() if n.id.count("/") <= 1 and n.id)[:200])
+            corpus.diagnostics.add(Diagnostic(
+                Severity.ERROR, f"{e.file} is said to cover {cov!r}, but its text has no such provision",
+                str(corpus.manifest.path), line, 1, lines[line - 1], "manifest", hint))
+
+
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')

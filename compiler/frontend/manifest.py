@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -101,16 +102,41 @@ class _Reader:
         self.headers = [k + 1 for k, l in enumerate(self.lines) if l.strip() == "[[document]]"]
         self.route_headers = [k + 1 for k, l in enumerate(self.lines) if l.strip() == "[[route]]"]
         self.errors: list[Diagnostic] = []
+        self._indexes: dict[int, tuple[dict[str, int], dict[str, int]]] = {}
 
     def line_of(self, doc_index: int, key: str | None = None, value: str | None = None) -> int:
+        """The line of a [[document]]'s header, or of the first line in it that sets ``key`` (or, with
+        ``value``, holds that quoted string): from an index of each document's lines made once, so
+        that finding the lines of N fragments or anchors is linear in N, not N times the lines."""
         start = self.headers[doc_index] if doc_index < len(self.headers) else 1
-        end = self.headers[doc_index + 1] if doc_index + 1 < len(self.headers) else len(self.lines) + 1
-        if key is not None:
-            pat = re.compile(rf'^\s*"?{re.escape(key)}"?\s*=' if value is None else re.escape(value))
+        if key is None:
+            return start
+        keys, quoted = self._index(doc_index)
+        if value is None:
+            return keys.get(key, start)
+        return quoted.get(value, start)
+
+    _KEY = re.compile(r'^\s*(?:"((?:[^"\\]|\\.)*)"|([A-Za-z0-9_-]+))\s*=')
+    _QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+    def _index(self, doc_index: int) -> tuple[dict[str, int], dict[str, int]]:
+        """A document's keys (as TOML reads them) and quoted strings (as written) -> their first line."""
+        got = self._indexes.get(doc_index)
+        if got is None:
+            start = self.headers[doc_index] if doc_index < len(self.headers) else 1
+            end = self.headers[doc_index + 1] if doc_index + 1 < len(self.headers) else len(self.lines) + 1
+            keys: dict[str, int] = {}
+            quoted: dict[str, int] = {}
             for n in range(start, end):
-                if pat.search(self.lines[n - 1]):
-                    return n
-        return start
+                line = self.lines[n - 1]
+                m = self._KEY.match(line)
+                if m:
+                    name = m.group(2) if m.group(2) is not None else _unquote(m.group(1))
+                    keys.setdefault(name, n)
+                for q in self._QUOTED.findall(line):
+                    quoted.setdefault(q, n)
+            got = self._indexes[doc_index] = (keys, quoted)
+        return got
 
     def error(self, line: int, message: str, hint: str = "") -> None:
         src = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
@@ -136,6 +162,16 @@ class _Reader:
             self.error(self.line_of(i, key), f"unknown {key} {value!r}: expected one of {', '.join(allowed)}")
             return default or ""
         return str(value)
+
+
+def _unquote(text: str) -> str:
+    """A TOML basic string's content, its escapes read (as JSON reads them; as written if it cannot)."""
+    if "\\" not in text:
+        return text
+    try:
+        return str(json.loads(f'"{text}"'))
+    except ValueError:
+        return text
 
 
 def _code_for(covers: tuple[str, ...], explicit: str) -> tuple[str, str]:
