@@ -374,7 +374,6 @@ def changed_while_read(root: Path, before: dict[str, FileState], read: dict[str,
     return sorted(set(between) | set(changed_since(root, before)))
 
 
-
 def dump(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False, default=str)
 

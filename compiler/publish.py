@@ -102,6 +102,9 @@ def not_navlaws(o: Output) -> list[str]:
             entries = {e.name: e.is_dir(follow_symlinks=False) for e in it}
     except (FileNotFoundError, NotADirectoryError):
         return []
+    except OSError as exc:
+        raise OutputError(f"{o.flag} {o.path} cannot be read ({exc.strerror or exc}), so navlaw cannot tell whether "
+                          "it wrote it; nothing was changed") from None
     if not entries:
         return []
     own = marked(o.path)
