@@ -517,3 +517,34 @@ def test_site_spare_directory_symlink_is_not_followed(tmp_path, corpus, capsys):
                  str(tmp_path / "fees")]) == 0
     assert (elsewhere / "index.html").read_text(encoding="utf-8") == "mine" and len(list(elsewhere.iterdir())) == 1
     assert (tmp_path / "build" / "site" / "index.html").is_file()
+
+
+def test_serve_rebuilds_after_a_save_during_its_first_build(tmp_path):
+    """serve took its first look at the corpus after the first build: a file saved while that build ran
+    was never rebuilt (the race of item 2, met by serve)."""
+    import threading
+
+    from compiler.site.serve import serve
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    builds: list[int] = []
+    stop, second = threading.Event(), threading.Event()
+
+    def build() -> int:
+        builds.append(1)
+        if len(builds) == 1:  # the editor saves while the first build runs
+            (corpus / LIS_2022).write_bytes((corpus / LIS_2022).read_bytes() + b"\n")
+        else:
+            second.set()
+        return 0
+
+    t = threading.Thread(target=serve, args=(build, corpus, tmp_path / "site", ("127.0.0.1", 0), 0.05),
+                         kwargs={"say": lambda m: None, "stop": stop})
+    t.start()
+    try:
+        assert second.wait(600), "the save during the first build was never rebuilt"
+    finally:
+        stop.set()
+        t.join(60)
+    assert len(builds) >= 2

@@ -233,12 +233,12 @@ def serve(build: Callable[[], int], corpus: Path, site: Path, addr: tuple[str, i
     threading.Thread(target=server.serve_forever, name="navlaw-serve", daemon=True).start()
     stop = stop or threading.Event()
     try:
+        seen = signature(corpus)  # before the build: a save while it runs is a change, rebuilt after it
         status.done(*_run(build, say))
         settle()
         say(f"navlaw serve: {url} — rebuilding when {corpus}/ changes (Ctrl-C stops)")
         if ready is not None:
             ready(url)
-        seen = signature(corpus)
         while not stop.wait(interval):
             now = signature(corpus)
             if now == seen:
