@@ -83,6 +83,63 @@ def tree_digest(root: Path) -> str:
     return digest(*parts)
 
 
+FileState = tuple[str, int, int, int]  # sha256 of its bytes, size, modification time (ns), inode
+
+
+def tree_files(root: Path) -> dict[str, FileState]:
+    """Each regular file below ``root`` (a link to one counts as the file; special files are skipped, the
+    front end refuses them): its path relative to ``root`` -> the SHA-256 of its bytes, with the size,
+    time and inode it had when read ({} if ``root`` is not a directory)."""
+    out: dict[str, FileState] = {}
+    if not root.is_dir():
+        return out
+
+    def walk(d: str, rel: str) -> None:
+        with os.scandir(d) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for e in entries:
+            if e.is_dir(follow_symlinks=False):
+                walk(e.path, rel + e.name + "/")
+            elif e.is_file():
+                try:
+                    fd = os.open(e.path, os.O_RDONLY | os.O_NONBLOCK)
+                except OSError:
+                    continue  # removed or unreadable: the front end says why, if it needs it
+                with os.fdopen(fd, "rb") as f:
+                    st = os.fstat(f.fileno())
+                    if not stat.S_ISREG(st.st_mode):
+                        continue
+                    h = hashlib.sha256()
+                    while chunk := f.read(1 << 20):
+                        h.update(chunk)
+                out[rel + e.name] = (h.hexdigest(), st.st_size, st.st_mtime_ns, st.st_ino)
+
+    walk(str(root), "")
+    return out
+
+
+def files_digest(hashes: dict[str, str]) -> str:
+    """One digest of files by their path and the SHA-256 of their bytes."""
+    return digest(*[part for name in sorted(hashes) for part in (name, hashes[name])])
+
+
+def changed_since(root: Path, before: dict[str, FileState]) -> list[str]:
+    """The files below ``root`` whose size, time or inode is not what it was in ``before`` (or that came
+    or went): whether a file changed during a build, from one stat each, without reading it again."""
+    now: dict[str, tuple[int, int, int]] = {}
+    if root.is_dir():
+        for dirpath, _, names in os.walk(root):
+            for n in names:
+                p = os.path.join(dirpath, n)
+                try:
+                    st = os.stat(p)
+                except OSError:
+                    continue
+                if stat.S_ISREG(st.st_mode):
+                    now[Path(p).relative_to(root).as_posix()] = (st.st_size, st.st_mtime_ns, st.st_ino)
+    return sorted(n for n in set(now) | set(before) if now.get(n) != (before[n][1:] if n in before else None))
+
+
 def tree_stamp(root: Path) -> str:
     """Every file's path, size and modification time below ``root`` ("" if it does not exist): whether an
     output directory is still the one a build wrote, without reading it (at the scale of all the
@@ -252,6 +309,7 @@ class BuildCache:
         self.stats: Counter[str] = Counter()  # "document hit", "document miss", ...
         self.warnings: list[str] = []
         self._used: set[Path] = set()
+        self._refused: set[str] = set()  # stages whose directory is a link or not a directory
         if root is not None:  # a cache that cannot be written, or is not ours alone, is no cache
             why = private_dir(root)
             if not why:
@@ -278,8 +336,31 @@ class BuildCache:
         assert self.root is not None
         return self.root / stage / f"{key}.sealed"
 
+    def own_dir(self, stage: str, make: bool = False) -> bool:
+        """Whether the cache's directory ``stage`` is a directory of its own, or not there yet (then made
+        if ``make``): one that is a link (or not a directory) is not used, never followed, and said once."""
+        assert self.root is not None
+        d = self.root / stage
+        try:
+            st = d.lstat()
+        except FileNotFoundError:
+            if not make:
+                return True  # nothing there yet: a miss
+            d.mkdir(mode=0o700, exist_ok=True)
+            st = d.lstat()
+        if stat.S_ISDIR(st.st_mode):
+            return True
+        if stage not in self._refused:
+            self._refused.add(stage)
+            self.warnings.append(f"cache directory {d} is {'a link' if stat.S_ISLNK(st.st_mode) else 'not a directory'}"
+                                 f", not the cache's own: not used (remove it; the cache remakes it)")
+        return False
+
     def get(self, stage: str, key: str) -> Any | None:
         if self.root is None:
+            return None
+        if not self.own_dir(stage):
+            self.stats[f"{stage} miss"] += 1
             return None
         path = self._path(stage, key)
         try:
@@ -314,8 +395,9 @@ class BuildCache:
     def put(self, stage: str, key: str, value: Any) -> None:
         if self.root is None:
             return
+        if not self.own_dir(stage, make=True):
+            return
         path = self._path(stage, key)
-        path.parent.mkdir(parents=True, exist_ok=True)
         _write_atomic(path, seal(f"{stage}/{key}", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)))
         self._used.add(path)
 
@@ -334,6 +416,11 @@ class BuildCache:
         """Drop the entries this build did not use: the cache holds one build's worth, not history."""
         if self.root is None or not self.root.is_dir():
             return
-        for path in self.root.glob("*/*.sealed"):
-            if path not in self._used:
-                path.unlink(missing_ok=True)
+        with os.scandir(self.root) as stages:  # the stage directories themselves: a link is not followed
+            dirs = [Path(e.path) for e in stages if e.is_dir(follow_symlinks=False)]
+        for d in dirs:
+            with os.scandir(d) as entries:
+                for e in entries:
+                    path = Path(e.path)
+                    if e.name.endswith(".sealed") and path not in self._used:
+                        path.unlink(missing_ok=True)

@@ -16,6 +16,7 @@ from compiler.report.tariffs import tariff_text
 from compiler.progress import build_progress
 from compiler.build import STAGES, Options, build, compile_law, print_report, summary, tariffs_json
 from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
+from compiler.fees.cli_options import FeeUsage, route_options, route_parser
 from compiler.frontend.corpus import Corpus, compile_corpus, compile_file
 from compiler.frontend.outline import document_json, node_json, outline
 from compiler.tariffs.model import AnyTariff
@@ -193,8 +194,18 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
         print(f"navlaw tariffs: no tariffs for route {args.route!r}; routes: {', '.join(routes)}", file=sys.stderr)
         return EXIT_ERRORS
     if args.on:
+        every = chosen
         chosen = [t for t in chosen if t.effective.contains(args.on) or
                   (t.effective.start_basis == "with" and t.status != "superseded")]
+        if not chosen:
+            starts = sorted(t.effective.start for t in every if t.effective.start)
+            undated = sum(1 for t in every if not t.effective.start)
+            print(f"navlaw tariffs: no tariff{f' of {args.route}' if args.route else ''} is in force on {args.on}"
+                  + (f": the earliest takes effect on {starts[0]}" if starts and args.on < starts[0] else "")
+                  + (f" ({undated} have no date the corpus establishes)" if undated else ""), file=sys.stderr)
+            if args.format == "json":
+                print(_dump({"on": args.on.isoformat(), "route": args.route or None, "tariffs": []}))
+            return EXIT_ERRORS
     if args.format == "json":
         print(_dump({"on": args.on.isoformat() if args.on else None, "route": args.route or None,
                      "tariffs": tariffs_json(chosen)}))
@@ -237,49 +248,29 @@ def cmd_serve(args: argparse.Namespace, stop: threading.Event | None = None,
                  say=lambda m: print(m, file=sys.stderr), stop=stop, ready=ready)
 
 
-def _option_args(extra: list[str]) -> dict[str, object]:
-    """``--second-pilot --launch yonkers-pilot-station --miles=10`` -> keyword options; an option given
-    twice is a list (``--stop-hours 6 --stop-hours 8``: two stops)."""
-    out: dict[str, object] = {}
-    i = 0
-    while i < len(extra):
-        tok = extra[i]
-        if not tok.startswith("--") or tok == "--":
-            raise FeeUsage(f"unexpected argument {tok!r}: route options are --name VALUE (or --flag)")
-        name, _, value = tok[2:].partition("=")
-        key = name.replace("-", "_")
-        if not value:
-            if i + 1 < len(extra) and not extra[i + 1].startswith("--"):
-                value = extra[i + 1]
-                i += 1
-            else:
-                out[key] = True
-                i += 1
-                continue
-        given: object = {"true": True, "yes": True, "false": False, "no": False}.get(value.lower(), value)
-        if isinstance(given, str) and given.isdigit():
-            given = int(given)  # "--shifting 2": twice
-        if key in out:  # "--stop-hours 6 --stop-hours 8": each stop on its own
-            prev = out[key]
-            out[key] = (prev if isinstance(prev, list) else [prev]) + [given]
-        else:
-            out[key] = given
-        i += 1
-    return out
-
-
-class FeeUsage(Exception):
-    pass
-
-
 def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     import navlaw_fees as nf
 
-    try:
-        options = _option_args(extra)
-    except FeeUsage as e:
-        print(f"navlaw fee: {e}", file=sys.stderr)
+    known = args.route in nf.ROUTES
+    routes = f"routes: {', '.join(nf.ROUTES)}; `navlaw fee ROUTE --help` lists a route's options"
+    if args.help and known:
+        route_parser(args.route, nf.option_forms(args.route), nf.options(args.route), _FEE_PARSER[1]).print_help()
+        return EXIT_OK
+    if args.help and args.route is None:
+        _FEE_PARSER[0].print_help()
+        print(f"\n{routes}")
+        return EXIT_OK
+    if args.route is None or args.help:
+        print(f"navlaw fee: {'give a ROUTE' if args.route is None else f'unknown route {args.route!r}'}; {routes}",
+              file=sys.stderr)
         return EXIT_USAGE
+    options: dict[str, object] = {}
+    if known:
+        try:
+            options = route_options(args.route, extra, nf)
+        except FeeUsage as e:
+            print(f"navlaw fee: {e}", file=sys.stderr)
+            return EXIT_USAGE
     dims = (args.length, args.breadth, args.depth)
     if args.no_measurements:
         options["measurements_provided"] = False
@@ -325,6 +316,21 @@ def _version() -> str:
         return metadata.version("navlaw")
     except metadata.PackageNotFoundError:
         return "(not installed: run from a source checkout)"
+
+
+_FEE_PARSER: list[argparse.ArgumentParser] = []  # `navlaw fee`'s parser and its common options, for the help
+
+
+def _fee_common(sp: argparse.ArgumentParser) -> None:
+    """The options of `navlaw fee` that every route takes."""
+    sp.add_argument("--units", metavar="N", help="pilotage units")
+    sp.add_argument("--length", metavar="FT", help="overall length in feet")
+    sp.add_argument("--breadth", metavar="FT", help="extreme breadth in feet")
+    sp.add_argument("--depth", metavar="FT", help="depth to the uppermost continuous deck in feet")
+    sp.add_argument("--no-measurements", action="store_true",
+                    help="the vessel's measurements were not provided: the maximum pilotage charge, where the law says so")
+    sp.add_argument("--on", type=_date, metavar="DATE", help="date of the service (default: today)")
+    sp.add_argument("--json", action="store_true", help="print the quote as JSON")
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -398,22 +404,20 @@ inside the corpus is refused (exit 2).""")
                     help="how often to look for changes in the corpus, in seconds (default: 1)")
     sp.set_defaults(func=cmd_serve)
 
-    sp = sub.add_parser("fee", help="quote a pilotage fee, itemized with citations",
+    sp = sub.add_parser("fee", help="quote a pilotage fee, itemized with citations", add_help=False,
                         description="Quote the pilotage fee for ROUTE (a route of the corpus manifest's [[route]] "
                                     "table: sandy-hook, hudson-lower, hudson-upper, long-island-sound in the Navigation "
                                     "Law corpus) with the generated navlaw_fees module. Route options follow "
                                     "as --name VALUE or --flag, e.g. --miles 10, --second-pilot, --launch "
-                                    "yonkers-pilot-station (see navlaw_fees.options(route)).")
-    sp.add_argument("route", metavar="ROUTE")
-    sp.add_argument("--units", metavar="N", help="pilotage units")
-    sp.add_argument("--length", metavar="FT", help="overall length in feet")
-    sp.add_argument("--breadth", metavar="FT", help="extreme breadth in feet")
-    sp.add_argument("--depth", metavar="FT", help="depth to the uppermost continuous deck in feet")
-    sp.add_argument("--no-measurements", action="store_true",
-                    help="the vessel's measurements were not provided: the maximum pilotage charge, where the law says so")
-    sp.add_argument("--on", type=_date, metavar="DATE", help="date of the service (default: today)")
-    sp.add_argument("--json", action="store_true", help="print the quote as JSON")
-    corpus_arg(sp)
+                                    "yonkers-pilot-station: `navlaw fee ROUTE --help` lists them.")
+    sp.add_argument("-h", "--help", action="store_true", help="show this help (with ROUTE: the route's options)")
+    sp.add_argument("route", metavar="ROUTE", nargs="?")
+    # the options every route takes, again for a route's own help (its parser's parent)
+    common = argparse.ArgumentParser(add_help=False)
+    _FEE_PARSER[:] = [sp, common]
+    for target in (sp, common):
+        _fee_common(target)
+        corpus_arg(target)
     sp.set_defaults(func=cmd_fee, takes_extra=True)
 
     sp = sub.add_parser("parse", help="parse one standalone file (no manifest)",

@@ -7,6 +7,13 @@ time, and a swap that a crash cannot leave half done.
    or one inside the other the wrong way round (``--out`` inside ``--module``), or a file where an
    output directory should be, is refused before anything is written (``OutputError``). An output
    inside another (``--module build/navlaw_fees``) is written as part of the outer one.
+   **Ownership**: a build replaces an existing output directory only if navlaw wrote it: it holds
+   navlaw's marker (``MARKER``, the names navlaw wrote there), or is empty, or has the shape an older
+   navlaw left (``Output.legacy``). Anything else (a project with ``main.py`` and ``.git/`` given as
+   ``--module``) is refused, exit 2, before anything is written. An output that keeps what is not
+   navlaw's (``Output.carries``: OUT carries such entries over) is refused only when it is not
+   navlaw's at all; one that does not (the module) is refused when it holds anything navlaw did not
+   write.
 2. **Lock**: each output's parent holds ``.NAME.lock``; a second build on the same output exits with
    "another build is writing NAME" instead of racing the first.
 3. **Leftovers** of a killed build (``.NAME.new-*``, ``.NAME.old-*``) are removed, and a swap a crash
@@ -30,6 +37,7 @@ import fcntl
 import json
 import os
 import shutil
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,10 +54,80 @@ class OutputError(Exception):
         self.code = code
 
 
+MARKER = ".navlaw-wrote.json"  # in each output navlaw writes: the names it wrote there
+_MARKER_LIMIT = 1 << 20
+
+
 @dataclass(frozen=True)
 class Output:
     flag: str  # "--out", "--module": how the user named it, for messages
     path: Path  # resolved
+    # an existing directory without the marker: the names an older navlaw wrote there, or None (not navlaw's)
+    legacy: Callable[[Path, list[str]], frozenset[str] | None] | None = None
+    carries: bool = False  # entries that are not navlaw's are carried over into the new output (OUT)
+
+
+def write_marker(directory: Path, names: list[str]) -> None:
+    """Record in ``directory`` the names navlaw wrote there: the next build may replace them."""
+    data = {"written by": "navlaw build", "names": sorted(set(names) - {MARKER})}
+    (directory / MARKER).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def marked(directory: Path) -> frozenset[str] | None:
+    """The names navlaw's marker in ``directory`` says it wrote, or None (no marker, or not one navlaw
+    wrote: a link, not a file, too big, not its JSON)."""
+    try:
+        fd = os.open(directory / MARKER, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            return None
+        raw = f.read(_MARKER_LIMIT + 1)
+    try:
+        data = json.loads(raw.decode("utf-8")) if len(raw) <= _MARKER_LIMIT else None
+    except ValueError:
+        return None
+    names = data.get("names") if isinstance(data, dict) and data.get("written by") == "navlaw build" else None
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return None
+    return frozenset(names)
+
+
+def not_navlaws(o: Output) -> list[str]:
+    """The entries of the existing output directory ``o`` that a build would lose and navlaw did not
+    write ([] when it does not exist, is empty, or is navlaw's). Names of directories end in "/"."""
+    try:
+        with os.scandir(o.path) as it:
+            entries = {e.name: e.is_dir(follow_symlinks=False) for e in it}
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        raise OutputError(f"{o.flag} {o.path} cannot be read ({exc.strerror or exc}), so navlaw cannot tell whether "
+                          "it wrote it; nothing was changed") from None
+    if not entries:
+        return []
+    own = marked(o.path)
+    if own is None and o.legacy is not None:
+        own = o.legacy(o.path, sorted(entries))
+    if own is None:
+        foreign = sorted(entries)
+    elif o.carries:
+        return []
+    else:
+        foreign = sorted(n for n in entries if n not in own and n not in (MARKER, "__pycache__"))
+    return [n + ("/" if entries[n] else "") for n in foreign]
+
+
+def check_owned(outputs: list[Output]) -> None:
+    """Refuse (exit 2) to replace an output directory that holds what navlaw did not write."""
+    for o in outputs:
+        foreign = not_navlaws(o)
+        if foreign:
+            shown = ", ".join(foreign[:8]) + (f" and {len(foreign) - 8} more" if len(foreign) > 8 else "")
+            raise OutputError(f"{o.flag} {o.path} holds what navlaw did not write ({shown}); a build replaces "
+                              f"{o.flag} whole, so it would delete them: choose a new or empty directory, or one a "
+                              "navlaw build wrote; nothing was changed", 2)
 
 
 def _inside(a: Path, b: Path) -> bool:
@@ -76,6 +154,7 @@ def check_paths(corpus: Path, outputs: list[Output]) -> None:
             if _inside(a.path, b.path) and a.flag == "--out":
                 raise OutputError(f"{a.flag} {a.path} is inside {b.flag} {b.path}; put the module elsewhere "
                                   f"(inside {a.flag} is fine)", 2)
+    check_owned(outputs)
 
 
 def _umask() -> int:
@@ -89,7 +168,12 @@ def _chmod_tree(root: Path, mask: int) -> None:
     for dirpath, dirs, files in os.walk(root):
         os.chmod(dirpath, 0o777 & ~mask)
         for f in files:
-            os.chmod(os.path.join(dirpath, f), 0o666 & ~mask)
+            path = os.path.join(dirpath, f)
+            st = os.lstat(path)
+            # a link carried over is not followed (its target may be anywhere), and a file shared with
+            # another copy (a hard link to the last build's, or to someone's carried over) keeps its mode
+            if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
+                os.chmod(path, 0o666 & ~mask)
 
 
 @contextlib.contextmanager
@@ -172,6 +256,7 @@ def publish(corpus: Path, outputs: list[Output], write: Callable[[dict[Path, Pat
     outer = [o for o in outputs if not any(p is not o and _inside(o.path, p.path) for p in outputs)]
     with locked(outer):
         recover(outer)
+        check_owned(outputs)  # again under the lock: what another process put there meanwhile
         mask = _umask()
         staged: dict[Path, Path] = {}
         try:

@@ -28,7 +28,7 @@ from datetime import date as _date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Literal, Sequence, TypedDict, Union, Unpack, overload
 
-from ._runtime import (CENT, MAX_UNITS, FeeError, Line, Period, Quote, board_amount, cents, check_options, choice, choices, clamp,
+from ._runtime import (CENT, MAX_PLACES, MAX_UNITS, FeeError, Line, Period, Quote, board_amount, cents, check_options, choice, choices, clamp,
                        day, flag, hourly_percent, in_force, number, occurrences, percent_of, period, pilotage_units,
                        started, times, unmeasured_units, vessel_or_unmeasured, whole)
 from ._schedules import (
@@ -327,7 +327,8 @@ from ._schedules import (
     sandy_hook_nav_88_4_b_1_ii_1_a_vi,
 )
 
-__all__ = ["ROUTES", "Route", "Number", "FeeError", "Line", "Quote", "pilotage_units", "quote", "schedules", "options"]
+__all__ = ["ROUTES", "Route", "Number", "FeeError", "Line", "Quote", "pilotage_units", "quote", "schedules", "options",
+           "option_forms"]
 
 Route = Literal['sandy-hook', 'hudson-lower', 'hudson-upper', 'long-island-sound']
 Number = Union[Decimal, int, str]  # what quote() takes for units, dimensions, hours and miles (a finite float works too)
@@ -1063,7 +1064,8 @@ def quote(route: str, *, units: object = None, length_ft: object = None, breadth
     # the common case (a positive finite Decimal and a date) first; everything else is checked in full
     u: Decimal | None
     if (type(units) is Decimal and length_ft is None and breadth_ft is None and depth_ft is None
-            and units.is_finite() and 0 < units <= MAX_UNITS and measurements_provided is True):
+            and units.is_finite() and 0 < units <= MAX_UNITS and units.as_tuple().exponent >= -MAX_PLACES  # type: ignore[operator]
+            and measurements_provided is True):
         u = units
     else:
         u = vessel_or_unmeasured(measurements_provided, units, length_ft, breadth_ft, depth_ft)
@@ -1110,6 +1112,74 @@ def options(route: str) -> dict[str, str]:
         "long-island-sound": _LONG_ISLAND_SOUND_OPTIONS,
     }[route]
     return {n: _OPTION_HELP[n] for n in names}
+
+
+_OPTION_FORMS: dict[str, dict[str, tuple[str, int, tuple[str, ...]]]] = {
+    "sandy-hook": {
+        "capital_expense_fund_surcharge": ('amount', 1, ()),
+    },
+    "hudson-lower": {
+        "second_pilot": ('flag', 1, ()),
+        "launch": ('choice', 1, ('yonkers-anchorage', 'yonkers-pilot-station')),
+        "station_closed": ('choice', 1, ('norrie-point', 'yonkers')),
+        "docking": ('choice', 1, ('no-tug-no-thruster', 'thruster', 'tug')),
+        "undocking": ('choice', 1, ('no-tug-no-thruster', 'thruster', 'tug')),
+        "shifting": ('count', 100, ()),
+        "anchoring": ('count', 100, ()),
+        "stop_hours": ('hours', 100, ()),
+        "ice_detention_hours": ('hours', 100, ()),
+        "ice_second_pilot": ('flag', 1, ()),
+        "delay_hours": ('hours', 100, ()),
+        "dismissed": ('flag', 1, ()),
+        "detained_hours": ('hours', 100, ()),
+        "standby_hours": ('hours', 100, ()),
+        "departure_delay_hours": ('hours', 100, ()),
+        "no_notice": ('flag', 1, ()),
+        "cancellation": ('choice', 1, ('under-2-hours', 'under-6-hours')),
+        "late_arrival_hours": ('hours', 100, ()),
+        "late_order": ('flag', 1, ()),
+        "communication_fee": ('amount', 1, ()),
+        "retirement_surcharge": ('amount', 1, ()),
+    },
+    "hudson-upper": {
+        "second_pilot": ('flag', 1, ()),
+        "launch": ('choice', 2, ('hyde-park-anchorage', 'norrie-point-pilot-station', 'yonkers-pilot-station')),
+        "station_closed": ('choice', 1, ('norrie-point', 'yonkers')),
+        "docking": ('choice', 1, ('no-tug-no-thruster', 'thruster', 'tug')),
+        "undocking": ('choice', 1, ('no-tug-no-thruster', 'thruster', 'tug')),
+        "shifting": ('count', 100, ()),
+        "anchoring": ('count', 100, ()),
+        "stop_hours": ('hours', 100, ()),
+        "ice_detention_hours": ('hours', 100, ()),
+        "ice_second_pilot": ('flag', 1, ()),
+        "delay_hours": ('hours', 100, ()),
+        "dismissed": ('flag', 1, ()),
+        "detained_hours": ('hours', 100, ()),
+        "standby_hours": ('hours', 100, ()),
+        "departure_delay_hours": ('hours', 100, ()),
+        "no_notice": ('flag', 1, ()),
+        "cancellation": ('choice', 1, ('under-2-hours', 'under-6-hours')),
+        "late_arrival_hours": ('hours', 100, ()),
+        "late_order": ('flag', 1, ()),
+        "communication_fee": ('amount', 1, ()),
+        "retirement_surcharge": ('amount', 1, ()),
+    },
+    "long-island-sound": {
+        "miles": ('miles', 1, ()),
+        "detention_hours": ('hours', 100, ()),
+        "carried_off_days": ('days', 1, ()),
+    },
+}
+
+
+def option_forms(route: str) -> dict[str, tuple[str, int, tuple[str, ...]]]:
+    """What each option of ``route`` takes: (form, most, choices). Form is "flag" (True or False),
+    "count" (True, False or how many times), "choice" (one of ``choices``; up to ``most`` of them as a
+    list), "hours" (a number, or a list of up to ``most``: each stop or delay on its own), "miles",
+    "days" or "amount" (a number)."""
+    if route not in _OPTION_FORMS:
+        raise FeeError(f"unknown route {route!r}; routes: {', '.join(ROUTES)}")
+    return dict(_OPTION_FORMS[route])
 
 
 _SCHEDULES: dict[str, tuple[dict[str, Any], ...]] = {

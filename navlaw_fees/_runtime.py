@@ -198,11 +198,16 @@ def occurrences(value: object, name: str) -> tuple[Decimal, ...]:
 
 
 def times(value: object, name: str) -> int:
-    """How often a fee of one event is charged: True (once), False, or a whole number of times."""
+    """How often a fee of one event is charged: True (once), False, or a whole number of times (read as
+    every number is, whatever its type: 2, "2", Decimal("2"))."""
     if value is True or value is False:
         return int(value)
-    if isinstance(value, int) and 0 <= value <= MAX_OCCURRENCES:
-        return value
+    try:
+        n = whole(value, name)
+    except FeeError:
+        n = -1
+    if 0 <= n <= MAX_OCCURRENCES:
+        return n
     raise FeeError(f"{name} must be True, False or a whole number of times from 0 to {MAX_OCCURRENCES}, not {value!r}")
 
 

@@ -261,7 +261,7 @@ def test_cli_fee_text_with_dimensions_and_options(capsys):
     (["fee", "sandy-hook", "--units", "-3"], 1, "units must be more than zero"),
     (["fee", "sandy-hook", "--units", "300", "--on", "2026-13-01"], 2, "not a date"),
     (["fee", "sandy-hook"], 2, "give --units N"),
-    (["fee", "sandy-hook", "--units", "300", "--warp", "9"], 1, "unknown option for sandy-hook: warp"),
+    (["fee", "sandy-hook", "--units", "300", "--warp", "9"], 2, "unknown option '--warp' for sandy-hook"),
     (["fee", "atlantis", "--units", "300"], 1, "unknown route 'atlantis'"),
 ])
 def test_cli_fee_errors_are_one_line_not_tracebacks(capsys, argv, code, message):

@@ -189,6 +189,7 @@ def test_act_that_does_not_apply_fails_the_build(tmp_path, capsys):
     root = corpus_with(tmp_path, "bad-act.txt")
     (tmp_path / "build").mkdir()
     (tmp_path / "build" / "keep.txt").write_text("previous output")
+    (tmp_path / "build" / ".navlaw-wrote.json").write_text('{"written by": "navlaw build", "names": ["keep.txt"]}')
     code, _, err = run(capsys, "build", "--corpus", str(root), "--out", str(tmp_path / "build"),
                        "--module", str(tmp_path / "fees"))
     assert code == 1

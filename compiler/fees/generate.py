@@ -370,7 +370,7 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
     typed = "_" + "".join(w.capitalize() for w in fn.split("_")) + "Options"
     instead = any(getattr(t, "instead_of_pilotage", "") for t in plan.rule_fees)
     return RouteView(route, fn, plan.title, typed, periods, message,
-                     tuple(OptionView(o.name, option_type(o)) for o in plan.options), body,
+                     tuple(OptionView(o.name, option_type(o), value_form(o)) for o in plan.options), body,
                      plan.zone2_route.replace("-", "_"), instead)
 
 
@@ -378,6 +378,20 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
 class OptionView:
     name: str
     type: str  # its annotation in the generated TypedDict
+    form: tuple[str, int, tuple[str, ...]] = ("number", 1, ())  # what it takes: see value_form
+
+
+def value_form(o: Option) -> tuple[str, int, tuple[str, ...]]:
+    """What a caller gives for the option, for programs that ask (the command line's parser): "flag"
+    (True or False), "count" (True, False or how many times), "choice" (one of the choices), "hours",
+    "miles", "days" or "amount" (a number); with how many times it may be given and its choices."""
+    if o.kind == "flag":
+        return ("count" if o.most > 1 else "flag", o.most, ())
+    if o.kind == "choice" and o.choices:
+        return ("choice", o.most, tuple(o.choices))
+    if o.kind in ("hours", "miles", "days"):
+        return (o.kind, o.most if o.kind == "hours" else 1, ())
+    return ("amount", 1, ())
 
 
 def option_type(o: Option) -> str:

@@ -70,7 +70,9 @@ def read_header_name(written: str) -> str:
 def sources_of(corpus) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
     out = [(Path(c.source.path).name, c.source.sha256) for c in corpus.documents]
     manifest = Path(corpus.root) / "manifest.toml"
-    if manifest.exists():
+    if getattr(corpus.manifest, "sha256", ""):  # the bytes the front end read, not the file as it is now
+        out.append(("manifest.toml", corpus.manifest.sha256))
+    elif manifest.exists():
         out.append(("manifest.toml", hashlib.sha256(manifest.read_bytes()).hexdigest()))
     return sorted(out)
 

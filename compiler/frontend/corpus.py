@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TypeVar
@@ -32,6 +34,9 @@ class Corpus:
     documents: list[Compiled]
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     acts: list = field(default_factory=list)  # compiler.acts.Act: amending acts, applied by the timeline
+    # every file the front end read (its path in the corpus) -> the SHA-256 of the bytes it read: what a
+    # build records it was made from (a file saved during the build is caught by comparing these)
+    read: dict[str, str] = field(default_factory=dict)
 
     def by_file(self, file: str) -> Compiled:
         return next(c for c in self.documents if c.source.path == file)
@@ -103,6 +108,7 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None)
         raise NavlawError([Diagnostic(Severity.ERROR, "no such corpus directory", str(root), code="input",
                                       hint="run from the repository root or pass --corpus DIR")])
     manifest = load_manifest(root)
+    read = {"manifest.toml": manifest.sha256}
     diags = Diagnostics()
     docs: list[Compiled] = []
     acts: list = []
@@ -113,6 +119,7 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None)
         except NavlawError as exc:
             failures.extend(exc.diagnostics)
             continue
+        read[entry.file] = src.sha256
         if entry.kind == "act":
             from compiler.frontend.acts import parse_act
             acts.append(parse_act(src, entry, diags))
@@ -121,7 +128,7 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None)
         docs.append(Compiled(src, _compile_cached(src, entry, diags, cache, key), entry, key))
     if failures:
         raise NavlawError(failures)
-    corpus = Corpus(root, manifest, docs, diags, acts)
+    corpus = Corpus(root, manifest, docs, diags, acts, read)
     _check_covers(corpus)
     return corpus
 
@@ -139,16 +146,30 @@ def _compile_cached(src: SourceDocument, entry: Entry, diags: Diagnostics, cache
 
 
 def _check_covers(corpus: Corpus) -> None:
-    """Each provision a document says it covers must be in that document's text."""
+    """Each provision a document says it covers must be in that document's text. Linear in the ids:
+    each quoted string of the manifest is indexed once with its lines, not searched for per id."""
     lines = corpus.manifest.text.split("\n")
+    where: dict[str, list[int]] = {}  # '"89-b/4"' -> the lines (1-based, ascending) that hold it
+    for k, line in enumerate(lines):
+        for q in _QUOTED.findall(line):
+            where.setdefault(q, []).append(k + 1)
     for c in corpus.documents:
         e = c.entry
         assert e is not None
         ids = {n.id for n in c.document.walk()}
+        hint = ""
         for cov in e.covers:
-            if cov not in ids:
-                line = next((k + 1 for k, l in enumerate(lines) if f'"{cov}"' in l and k + 1 >= e.line), e.line)
-                corpus.diagnostics.add(Diagnostic(
-                    Severity.ERROR, f"{e.file} is said to cover {cov!r}, but its text has no such provision",
-                    str(corpus.manifest.path), line, 1, lines[line - 1], "manifest",
-                    f"the provisions it has at top level: {', '.join(n.id for n in c.document.walk() if n.id.count('/') <= 1 and n.id)[:200]}"))
+            if cov in ids:
+                continue
+            at = where.get(f'"{cov}"', [])
+            i = bisect_left(at, e.line)
+            line = at[i] if i < len(at) else e.line
+            if not hint:
+                hint = ("the provisions it has at top level: "
+                        + ", ".join(n.id for n in c.document.walk() if n.id.count("/") <= 1 and n.id)[:200])
+            corpus.diagnostics.add(Diagnostic(
+                Severity.ERROR, f"{e.file} is said to cover {cov!r}, but its text has no such provision",
+                str(corpus.manifest.path), line, 1, lines[line - 1], "manifest", hint))
+
+
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')

@@ -249,6 +249,17 @@ def _full(pattern: str, p: str) -> re.Match[str] | None:
 
 def when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], base: dt.date | None = None,
          given: dt.date | None = None) -> dt.date | None:
+    """The date a phrase names (``_when``), or an error when counting from its start passes 9999-12-31."""
+    try:
+        return _when(phrase, became_law, fail, base, given)
+    except (OverflowError, ValueError) as e:  # dt.date and timedelta arithmetic past 9999-12-31
+        fail(f"{_short(phrase)!r} counted from {became_law or base} falls after 9999-12-31, the last date navlaw can "
+             f"represent ({e})")
+        return None
+
+
+def _when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], base: dt.date | None = None,
+          given: dt.date | None = None) -> dt.date | None:
     """The date a phrase names: "immediately", "on the ninetieth day after it shall have become a law",
     "on the first of January next succeeding the date on which it shall have become a law", "on the first
     of the calendar month next succeeding the sixtieth day after …", "January 1, 2024", "on January

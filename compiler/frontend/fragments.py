@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
 from compiler.diagnostics import Diagnostic, Diagnostics, Severity
@@ -23,9 +24,14 @@ def wrap_fragments(doc: Document, fragments: list[tuple[str, int, int]], code: C
             out.append(top)
             continue
         kids = list(top.children)
+        lines = [n.line for n in kids]
+        in_order = all(a <= b for a, b in zip(lines, lines[1:]))
         owner: dict[int, int] = {}
         for f, (node_id, lo, hi) in enumerate(fragments):
-            inside = [k for k, n in enumerate(kids) if lo <= n.line <= hi]
+            if in_order:  # the nodes in [lo, hi] found by bisection: linear in fragments, not their product
+                inside = list(range(bisect_left(lines, lo), bisect_right(lines, hi)))
+            else:
+                inside = [k for k, n in enumerate(kids) if lo <= n.line <= hi]
             if not inside:
                 diagnostics.add(Diagnostic(Severity.ERROR, f"fragment {node_id}: lines {lo}-{hi} hold no text",
                                            doc.file, lo, 1, nt.raw_line(lo), "manifest"))
@@ -42,6 +48,9 @@ def wrap_fragments(doc: Document, fragments: list[tuple[str, int, int]], code: C
                 continue
             for k in inside:
                 owner.setdefault(k, f)
+        members_of: dict[int, list[int]] = {}
+        for k in sorted(owner):
+            members_of.setdefault(owner[k], []).append(k)
         new_kids: list[Node] = []
         emitted: set[int] = set()
         for k, n in enumerate(kids):
@@ -53,7 +62,7 @@ def wrap_fragments(doc: Document, fragments: list[tuple[str, int, int]], code: C
                 continue
             emitted.add(f)
             node_id = fragments[f][0]
-            members = tuple(kids[x] for x in sorted(x for x, g in owner.items() if g == f))
+            members = tuple(kids[x] for x in members_of[f])
             label = node_id.rsplit("/", 1)[-1]
             new_kids.append(Provision(id=node_id, label=f"{label}." if label.isdigit() else f"({label})",
                                       start=n.start, end=n.start, line=n.line, column=n.column,

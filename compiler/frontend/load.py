@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,17 +92,50 @@ def _guess_legacy_encoding(data: bytes) -> str:
     return "ISO-8859-1"
 
 
-def load(path: str | Path, display: str | None = None) -> SourceDocument:
-    """Read and decode one file. Raises NavlawError (never OSError) when it cannot be read."""
-    p = Path(path)
-    shown = display or str(path)
+MAX_BYTES = 64 << 20  # a law text, a manifest: the consolidated laws of the state are far smaller
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+
+
+def read_regular(path: str | Path, shown: str, limit: int | None = None) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them. A FIFO, a device, a socket
+    or a directory is refused without waiting on it (one NavlawError line), as is a file over the
+    limit (also one that grows past it while read); never OSError or MemoryError."""
+    limit = MAX_BYTES if limit is None else limit
     try:
-        data = p.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opened without a writer does not block
     except FileNotFoundError:
         raise _fail(shown, "no such file") from None
     except IsADirectoryError:
         raise _fail(shown, "this is a directory, not a file") from None
     except OSError as exc:
-        raise _fail(shown, f"cannot read the file: {exc.strerror}") from None
+        raise _fail(shown, f"cannot read the file: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb", buffering=0) as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = next((name for test, name in _KINDS if test(st.st_mode)), "not a regular file")
+            raise _fail(shown, f"this is {kind}, not a file: navlaw reads law texts from regular files",
+                        "give the path of the text file itself")
+        too_big = _fail(shown, f"the file is larger than {f'{limit >> 20} MB' if limit >= 1 << 20 else f'{limit:,} bytes'}, "
+                        "the most navlaw reads from one file",
+                        "a law text is a few megabytes at most; check that this is the file you meant")
+        if st.st_size > limit:
+            raise too_big
+        chunks, total = [], 0
+        try:
+            while chunk := f.read(min(1 << 20, limit + 1 - total)):
+                chunks.append(chunk)
+                total += len(chunk)
+                if total > limit:
+                    raise too_big
+        except OSError as exc:
+            raise _fail(shown, f"cannot read the file: {exc.strerror or exc}") from None
+    return b"".join(chunks)
+
+
+def load(path: str | Path, display: str | None = None) -> SourceDocument:
+    """Read and decode one file. Raises NavlawError (never OSError) when it cannot be read."""
+    shown = display or str(path)
+    data = read_regular(path, shown)
     text, encoding = _decode(data, shown)
     return SourceDocument(shown, text, hashlib.sha256(data).hexdigest(), len(data), encoding)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.diagnostics import Diagnostic, NavlawError, Severity
+from compiler.frontend.load import read_regular
 
 KINDS = ("consolidated", "section-text", "act", "rule", "proposed-rule")
 STATUSES = ("in-force", "proposed", "adopted", "superseded", "repealed")
@@ -88,6 +91,7 @@ class Manifest:
     entries: list[Entry]
     text: str = field(repr=False, default="")
     routes: tuple[Route, ...] = ()
+    sha256: str = ""  # of the bytes read: what the build's record of its corpus is made from
 
 
 class _Reader:
@@ -98,16 +102,41 @@ class _Reader:
         self.headers = [k + 1 for k, l in enumerate(self.lines) if l.strip() == "[[document]]"]
         self.route_headers = [k + 1 for k, l in enumerate(self.lines) if l.strip() == "[[route]]"]
         self.errors: list[Diagnostic] = []
+        self._indexes: dict[int, tuple[dict[str, int], dict[str, int]]] = {}
 
     def line_of(self, doc_index: int, key: str | None = None, value: str | None = None) -> int:
+        """The line of a [[document]]'s header, or of the first line in it that sets ``key`` (or, with
+        ``value``, holds that quoted string): from an index of each document's lines made once, so
+        that finding the lines of N fragments or anchors is linear in N, not N times the lines."""
         start = self.headers[doc_index] if doc_index < len(self.headers) else 1
-        end = self.headers[doc_index + 1] if doc_index + 1 < len(self.headers) else len(self.lines) + 1
-        if key is not None:
-            pat = re.compile(rf'^\s*"?{re.escape(key)}"?\s*=' if value is None else re.escape(value))
+        if key is None:
+            return start
+        keys, quoted = self._index(doc_index)
+        if value is None:
+            return keys.get(key, start)
+        return quoted.get(value, start)
+
+    _KEY = re.compile(r'^\s*(?:"((?:[^"\\]|\\.)*)"|([A-Za-z0-9_-]+))\s*=')
+    _QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+    def _index(self, doc_index: int) -> tuple[dict[str, int], dict[str, int]]:
+        """A document's keys (as TOML reads them) and quoted strings (as written) -> their first line."""
+        got = self._indexes.get(doc_index)
+        if got is None:
+            start = self.headers[doc_index] if doc_index < len(self.headers) else 1
+            end = self.headers[doc_index + 1] if doc_index + 1 < len(self.headers) else len(self.lines) + 1
+            keys: dict[str, int] = {}
+            quoted: dict[str, int] = {}
             for n in range(start, end):
-                if pat.search(self.lines[n - 1]):
-                    return n
-        return start
+                line = self.lines[n - 1]
+                m = self._KEY.match(line)
+                if m:
+                    name = m.group(2) if m.group(2) is not None else _unquote(m.group(1))
+                    keys.setdefault(name, n)
+                for q in self._QUOTED.findall(line):
+                    quoted.setdefault(q, n)
+            got = self._indexes[doc_index] = (keys, quoted)
+        return got
 
     def error(self, line: int, message: str, hint: str = "") -> None:
         src = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
@@ -120,6 +149,10 @@ class _Reader:
         if isinstance(value, dt.datetime) or not isinstance(value, dt.date):
             self.error(self.line_of(i, key), f"{where}{key} must be a date written YYYY-MM-DD without quotes, not {value!r}")
             return None
+        if value == dt.date.min:  # every date is compared with the day before it: this one has none
+            self.error(self.line_of(i, key), f"{where}{key} = 0001-01-01 has no day before it, and navlaw compares the "
+                       "law on each date with the day before; the earliest date it takes is 0001-01-02")
+            return None
         return value
 
     def choice(self, i: int, key: str, value: object, allowed: tuple[str, ...], default: str | None = None) -> str:
@@ -129,6 +162,16 @@ class _Reader:
             self.error(self.line_of(i, key), f"unknown {key} {value!r}: expected one of {', '.join(allowed)}")
             return default or ""
         return str(value)
+
+
+def _unquote(text: str) -> str:
+    """A TOML basic string's content, its escapes read (as JSON reads them; as written if it cannot)."""
+    if "\\" not in text:
+        return text
+    try:
+        return str(json.loads(f'"{text}"'))
+    except ValueError:
+        return text
 
 
 def _code_for(covers: tuple[str, ...], explicit: str) -> tuple[str, str]:
@@ -144,17 +187,15 @@ def _code_for(covers: tuple[str, ...], explicit: str) -> tuple[str, str]:
 
 def load_manifest(corpus: Path) -> Manifest:
     path = corpus / "manifest.toml"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         raise NavlawError([Diagnostic(Severity.ERROR, "the corpus has no manifest.toml", str(path), code="manifest",
-                                      hint="every corpus directory needs a manifest.toml describing its documents")]) from None
-    except IsADirectoryError:
+                                      hint="every corpus directory needs a manifest.toml describing its documents")])
+    if path.is_dir():
         raise NavlawError([Diagnostic(Severity.ERROR, "manifest.toml is a directory, not a file", str(path),
-                                      code="manifest")]) from None
-    except OSError as exc:
-        raise NavlawError([Diagnostic(Severity.ERROR, f"manifest.toml cannot be read: {exc.strerror or exc}",
-                                      str(path), code="manifest")]) from None
+                                      code="manifest")])
+    data_bytes = read_regular(path, str(path))  # a FIFO or a device is refused, a huge file too
+    try:
+        text = data_bytes.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except UnicodeDecodeError:
         raise NavlawError([Diagnostic(Severity.ERROR, "manifest.toml is not UTF-8", str(path), code="manifest")]) from None
     r = _Reader(path, text)
@@ -189,7 +230,10 @@ def load_manifest(corpus: Path) -> Manifest:
                     "name documents by their path relative to manifest.toml, without '..'")
             continue
         file = Path(file).as_posix()  # "./a.txt" and "a.txt" are one file
-        if not (corpus / file).is_file():
+        if (corpus / file).exists() and not (corpus / file).is_file():
+            r.error(r.line_of(i, "file"), f"{file!r} named here is not a regular file (a directory, a FIFO or a "
+                    "device): navlaw reads law texts from regular files")
+        elif not (corpus / file).is_file():
             r.error(r.line_of(i, "file"), f"the file {file!r} named here does not exist in {corpus}")
         kind = r.choice(i, "kind", d.get("kind"), KINDS)
         status = r.choice(i, "status", d.get("status"), STATUSES, "in-force")
@@ -279,6 +323,12 @@ def load_manifest(corpus: Path) -> Manifest:
             known_until=r.date(i, "known_until", d.get("known_until")), options=tuple(options),
             format=r.choice(i, "format", d.get("format"), ("plain", "lbdc", "bill"), ""),
             lost_labels=tuple(lost_labels)))
+        e = entries[-1]
+        if e.known_from is not None and e.known_until is not None and e.known_from >= e.known_until:
+            r.error(r.line_of(i, "known_until"),
+                    f"known_from = {e.known_from} is not before known_until = {e.known_until}: the text would be "
+                    "known in force on no day (known_until is the first day it is no longer known)",
+                    "swap the two dates, or correct the one that is wrong")
     seen: dict[str, int] = {}
     for e in entries:
         if e.file in seen:
@@ -289,7 +339,7 @@ def load_manifest(corpus: Path) -> Manifest:
     routes = _routes(r, data.get("route", []))
     if r.errors:
         raise NavlawError(r.errors)
-    return Manifest(path, entries, text, routes)
+    return Manifest(path, entries, text, routes, hashlib.sha256(data_bytes).hexdigest())
 
 
 def _routes(r: _Reader, given: object) -> tuple[Route, ...]:

@@ -143,7 +143,8 @@ def rate_chart(route: str, name: str, schedules: list[BracketSchedule], on: dt.d
     if not pts:
         return ""
     first = min(p[0] for p in pts)
-    last = max(max((p[1] or p[0]) for p in pts), first, on) + dt.timedelta(days=365)
+    last = max(max((p[1] or p[0]) for p in pts), first, on)
+    last = last + dt.timedelta(days=365) if last < dt.date.max - dt.timedelta(days=365) else dt.date.max
     span = (last - first).days or 1
     top, yt = _nice(max(p[2] for p in pts))
 

@@ -97,7 +97,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     digests = {name: digest(text) for name, text in files.items()}
     shape = _shape(config, digests) + digest("site_url", site_url)
     pages = sum(1 for n in files if n.endswith(".md"))
-    if cache is None or not cache.enabled:
+    if cache is None or not cache.enabled or not (cache.own_dir("site-src") and cache.own_dir(SPARE)):
         work = out.parent / f".{out.name}.src"
         try:
             _sync(work, config, files, set(files), full=True)
@@ -143,7 +143,7 @@ SPARE = "site-spare"  # in the cache: the site the last build replaced, to start
 
 def keep_spare(old_site: Path, cache: BuildCache) -> None:
     """After a build is swapped in: keep the site it replaced (moved, not copied) in the cache."""
-    if cache.root is None or not old_site.is_dir():
+    if cache.root is None or not old_site.is_dir() or not cache.own_dir(SPARE):
         return
     spare = cache.root / SPARE
     shutil.rmtree(spare, ignore_errors=True)

@@ -139,6 +139,27 @@ class _Quiet(SimpleHTTPRequestHandler):
         return None
 
 
+_GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
+
+
+class _Server(ThreadingHTTPServer):
+    """The HTTP server, quiet about clients that go away: a browser that abandons a request (a reload,
+    a closed tab) is no error of the site's, and is not printed at all; anything else a request meets
+    is one line on the terminal itself, never a traceback, and never in what a build said (the build's
+    output is captured for the live page while the server's threads run)."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        exc = sys.exc_info()[1]
+        if isinstance(exc, _GONE):
+            return
+        stream = sys.__stderr__
+        if stream is not None:
+            print(f"navlaw serve: a request from {client_address[0] if client_address else '?'} failed: "
+                  f"{type(exc).__name__}: {exc}", file=stream)
+
+
 def parse_addr(addr: str) -> tuple[str, int]:
     """"127.0.0.1:8000" -> ("127.0.0.1", 8000); ValueError with a readable message otherwise."""
     host, sep, port = addr.rpartition(":")
@@ -197,23 +218,27 @@ def serve(build: Callable[[], int], corpus: Path, site: Path, addr: tuple[str, i
     """Run ``build`` now and after every change of ``corpus``; serve ``site`` until ``stop`` is set (or
     Ctrl-C). ``ready`` gets the server's URL once it listens. A build that fails in any way — an error
     in the law text, a broken manifest, an exception — is reported and the last good site stays up."""
+    if not corpus.is_dir():
+        say(f"navlaw serve: {corpus}: no such corpus directory; run from the repository root or pass --corpus DIR")
+        return 1
     status = Status()
-    status.done(*_run(build, say))
-    settle()
     handler = type("_Live", (_Quiet,), {"status": status})
-    try:
-        server = ThreadingHTTPServer(addr, functools.partial(handler, directory=str(site.resolve())))
+    try:  # the address first: a port already taken is said before a whole build, not after it
+        server = _Server(addr, functools.partial(handler, directory=str(site.resolve())))
     except OSError as exc:
         say(f"navlaw serve: cannot listen on {addr[0]}:{addr[1]}: {exc.strerror or exc}")
         return 1
     url = f"http://{addr[0]}:{server.server_port}/"
+    # served from now on (the last build's site, if there is one), while the first build runs
     threading.Thread(target=server.serve_forever, name="navlaw-serve", daemon=True).start()
-    say(f"navlaw serve: {url} — rebuilding when {corpus}/ changes (Ctrl-C stops)")
-    if ready is not None:
-        ready(url)
     stop = stop or threading.Event()
     try:
-        seen = signature(corpus)
+        seen = signature(corpus)  # before the build: a save while it runs is a change, rebuilt after it
+        status.done(*_run(build, say))
+        settle()
+        say(f"navlaw serve: {url} — rebuilding when {corpus}/ changes (Ctrl-C stops)")
+        if ready is not None:
+            ready(url)
         while not stop.wait(interval):
             now = signature(corpus)
             if now == seen:

@@ -170,9 +170,15 @@ def start_date(ctx: Ctx, node: Node, text: str, offset: int) -> Effective:
             hit = anchor_date(ctx, anchor)
             if hit:
                 day, source, conf = hit
-                d = add_months(day, n) if m["unit"].lower().startswith("month") else day + dt.timedelta(days=n)
-                found.append((m.start(), Effective(d, None, "anchor", f"{phrase} ({anchor} = {day}: {source})",
-                                                   confidence=conf, source=where)))
+                try:
+                    d = add_months(day, n) if m["unit"].lower().startswith("month") else day + dt.timedelta(days=n)
+                except (OverflowError, ValueError):  # past 9999-12-31: no date to give it
+                    found.append((m.start(), Effective(None, None, "unresolved",
+                                                       f"{phrase}: from {anchor} = {day} it falls after 9999-12-31, "
+                                                       "the last date navlaw can represent", source=where)))
+                else:
+                    found.append((m.start(), Effective(d, None, "anchor", f"{phrase} ({anchor} = {day}: {source})",
+                                                       confidence=conf, source=where)))
             else:
                 found.append((m.start(), Effective(None, None, "unresolved",
                                                    f"{phrase}: the manifest gives no date for \"{anchor}\"",
