@@ -23,6 +23,7 @@ LAYERS = [
     {"compiler.tariffs"},
     {"compiler.fees"},
     {"compiler.report"},
+    {"compiler.export"},  # Akoma Ntoso and the JSON API: the law and the reports as data
     {"compiler.site"},
     {"compiler.build"},
     {"compiler.cli", "compiler.__main__", "compiler.progress"},  # the command line and what it shows
@@ -112,7 +113,7 @@ def test_a_cycle_is_caught():
 
 
 def test_every_stage_has_its_package():
-    for pkg in ("frontend", "law", "tariffs", "fees", "report", "site"):
+    for pkg in ("frontend", "law", "tariffs", "fees", "report", "export", "site"):
         assert (COMPILER / pkg / "__init__.py").is_file(), pkg
         doc = ast.get_docstring(ast.parse((COMPILER / pkg / "__init__.py").read_text(encoding="utf-8")))
         assert doc, f"compiler/{pkg}/__init__.py says what the stage produces"
