@@ -64,9 +64,10 @@ class Law:
 
 # ---- the stages --------------------------------------------------------------------------------------
 
-def frontend(corpus_dir: str, cache: BuildCache | None = None) -> Corpus:
-    """load -> normalize -> parse -> tree for every document of the manifest."""
-    return compile_corpus(corpus_dir, cache)
+def frontend(corpus_dir: str, cache: BuildCache | None = None, relative: bool = False) -> Corpus:
+    """load -> normalize -> parse -> tree for every document of the manifest (``relative``: documents
+    named relative to the manifest, as everything a build publishes names them)."""
+    return compile_corpus(corpus_dir, cache, relative)
 
 
 def law(corpus: Corpus) -> Timeline:
@@ -96,9 +97,9 @@ def tariffs(corpus: Corpus, timeline: Timeline, cache: BuildCache | None = None)
     return result
 
 
-def compile_law(corpus_dir: str, cache: BuildCache | None = None) -> Law:
+def compile_law(corpus_dir: str, cache: BuildCache | None = None, relative: bool = False) -> Law:
     """The first three stages: what every command that reads the corpus needs."""
-    corpus = frontend(corpus_dir, cache)
+    corpus = frontend(corpus_dir, cache, relative)
     return tariffs(corpus, law(corpus), cache)
 
 
@@ -212,11 +213,28 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     error: str = ""
     dumped: str = ""
+    corpus: str = ""  # the corpus as the user gave it: findings name its files relative to it
+
+
+def shown_from(d: Any, corpus: str) -> Any:
+    """A finding as the terminal shows it: its file (named relative to the manifest in what a build
+    publishes) as a path from where the user is, the corpus as they spelled it."""
+    import dataclasses
+
+    if not corpus or not d.file or Path(d.file).is_absolute() or not (Path(corpus) / d.file).is_file():
+        return d
+    return dataclasses.replace(d, file=str(Path(corpus) / d.file))
 
 
 def build(options: Options, progress: Callable[[str], None] | None = None) -> Report:
     """Compile the corpus and write every output; the stages in order. ``progress`` is told each stage
     as it starts (the command line shows it on a terminal)."""
+    report = _build(options, progress)
+    report.corpus = options.corpus
+    return report
+
+
+def _build(options: Options, progress: Callable[[str], None] | None = None) -> Report:
     step = progress or (lambda stage: None)
     out, module_dir = Path(options.out).resolve(), Path(options.module).resolve()
     if not options.dump:
@@ -239,7 +257,7 @@ def build(options: Options, progress: Callable[[str], None] | None = None) -> Re
                           warnings=cache.warnings)
 
     step("front end: reading and parsing the corpus")
-    corpus = frontend(options.corpus, cache)
+    corpus = frontend(options.corpus, cache, relative=True)
     if options.dump in ("manifest", "tree"):
         return _dumped(options.dump, corpus=corpus)
     step("timeline: versions and amending acts")
@@ -343,6 +361,8 @@ def tree_name(corpus: Corpus, c: Compiled) -> str:
     """A document's tree file: its path relative to the corpus (two files named alike in two folders
     get two tree files)."""
     path = Path(c.source.path)
+    if not path.is_absolute() and not path.exists():  # named relative to the manifest already
+        return path.as_posix()
     try:
         return path.resolve().relative_to(Path(corpus.root).resolve()).as_posix()
     except ValueError:
@@ -419,7 +439,7 @@ def print_report(report: Report, out: Callable[[str], None] | None = None) -> No
     say = out or print
     for d in report.diagnostics:
         if d.severity >= Severity.ERROR:
-            print(d.format(), file=sys.stderr)
+            print(shown_from(d, report.corpus).format(), file=sys.stderr)
     if report.error:
         print(f"navlaw build: {report.error}", file=sys.stderr)
     for w in report.warnings:
