@@ -29,7 +29,7 @@ from compiler.diagnostics import Diagnostics, Severity
 from compiler.frontend.corpus import Compiled, Corpus, compile_corpus
 from compiler.frontend.outline import document_json
 from compiler.publish import Output, OutputError, check_paths, link_or_copy, publish
-from compiler.tariffs.model import AnyTariff, to_json
+from compiler.tariffs.model import AnyTariff
 
 if TYPE_CHECKING:
     from compiler.law.timeline import Timeline
@@ -124,8 +124,13 @@ def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:
         key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
         files[f"tree/{tree_name(result.corpus, c)}.json"] = (cache.through("tree-json", key, tree_json)
                                                               if cache is not None else tree_json())
-    files["tariffs.json"] = dump({"tariffs": tariffs_json(result.tariffs)}) + "\n"
-    files["diagnostics.json"] = dump([d.to_json() for d in result.diagnostics]) + "\n"
+    from compiler.export.akn import akn_files
+    from compiler.export.api import stamped
+
+    files["tariffs.json"] = dump(stamped("tariffs", {"tariffs": tariffs_json(result.tariffs)})) + "\n"
+    files.update({f"akn/{k}": v for k, v in akn_files(result.corpus, result.timeline).items()})
+    files["diagnostics.json"] = dump(stamped("lint", {"diagnostics": [d.to_json() for d in result.diagnostics],
+                                                      "summary": summary(result.diagnostics)})) + "\n"
     files["changes.md"] = changes_md(result)
     return files
 
@@ -144,11 +149,24 @@ def site_pages(result: Law, on: dt.date | None = None, cache: BuildCache | None 
         cache.put("site-pages", key, memo.new)
         cache.stats["page reused"] += memo.hits
         cache.stats["page made"] += len(memo.new) - memo.hits
+    out.update(data_files(result))
+    return out
+
+
+def data_files(result: Law) -> dict[str, str]:
+    """The site's data: the JSON API (api/) and each section's Akoma Ntoso (akn/), which law pages link."""
+    from compiler.export.akn import Export
+    from compiler.export.api import api_files
+
+    export = Export(result.corpus, result.timeline)
+    out = {f"api/{k}": v for k, v in api_files(result.corpus, result.timeline, result.tariffs, dated_changes(result),
+                                                {s: w.uri for s, w in export.works.items()}).items()}
+    out.update({f"akn/{k}": v for k, v in export.files().items()})
     return out
 
 
 # What navlaw writes at the top of OUT: anything else there is someone's, and is carried over
-OWN = frozenset({"tree", "tariffs.json", "diagnostics.json", "changes.md", "site-docs", "site"})
+OWN = frozenset({"tree", "tariffs.json", "diagnostics.json", "changes.md", "akn", "site-docs", "site"})
 
 
 def carry_over(old: Path, new: Path) -> list[str]:
@@ -371,10 +389,9 @@ def tree_name(corpus: Corpus, c: Compiled) -> str:
 
 def tariffs_json(tariffs: list[AnyTariff]) -> list[dict[str, Any]]:
     """Stable and sorted: by route, series, start date (unresolved first), id."""
-    def key(t: AnyTariff) -> tuple[str, str, str, str]:
-        s = t.effective.start
-        return (t.route, t.series, s.isoformat() if s else "", t.id)
-    return [to_json(t) for t in sorted(tariffs, key=key)]
+    from compiler.export.api import tariffs_list
+
+    return tariffs_list(tariffs)
 
 
 def changes_md(result: Law) -> str:

@@ -8,10 +8,10 @@ What a file holds:
    id prefix such as ``21nycrr`` gives itself) and ``<kind>`` is ``statute``, or ``regulation`` for a text
    the manifest gives as a rule; the expression adds ``/eng@<date>``, the date from which this text is law
    (or known to be: the lifecycle says which).
-2. **eIds** by the naming convention: ``sec_89-b__subsec_4__para_b__subpara_1``. New York's levels map to
-   AKN elements as ``LEVELS`` says: subdivision ``subsection`` (subsec), paragraph (para), subparagraph
-   (subpara), clause, subclause, item ``point``, subitem and anything deeper ``level`` (lvl, its NY
-   name in ``class``).
+2. **eIds** by the naming convention: ``sec_89-b__subsec_4__para_b__subpara_1``. A provision's level is
+   its depth in its id (the levels the legislature cites), mapped to AKN elements as ``LEVELS`` says:
+   subdivision ``subsection`` (subsec), paragraph (para), subparagraph (subpara), clause, subclause,
+   item ``point``, subitem and anything deeper ``level`` (lvl, the NY level in ``class``).
 3. **Content**: ``num`` (the label as printed), ``heading``, the text in ``content`` (or ``intro`` and
    ``wrapUp`` around the provisions below it; text between two of them in an ``hcontainer``); tables as
    ``<table>`` (header cells ``th``); chapter references as ``<ref href>`` to the cited section's work;
@@ -92,22 +92,24 @@ def work_of(section: str, node: Section, kinds: set[str]) -> Work:
     return Work(section, code, "regulation" if kinds & set(RULE_KINDS) else "statute", cite)
 
 
-def eid(section_node_id: str, node_id: str, levels: dict[str, str]) -> str:
-    """``88/4/b`` under section ``88`` -> ``sec_88__subsec_4__para_b``; ``levels`` gives each id's NY level."""
+def eid(section_node_id: str, node_id: str) -> str:
+    """``88/4/b`` under section ``88`` -> ``sec_88__subsec_4__para_b``."""
     parts = [f"sec_{_num(section_node_id.split('/', 1)[1] if other_code(section_node_id) else section_node_id)}"]
     ids = node_id[len(section_node_id):].strip("/").split("/") if node_id != section_node_id else []
     prefix = section_node_id
     for p in ids:
         prefix = f"{prefix}/{p}"
-        parts.append(f"{_element(levels.get(prefix, ''), prefix, section_node_id)[1]}_{_num(p)}")
+        parts.append(f"{_element(prefix, section_node_id)[1]}_{_num(p)}")
     return "__".join(parts)
 
 
-def _element(level: str, node_id: str, section_id: str) -> tuple[str, str]:
-    if not level:  # a fragment's provision: its level is its depth below the section
-        depth = node_id[len(section_id):].count("/") - 1
-        level = ORDER[depth] if 0 <= depth < len(ORDER) else ""
-    return LEVELS.get(level, ("level", "lvl"))
+def _element(node_id: str, section_id: str) -> tuple[str, str, str]:
+    """The AKN element, eId prefix and NY level of a provision: its level is its depth below the section
+    in its id, as the legislature cites it ("item (A) of subclause 1 of clause (ii) of subparagraph 1 of
+    paragraph (b) of subdivision 4 of section 88" is ``88/4/b/1/ii/1/A``), whatever the label looks like."""
+    depth = node_id[len(section_id):].count("/") - 1
+    level = ORDER[depth] if 0 <= depth < len(ORDER) else f"level-{depth + 1}"
+    return (*LEVELS.get(level, ("level", "lvl")), level)
 
 
 # ---- the document ---------------------------------------------------------------------------------------
@@ -124,25 +126,21 @@ class _Writer:
 
     def __init__(self, work: Work, known: set[str], sections: dict[str, Work]):
         self.work, self.known, self.sections = work, known, sections
-        self.levels: dict[str, str] = {}
         self.tables = 0
         self.here = ""  # the eId of the element being written: tables and text boxes are numbered under it
 
     def body(self, section: Section, parent: ET.Element) -> None:
-        for n in section.walk():
-            if isinstance(n, Provision) and n.id:
-                self.levels[n.id] = n.level
-        el = sub(parent, "section", eId=eid(section.id, section.id, self.levels))
+        el = sub(parent, "section", eId=eid(section.id, section.id))
         sub(el, "num", f"§ {section.label}.".replace("..", "."))
         if section.heading:
             sub(el, "heading", section.heading)
         self._inside(section, el, section.id)
 
     def _hier(self, n: Provision, parent: ET.Element, section_id: str) -> None:
-        tag = _element(n.level, n.id, section_id)[0]
-        el = sub(parent, tag, eId=eid(section_id, n.id, self.levels))
-        if tag == "level" and n.level:
-            el.set("class", n.level)
+        tag, _, level = _element(n.id, section_id)
+        el = sub(parent, tag, eId=eid(section_id, n.id))
+        if tag == "level":
+            el.set("class", level)
         if n.label:
             sub(el, "num", n.label)
         if n.heading:
@@ -153,7 +151,7 @@ class _Writer:
         """A hierarchical element's body: its own text and non-provision children as ``content``, or as
         ``intro``/``wrapUp`` around the provisions below it."""
         kids = list(n.children)
-        here = self.here = eid(section_id, n.id, self.levels)
+        here = self.here = eid(section_id, n.id)
         if not any(isinstance(k, Provision) for k in kids):
             box = sub(el, "content")
             self._blocks(n, kids, box)
@@ -180,7 +178,7 @@ class _Writer:
 
     def _between(self, run: list[Node], el: ET.Element, n: Node, section_id: str) -> None:
         self.tables += 1
-        box = sub(el, "hcontainer", eId=f"{eid(section_id, n.id, self.levels)}__hcontainer_{self.tables}",
+        box = sub(el, "hcontainer", eId=f"{eid(section_id, n.id)}__hcontainer_{self.tables}",
                   name="text")
         self._blocks(None, run, sub(box, "content"))
 
@@ -294,13 +292,10 @@ class Export:
 
     def dates(self, section: str, on: dt.date | None = None) -> list[dt.date]:
         """The expression dates of ``section``: each date its text changes (with ``on``: the one in force then)."""
-        bounds = [d for d in self.timeline.boundaries(section)
-                  if self.timeline.section_on(section, d).section is not None]
-        if on is None:
-            return bounds
-        if self.timeline.section_on(section, on).section is None:
-            return []
-        return [max(d for d in self.timeline.boundaries(section) if d <= on)] if bounds else []
+        if on is not None:
+            day = expression_on(self.timeline, section, on)
+            return [day] if day is not None else []
+        return [d for d in self.timeline.boundaries(section) if self.timeline.section_on(section, d).section is not None]
 
     def files(self, on: dt.date | None = None) -> dict[str, str]:
         """Path under akn/ -> XML, for every section on every expression date (or as in force ``on``)."""
@@ -363,7 +358,7 @@ class Export:
                 where = f"~{'part_' + _num(ins.part) + '__' if ins and ins.part else ''}sec_{ins.number}" if ins else ""
                 sub(mod, "source", href=f"{src.act_uri}/{where}" if where else src.act_uri)
                 target = t if v.node is not None or comp.section.find(t) is not None else section_of(t)
-                sub(mod, "destination", href=f"#{eid(section, target, writer.levels)}")
+                sub(mod, "destination", href=f"#{eid(section, target)}")
                 ev = events[(v.start, src.key)]
                 if ev not in periods:
                     periods[ev] = f"period_{len(periods) + 1}"
@@ -427,6 +422,14 @@ def _indent(e: ET.Element, level: int = 0) -> None:
     for i, c in enumerate(e):
         _indent(c, level + 1)
         c.tail = pad if i < len(e) - 1 else "\n" + "  " * level
+
+
+def expression_on(timeline: Timeline, section: str, on: dt.date) -> dt.date | None:
+    """The date of the expression of ``section`` in force ``on`` (the last date its text changed), or None
+    when the corpus knows no text of it that day."""
+    if timeline.section_on(section, on).section is None:
+        return None
+    return max((d for d in timeline.boundaries(section) if d <= on), default=None)
 
 
 def akn_files(corpus: Corpus, timeline: Timeline, on: dt.date | None = None) -> dict[str, str]:

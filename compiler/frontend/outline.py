@@ -19,19 +19,21 @@ SpanOf = Callable[[Node], "NormalText | None"]  # the normalized text a node was
 def _span(n: Node, nt: NormalText | None) -> dict[str, int]:
     """The raw file range of a node's own characters: line, column, end_line, end_column (1-based, end
     exclusive); only its line and column when the text it was read from is not at hand."""
-    if nt is None or n.end <= n.start:
+    seg = nt.text[n.start:n.end] if nt is not None else ""
+    if nt is None or not seg.strip():
         return {"line": n.line, "column": n.column}
-    (line, col), (end_line, end_col) = nt.raw_linecol(n.start), nt.raw_linecol(n.end)
+    start, end = n.start + len(seg) - len(seg.lstrip()), n.end - (len(seg) - len(seg.rstrip()))  # the words only
+    (line, col), (end_line, end_col) = nt.raw_linecol(start), nt.raw_linecol(end)
     return {"line": line, "column": col, "end_line": end_line, "end_column": end_col}
 
 
-def node_json(node: Node, text_of: SpanOf | None = None) -> dict[str, Any]:
+def node_json(node: Node, text_of: SpanOf | None = None, _nt: NormalText | None = None) -> dict[str, Any]:
     """A node as JSON. A provision's ``text`` is its own text whole: the text lines that follow its label
     (read as ``text`` children) are joined to it, one line break between them, and ``span`` lists the raw
     ranges it came from (``text_of`` says which normalized text a node was read from; without it a span
     gives only the line and column). Tables, formulas and the text after a provision's own provisions
     stay children."""
-    nt = text_of(node) if text_of is not None else None
+    nt = text_of(node) if text_of is not None and (node.id or _nt is None) else _nt  # a table: its provision's
     kids = list(node.children)
     own = [node]
     if isinstance(node, (Provision, Section)):
@@ -59,7 +61,7 @@ def node_json(node: Node, text_of: SpanOf | None = None) -> dict[str, Any]:
         out["style"] = node.style
         out["header"] = row_json(node.header) if node.header else None
         out["rows"] = [row_json(r) for r in node.rows]
-    out["children"] = [node_json(c, text_of) for c in kids]
+    out["children"] = [node_json(c, text_of, nt) for c in kids]
     return out
 
 
