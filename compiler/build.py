@@ -60,6 +60,7 @@ class Law:
     tariffs: list[AnyTariff]
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     changes: list[Changes] | None = None  # what changes on each date (dated_changes), found when first asked
+    akn: dict[str, str] | None = None  # the Akoma Ntoso files (akn_of), made when first asked
 
 
 # ---- the stages --------------------------------------------------------------------------------------
@@ -124,11 +125,10 @@ def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:
         key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
         files[f"tree/{tree_name(result.corpus, c)}.json"] = (cache.through("tree-json", key, tree_json)
                                                               if cache is not None else tree_json())
-    from compiler.export.akn import akn_files
     from compiler.export.api import stamped
 
     files["tariffs.json"] = dump(stamped("tariffs", {"tariffs": tariffs_json(result.tariffs)})) + "\n"
-    files.update({f"akn/{k}": v for k, v in akn_files(result.corpus, result.timeline).items()})
+    files.update({f"akn/{k}": v for k, v in akn_of(result).items()})
     files["diagnostics.json"] = dump(stamped("lint", {"diagnostics": [d.to_json() for d in result.diagnostics],
                                                       "summary": summary(result.diagnostics)})) + "\n"
     files["changes.md"] = changes_md(result)
@@ -161,8 +161,18 @@ def data_files(result: Law) -> dict[str, str]:
     export = Export(result.corpus, result.timeline)
     out = {f"api/{k}": v for k, v in api_files(result.corpus, result.timeline, result.tariffs, dated_changes(result),
                                                 {s: w.uri for s, w in export.works.items()}).items()}
-    out.update({f"akn/{k}": v for k, v in export.files().items()})
+    out.update({f"akn/{k}": v for k, v in akn_of(result, export).items()})
     return out
+
+
+def akn_of(result: Law, export: Any = None) -> dict[str, str]:
+    """Every section's Akoma Ntoso (compiler/export/akn.py): made once per build, written twice (OUT/akn/
+    and the site's akn/)."""
+    if result.akn is None:
+        from compiler.export.akn import Export
+
+        result.akn = (export or Export(result.corpus, result.timeline)).files()
+    return result.akn
 
 
 # What navlaw writes at the top of OUT: anything else there is someone's, and is carried over

@@ -276,7 +276,8 @@ class FeeUsage(Exception):
 
 
 def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
-    import navlaw_fees as nf
+    from compiler.fees.package import fee_module, stale_module
+    nf = fee_module()  # navlaw_fees, installed (or an error saying how to install it)
 
     try:
         options = _option_args(extra)
@@ -289,8 +290,6 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     elif args.units is None and any(d is None for d in dims):
         print("navlaw fee: give --units N, or --length FT --breadth FT --depth FT", file=sys.stderr)
         return EXIT_USAGE
-    from compiler.fees.package import stale_module
-
     stale = stale_module(Path(nf.__file__), Path(args.corpus))
     if stale:
         print(stale, file=sys.stderr)

@@ -100,7 +100,7 @@ def locked(outputs: list[Output]) -> Iterator[None]:
     try:
         for o in sorted(outputs, key=lambda o: str(o.path)):
             lock = o.path.parent / f".{o.path.name}.lock"
-            taker = filelock.FileLock(str(lock), timeout=0)
+            taker: filelock.BaseFileLock = filelock.FileLock(str(lock), timeout=0)
             try:
                 o.path.parent.mkdir(parents=True, exist_ok=True)
                 taker.acquire()

@@ -30,9 +30,12 @@ LAYERS = [
 ]
 
 
+PACKAGE = "compiler"  # the import name the compiler/ folder is installed as (pyproject.toml's package-dir)
+
+
 def _module(path: Path) -> str:
-    rel = path.relative_to(ROOT).with_suffix("")
-    parts = list(rel.parts)
+    rel = path.relative_to(COMPILER).with_suffix("")
+    parts = [PACKAGE, *rel.parts]
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)

@@ -254,6 +254,7 @@ class Export:
     def __init__(self, corpus: Corpus, timeline: Timeline):
         self.corpus, self.timeline = corpus, timeline
         self.root = Path(corpus.root).resolve()
+        self._rels: dict[str, str] = {}
         self.entries = {self._rel(c.source.path): c.entry for c in corpus.documents}
         self.acts = {self._rel(a.file): a for a in corpus.acts}
         self.targets: dict[str, list[str]] = {}
@@ -271,11 +272,16 @@ class Export:
             self.works[sec] = work_of(sec, node if isinstance(node, Section) else Section(id=sec), kinds)
 
     def _rel(self, file: str) -> str:
-        p = Path(file)
-        try:
-            return p.resolve().relative_to(self.root).as_posix()
-        except ValueError:
-            return p.name
+        """A document's path relative to the manifest (a build names them so already)."""
+        got = self._rels.get(file)
+        if got is None:
+            p = Path(file)
+            try:
+                got = p.resolve().relative_to(self.root).as_posix()
+            except ValueError:
+                got = p.name if p.is_absolute() else p.as_posix()
+            self._rels[file] = got
+        return got
 
     def source(self, v: TextVersion) -> Source:
         file = self._rel(v.file.split("#")[0])
@@ -359,12 +365,12 @@ class Export:
                 sub(mod, "source", href=f"{src.act_uri}/{where}" if where else src.act_uri)
                 target = t if v.node is not None or comp.section.find(t) is not None else section_of(t)
                 sub(mod, "destination", href=f"#{eid(section, target)}")
-                ev = events[(v.start, src.key)]
-                if ev not in periods:
-                    periods[ev] = f"period_{len(periods) + 1}"
-                    group = sub(temporal, "temporalGroup", eId=periods[ev])
-                    sub(group, "timeInterval", start=f"#{ev}", refersTo="#inForce")
-                sub(mod, "force", period=f"#{periods[ev]}")
+                event_id = events[(v.start, src.key)]
+                if event_id not in periods:
+                    periods[event_id] = f"period_{len(periods) + 1}"
+                    group = sub(temporal, "temporalGroup", eId=periods[event_id])
+                    sub(group, "timeInterval", start=f"#{event_id}", refersTo="#inForce")
+                sub(mod, "force", period=f"#{periods[event_id]}")
             meta.append(temporal)
         refs = sub(meta, "references", source="#navlaw")
         for src in sources.values():

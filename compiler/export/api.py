@@ -45,7 +45,8 @@ def stamped(name: str, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def dump(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    """The API's files compact (a browser or a program reads them; `python -m json.tool` shows them indented)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def anchor(node_id: str) -> str:
