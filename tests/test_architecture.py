@@ -52,14 +52,14 @@ def _imports(path: Path) -> set[str]:
     """Every compiler module this file imports, at the top or inside a function."""
     out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("compiler"):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == PACKAGE:
             assert node.level == 0, f"{path}: relative import"
             for alias in node.names:
                 full = f"{node.module}.{alias.name}"
                 out.add(full if (COMPILER / Path(*full.split(".")[1:])).with_suffix(".py").exists()
                         or (COMPILER / Path(*full.split(".")[1:]) / "__init__.py").exists() else node.module)
         elif isinstance(node, ast.Import):
-            out.update(a.name for a in node.names if a.name.startswith("compiler"))
+            out.update(a.name for a in node.names if a.name.split(".")[0] == PACKAGE)
     return out
 
 
