@@ -4,13 +4,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
 
-.PHONY: build test bench clean
+.PHONY: build test bench dist clean
 
 $(STAMP): pyproject.toml setup.py
 	@echo "navlaw: setting up $(VENV)/ (Python packages pinned in pyproject.toml)"
 	python3 -m venv $(VENV)
 	$(PIP) install --upgrade pip
-	$(PIP) install -e '.[test]'
+	$(PIP) install -e ./navlaw_fees -e '.[test]'
 	touch $(STAMP)
 
 build: $(STAMP)
@@ -33,5 +33,10 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/frontend.py
 	taskset -c 0 $(BIN)/python benchmarks/fees.py || $(BIN)/python benchmarks/fees.py
 
+# The two wheels, navlaw and the fee module it depends on: `pip install dist/*.whl` installs both
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m pip wheel --quiet --no-deps -w dist . ./navlaw_fees
+
 clean:
-	rm -rf build $(VENV)
+	rm -rf build dist .setuptools-build $(VENV)

@@ -1,6 +1,6 @@
 """The one thing pyproject.toml cannot say: the grammars (grammar/) and the site's configuration (site/)
 stay at the top of the repository, where people edit them, and travel in the wheel as package data
-under compiler/_data/ (compiler/resources.py finds them in either place)."""
+under the package's _data/ (compiler/resources.py finds them in either place)."""
 
 import shutil
 from pathlib import Path
@@ -9,16 +9,18 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 DATA = ("grammar", "site")
+PACKAGE = "compiler"  # the import name the compiler/ folder is installed as (pyproject.toml's package-dir)
 
 
 class BuildWithData(build_py):
     def run(self) -> None:
         super().run()
         for name in DATA:
-            target = Path(self.build_lib) / "compiler" / "_data" / name
+            target = Path(self.build_lib) / PACKAGE / "_data" / name
             shutil.rmtree(target, ignore_errors=True)
             shutil.copytree(Path(__file__).parent / name, target,
                             ignore=shutil.ignore_patterns("docs", "__pycache__", "*.pyc"))
 
 
-setup(cmdclass={"build_py": BuildWithData})
+# setuptools' own build directory (build/lib, build/bdist.*) is kept out of build/, navlaw's default output
+setup(cmdclass={"build_py": BuildWithData}, options={"build": {"build_base": ".setuptools-build"}})

@@ -29,7 +29,7 @@ from compiler.diagnostics import Diagnostics, Severity
 from compiler.frontend.corpus import Compiled, Corpus, compile_corpus
 from compiler.frontend.outline import document_json
 from compiler.publish import Output, OutputError, check_paths, link_or_copy, publish, write_marker
-from compiler.tariffs.model import AnyTariff, to_json
+from compiler.tariffs.model import AnyTariff
 
 if TYPE_CHECKING:
     from compiler.law.timeline import Timeline
@@ -60,13 +60,15 @@ class Law:
     tariffs: list[AnyTariff]
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     changes: list[Changes] | None = None  # what changes on each date (dated_changes), found when first asked
+    akn: dict[str, str] | None = None  # the Akoma Ntoso files (akn_of), made when first asked
 
 
 # ---- the stages --------------------------------------------------------------------------------------
 
-def frontend(corpus_dir: str, cache: BuildCache | None = None) -> Corpus:
-    """load -> normalize -> parse -> tree for every document of the manifest."""
-    return compile_corpus(corpus_dir, cache)
+def frontend(corpus_dir: str, cache: BuildCache | None = None, relative: bool = False) -> Corpus:
+    """load -> normalize -> parse -> tree for every document of the manifest (``relative``: documents
+    named relative to the manifest, as everything a build publishes names them)."""
+    return compile_corpus(corpus_dir, cache, relative)
 
 
 def law(corpus: Corpus) -> Timeline:
@@ -96,9 +98,9 @@ def tariffs(corpus: Corpus, timeline: Timeline, cache: BuildCache | None = None)
     return result
 
 
-def compile_law(corpus_dir: str, cache: BuildCache | None = None) -> Law:
+def compile_law(corpus_dir: str, cache: BuildCache | None = None, relative: bool = False) -> Law:
     """The first three stages: what every command that reads the corpus needs."""
-    corpus = frontend(corpus_dir, cache)
+    corpus = frontend(corpus_dir, cache, relative)
     return tariffs(corpus, law(corpus), cache)
 
 
@@ -123,8 +125,12 @@ def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:
         key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
         files[f"tree/{tree_name(result.corpus, c)}.json"] = (cache.through("tree-json", key, tree_json)
                                                               if cache is not None else tree_json())
-    files["tariffs.json"] = dump({"tariffs": tariffs_json(result.tariffs)}) + "\n"
-    files["diagnostics.json"] = dump([d.to_json() for d in result.diagnostics]) + "\n"
+    from compiler.export.api import stamped
+
+    files["tariffs.json"] = dump(stamped("tariffs", {"tariffs": tariffs_json(result.tariffs)})) + "\n"
+    files.update({f"akn/{k}": v for k, v in akn_of(result).items()})
+    files["diagnostics.json"] = dump(stamped("lint", {"diagnostics": [d.to_json() for d in result.diagnostics],
+                                                      "summary": summary(result.diagnostics)})) + "\n"
     files["changes.md"] = changes_md(result)
     return files
 
@@ -143,11 +149,34 @@ def site_pages(result: Law, on: dt.date | None = None, cache: BuildCache | None 
         cache.put("site-pages", key, memo.new)
         cache.stats["page reused"] += memo.hits
         cache.stats["page made"] += len(memo.new) - memo.hits
+    out.update(data_files(result))
     return out
 
 
+def data_files(result: Law) -> dict[str, str]:
+    """The site's data: the JSON API (api/) and each section's Akoma Ntoso (akn/), which law pages link."""
+    from compiler.export.akn import Export
+    from compiler.export.api import api_files
+
+    export = Export(result.corpus, result.timeline)
+    out = {f"api/{k}": v for k, v in api_files(result.corpus, result.timeline, result.tariffs, dated_changes(result),
+                                                {s: w.uri for s, w in export.works.items()}).items()}
+    out.update({f"akn/{k}": v for k, v in akn_of(result, export).items()})
+    return out
+
+
+def akn_of(result: Law, export: Any = None) -> dict[str, str]:
+    """Every section's Akoma Ntoso (compiler/export/akn.py): made once per build, written twice (OUT/akn/
+    and the site's akn/)."""
+    if result.akn is None:
+        from compiler.export.akn import Export
+
+        result.akn = (export or Export(result.corpus, result.timeline)).files()
+    return result.akn
+
+
 # What navlaw writes at the top of OUT: anything else there is someone's, and is carried over
-OWN = frozenset({"tree", "tariffs.json", "diagnostics.json", "changes.md", "site-docs", "site"})
+OWN = frozenset({"tree", "tariffs.json", "diagnostics.json", "changes.md", "akn", "site-docs", "site"})
 # What the fee module held before navlaw marked its outputs (compiler/publish.py's MARKER)
 _MODULE_FILES = frozenset({"__init__.py", "_schedules.py", "_runtime.py", "py.typed", "pyproject.toml", "__pycache__"})
 
@@ -246,11 +275,28 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     error: str = ""
     dumped: str = ""
+    corpus: str = ""  # the corpus as the user gave it: findings name its files relative to it
+
+
+def shown_from(d: Any, corpus: str) -> Any:
+    """A finding as the terminal shows it: its file (named relative to the manifest in what a build
+    publishes) as a path from where the user is, the corpus as they spelled it."""
+    import dataclasses
+
+    if not corpus or not d.file or Path(d.file).is_absolute() or not (Path(corpus) / d.file).is_file():
+        return d
+    return dataclasses.replace(d, file=str(Path(corpus) / d.file))
 
 
 def build(options: Options, progress: Callable[[str], None] | None = None) -> Report:
     """Compile the corpus and write every output; the stages in order. ``progress`` is told each stage
     as it starts (the command line shows it on a terminal)."""
+    report = _build(options, progress)
+    report.corpus = options.corpus
+    return report
+
+
+def _build(options: Options, progress: Callable[[str], None] | None = None) -> Report:
     step = progress or (lambda stage: None)
     out, module_dir = Path(options.out).resolve(), Path(options.module).resolve()
     if not options.dump:
@@ -274,7 +320,7 @@ def build(options: Options, progress: Callable[[str], None] | None = None) -> Re
                           warnings=cache.warnings)
 
     step("front end: reading and parsing the corpus")
-    corpus = frontend(options.corpus, cache)
+    corpus = frontend(options.corpus, cache, relative=True)
     if options.dump in ("manifest", "tree"):
         return _dumped(options.dump, corpus=corpus)
     step("timeline: versions and amending acts")
@@ -394,6 +440,8 @@ def tree_name(corpus: Corpus, c: Compiled) -> str:
     """A document's tree file: its path relative to the corpus (two files named alike in two folders
     get two tree files)."""
     path = Path(c.source.path)
+    if not path.is_absolute() and not path.exists():  # named relative to the manifest already
+        return path.as_posix()
     try:
         return path.resolve().relative_to(Path(corpus.root).resolve()).as_posix()
     except ValueError:
@@ -402,10 +450,9 @@ def tree_name(corpus: Corpus, c: Compiled) -> str:
 
 def tariffs_json(tariffs: list[AnyTariff]) -> list[dict[str, Any]]:
     """Stable and sorted: by route, series, start date (unresolved first), id."""
-    def key(t: AnyTariff) -> tuple[str, str, str, str]:
-        s = t.effective.start
-        return (t.route, t.series, s.isoformat() if s else "", t.id)
-    return [to_json(t) for t in sorted(tariffs, key=key)]
+    from compiler.export.api import tariffs_list
+
+    return tariffs_list(tariffs)
 
 
 def changes_md(result: Law) -> str:
@@ -470,7 +517,7 @@ def print_report(report: Report, out: Callable[[str], None] | None = None) -> No
     say = out or print
     for d in report.diagnostics:
         if d.severity >= Severity.ERROR:
-            print(d.format(), file=sys.stderr)
+            print(shown_from(d, report.corpus).format(), file=sys.stderr)
     if report.error:
         print(f"navlaw build: {report.error}", file=sys.stderr)
     for w in report.warnings:

@@ -17,6 +17,7 @@ from compiler.progress import build_progress
 from compiler.build import STAGES, Options, build, compile_law, print_report, summary, tariffs_json
 from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
 from compiler.fees.cli_options import FeeUsage, route_options, route_parser
+from compiler.export.api import stamped
 from compiler.frontend.corpus import Corpus, compile_corpus, compile_file
 from compiler.frontend.outline import document_json, node_json, outline
 from compiler.tariffs.model import AnyTariff
@@ -44,7 +45,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     diags = Diagnostics()
     doc = compile_file(args.file, diags)
     if args.format == "json":
-        print(_dump({"document": document_json(doc), "diagnostics": [d.to_json() for d in diags]}))
+        print(_dump(stamped("parse", {"document": document_json(doc), "diagnostics": [d.to_json() for d in diags]})))
     else:
         print("\n".join(outline(doc)))
     _print_diagnostics(diags)
@@ -92,10 +93,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"navlaw show: § {section} on {day}: {comp.message}", file=sys.stderr)
         return EXIT_ERRORS
     if args.format == "json":
-        print(_dump({"section": node_json(comp.section), "on": day.isoformat(),
-                     "sources": [{"id": pid, "file": Path(v.file).name.split("#")[0], "from": str(v.start),
-                                  "note": v.note} for pid, v in comp.sources],
-                     "gaps": comp.gaps}))
+        from compiler.export.api import show_json
+        print(_dump(show_json(corpus, comp, day)))
     else:
         print("\n".join(outline(comp.section)))
         print(f"\nin force on {day}, from:")
@@ -117,8 +116,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
             return EXIT_ERRORS
     changes = compare(a.section, b.section)
     if args.format == "json":
-        print(_dump({"section": section, "from": args.from_.isoformat(), "to": args.to.isoformat(),
-                     "changes": render_json(changes)}))
+        print(_dump(stamped("diff", {"section": section, "from": args.from_.isoformat(), "to": args.to.isoformat(),
+                                     "changes": render_json(changes)})))
     elif args.format == "html":
         print(render_html(changes))
     else:
@@ -134,6 +133,10 @@ def cmd_changes(args: argparse.Namespace) -> int:
     if compiled is None:
         return EXIT_ERRORS
     corpus, tariffs, diags = compiled
+    if args.format == "json":
+        from compiler.export.api import changes_between_json
+        print(_dump(changes_between_json(corpus.timeline, tariffs, args.from_, args.to, corpus.acts)))  # type: ignore[attr-defined]
+        return EXIT_OK
     print("\n".join(change_report(corpus.timeline, tariffs, args.from_, args.to, acts=corpus.acts)))
     return EXIT_OK
 
@@ -207,8 +210,8 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
                 print(_dump({"on": args.on.isoformat(), "route": args.route or None, "tariffs": []}))
             return EXIT_ERRORS
     if args.format == "json":
-        print(_dump({"on": args.on.isoformat() if args.on else None, "route": args.route or None,
-                     "tariffs": tariffs_json(chosen)}))
+        print(_dump(stamped("tariffs", {"on": args.on.isoformat() if args.on else None, "route": args.route or None,
+                                        "tariffs": tariffs_json(chosen)})))
     else:
         for t in sorted(chosen, key=lambda t: (t.route, t.series, t.effective.start or dt.date.min, t.id)):
             print("\n".join(tariff_text(t)))
@@ -218,7 +221,7 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
 def cmd_lint(args: argparse.Namespace) -> int:
     corpus, _, diags = _compile_all(args.corpus)
     if args.format == "json":
-        print(_dump({"diagnostics": [d.to_json() for d in diags], "summary": summary(diags)}))
+        print(_dump(stamped("lint", {"diagnostics": [d.to_json() for d in diags], "summary": summary(diags)})))
     else:
         _print_diagnostics(diags, sys.stdout)
         print(summary(diags))
@@ -249,7 +252,8 @@ def cmd_serve(args: argparse.Namespace, stop: threading.Event | None = None,
 
 
 def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
-    import navlaw_fees as nf
+    from compiler.fees.package import fee_module, stale_module
+    nf = fee_module()  # navlaw_fees, installed (or an error saying how to install it)
 
     known = args.route in nf.ROUTES
     routes = f"routes: {', '.join(nf.ROUTES)}; `navlaw fee ROUTE --help` lists a route's options"
@@ -277,8 +281,6 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     elif args.units is None and any(d is None for d in dims):
         print("navlaw fee: give --units N, or --length FT --breadth FT --depth FT", file=sys.stderr)
         return EXIT_USAGE
-    from compiler.fees.package import stale_module
-
     stale = stale_module(Path(nf.__file__), Path(args.corpus))
     if stale:
         print(stale, file=sys.stderr)
@@ -288,8 +290,8 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     except nf.FeeError as e:
         print(f"navlaw fee: {e}", file=sys.stderr)
         return EXIT_ERRORS
-    if args.json:
-        print(_dump(q.to_json()))
+    if args.json or args.format == "json":
+        print(_dump(stamped("quote", q.to_json())))
         return EXIT_OK
     from rich.console import Console
     from rich.table import Table
@@ -330,7 +332,8 @@ def _fee_common(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--no-measurements", action="store_true",
                     help="the vessel's measurements were not provided: the maximum pilotage charge, where the law says so")
     sp.add_argument("--on", type=_date, metavar="DATE", help="date of the service (default: today)")
-    sp.add_argument("--json", action="store_true", help="print the quote as JSON")
+    sp.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    sp.add_argument("--json", action="store_true", help="the same as --format json")
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -364,9 +367,10 @@ def make_parser() -> argparse.ArgumentParser:
   OUT/tariffs.json       every rate schedule and fee, typed, dated and cited
   OUT/diagnostics.json   every finding of `navlaw lint`
   OUT/changes.md         what changes on each date the law changes
+  OUT/akn/SECTION/DATE.xml  each section as Akoma Ntoso 3.0, per date its text changes
   OUT/site-docs/         the site's Markdown pages
-  OUT/site/              the reference site (MkDocs Material; not with --no-site):
-                         open OUT/site/index.html, or run `navlaw serve`
+  OUT/site/              the reference site (MkDocs Material; not with --no-site) and its data
+                         (api/, akn/): open OUT/site/index.html, or run `navlaw serve`
   MODULE/                the fee module navlaw_fees (__init__.py, _schedules.py,
                          _runtime.py, py.typed, pyproject.toml: `pip install MODULE`
                          installs it on its own)
@@ -452,10 +456,13 @@ inside the corpus is refused (exit 2).""")
     sp.add_argument("--from", dest="from_", type=_date, required=True, metavar="DATE")
     sp.add_argument("--to", type=_date, required=True, metavar="DATE")
     corpus_arg(sp)
+    format_arg(sp)
     sp.set_defaults(func=cmd_changes)
 
     from compiler.report.actcheck import add_parser as add_act_parser
     add_act_parser(sub, corpus_arg, _date, compile_law)
+    from compiler.export.command import add_parser as export_parser
+    corpus_arg(export_parser(sub, _date))
 
     sp = sub.add_parser("tariffs", help="list the rate schedules with dates and citations",
                         description="List every tariff extracted from the corpus: rate tables, per-unit rates, "

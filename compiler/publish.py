@@ -33,7 +33,6 @@ Modes of what is written follow the umask (0755/0644 under 022), not the 0700 of
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import shutil
@@ -42,6 +41,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
+
+import filelock  # flock on POSIX, LockFileEx on Windows: no POSIX-only import here
 
 FAULT_ENV = "NAVLAW_SWAP_FAULT"  # tests: "N" kills the build right before the swap's step N
 
@@ -179,25 +180,24 @@ def _chmod_tree(root: Path, mask: int) -> None:
 @contextlib.contextmanager
 def locked(outputs: list[Output]) -> Iterator[None]:
     """Hold ``.NAME.lock`` beside every output (sorted, without waiting) for the whole build."""
-    held: list[int] = []
+    held: list[filelock.BaseFileLock] = []
     try:
         for o in sorted(outputs, key=lambda o: str(o.path)):
             lock = o.path.parent / f".{o.path.name}.lock"
+            taker: filelock.BaseFileLock = filelock.FileLock(str(lock), timeout=0)
             try:
                 o.path.parent.mkdir(parents=True, exist_ok=True)
-                fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
-            except OSError as exc:
-                raise OutputError(f"{o.flag} {o.path}: cannot take the lock {lock} ({exc.strerror or exc})") from None
-            held.append(fd)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
+                taker.acquire()
+            except filelock.Timeout:
                 raise OutputError(f"another build is writing {o.path} (it holds {lock}); "
                                   "wait for it to finish, then build again") from None
+            except OSError as exc:  # a lock that cannot be made, or a link planted in its place
+                raise OutputError(f"{o.flag} {o.path}: cannot take the lock {lock} ({exc.strerror or exc})") from None
+            held.append(taker)
         yield
     finally:
-        for fd in held:
-            os.close(fd)  # closing releases the lock; the lock file stays (removing it would race)
+        for taker in held:
+            taker.release()  # the lock file stays (removing it would race)
 
 
 def _journal(outputs: list[Output]) -> Path:

@@ -23,15 +23,19 @@ LAYERS = [
     {"compiler.tariffs"},
     {"compiler.fees"},
     {"compiler.report"},
+    {"compiler.export"},  # Akoma Ntoso and the JSON API: the law and the reports as data
     {"compiler.site"},
     {"compiler.build"},
     {"compiler.cli", "compiler.__main__", "compiler.progress"},  # the command line and what it shows
 ]
 
 
+PACKAGE = "compiler"  # the import name the compiler/ folder is installed as (pyproject.toml's package-dir)
+
+
 def _module(path: Path) -> str:
-    rel = path.relative_to(ROOT).with_suffix("")
-    parts = list(rel.parts)
+    rel = path.relative_to(COMPILER).with_suffix("")
+    parts = [PACKAGE, *rel.parts]
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
@@ -48,14 +52,14 @@ def _imports(path: Path) -> set[str]:
     """Every compiler module this file imports, at the top or inside a function."""
     out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("compiler"):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == PACKAGE:
             assert node.level == 0, f"{path}: relative import"
             for alias in node.names:
                 full = f"{node.module}.{alias.name}"
                 out.add(full if (COMPILER / Path(*full.split(".")[1:])).with_suffix(".py").exists()
                         or (COMPILER / Path(*full.split(".")[1:]) / "__init__.py").exists() else node.module)
         elif isinstance(node, ast.Import):
-            out.update(a.name for a in node.names if a.name.startswith("compiler"))
+            out.update(a.name for a in node.names if a.name.split(".")[0] == PACKAGE)
     return out
 
 
@@ -112,7 +116,7 @@ def test_a_cycle_is_caught():
 
 
 def test_every_stage_has_its_package():
-    for pkg in ("frontend", "law", "tariffs", "fees", "report", "site"):
+    for pkg in ("frontend", "law", "tariffs", "fees", "report", "export", "site"):
         assert (COMPILER / pkg / "__init__.py").is_file(), pkg
         doc = ast.get_docstring(ast.parse((COMPILER / pkg / "__init__.py").read_text(encoding="utf-8")))
         assert doc, f"compiler/{pkg}/__init__.py says what the stage produces"

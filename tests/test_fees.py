@@ -246,7 +246,7 @@ def test_cli_fee_json(capsys):
     assert code == 0
     q = json.loads(out)
     assert q["total"] == "3811.50" and q["lines"][0]["amount"] == "3811.50"
-    assert set(q) == {"route", "on", "units", "total", "lines", "notes"}
+    assert set(q) == {"schema", "version", "route", "on", "units", "total", "lines", "notes"} and q["schema"] == "quote.schema.json"
 
 
 def test_cli_fee_text_with_dimensions_and_options(capsys):

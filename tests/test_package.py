@@ -30,48 +30,110 @@ def _pip(python: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(python), "-m", "pip", *args], capture_output=True, text=True, env=env)
 
 
+PACKAGE = "compiler"  # the import name the compiler/ folder is installed as (pyproject.toml's package-dir)
+
+
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def wheels(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """navlaw's wheel and the fee module's (its own distribution, which navlaw depends on), built from
+    copies: a build leaves nothing in the checkout (setuptools writes build/ beside what it builds)."""
     out = tmp_path_factory.mktemp("wheel")
-    r = _pip(Path(sys.executable), "wheel", "--no-deps", "-v", "-w", str(out), str(ROOT))
+    src = tmp_path_factory.mktemp("src")
+    shutil.copytree(ROOT, src / "navlaw", ignore=shutil.ignore_patterns(
+        ".venv", "build", "dist", ".*-cache", ".setuptools-build", "*.egg-info", "__pycache__", ".git", ".*.lock"))
+    r = _pip(Path(sys.executable), "wheel", "--no-deps", "-v", "-w", str(out), str(src / "navlaw"),
+             str(src / "navlaw" / "navlaw_fees"))
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     noisy = [line for line in (r.stdout + r.stderr).splitlines() if any(w in line for w in BACKEND_WARNINGS)]
     assert noisy == [], "packaging warnings:\n" + "\n".join(noisy[:20])
-    (whl,) = out.glob("navlaw-*.whl")
-    return whl
+    (navlaw,) = out.glob("navlaw-*.whl")
+    (fees,) = out.glob("navlaw_fees-*.whl")
+    return navlaw, fees
 
 
-def test_the_wheel_carries_the_grammars_templates_and_site_config(wheel):
+def test_the_wheel_carries_the_grammars_templates_and_site_config_and_not_the_fee_module(wheels):
     import zipfile
 
-    names = set(zipfile.ZipFile(wheel).namelist())
-    for needed in ("compiler/_data/grammar/statute.lark", "compiler/_data/grammar/acts.lark",
-                   "compiler/_data/grammar/numbers.lark", "compiler/_data/grammar/formula.lark",
-                   "compiler/_data/site/mkdocs.yml", "compiler/_data/site/overrides/main.html",
-                   "compiler/templates/site/calculator.js", "compiler/templates/site/navlaw.css",
-                   "compiler/templates/navlaw_fees/__init__.py.j2", "navlaw_fees/py.typed"):
-        assert needed in names, needed
+    names = set(zipfile.ZipFile(wheels[0]).namelist())
+    for needed in ("_data/grammar/statute.lark", "_data/grammar/acts.lark", "_data/grammar/numbers.lark",
+                   "_data/grammar/formula.lark", "_data/site/mkdocs.yml", "_data/site/overrides/main.html",
+                   "templates/site/calculator.js", "templates/site/navlaw.css", "templates/navlaw_fees/__init__.py.j2",
+                   "export/schema/akomantoso30.xsd", "export/schema/section.schema.json", "cli.py"):
+        assert f"{PACKAGE}/{needed}" in names, needed
+    assert {n.split("/")[0] for n in names} == {PACKAGE, f"navlaw-0.1.0.dist-info"}  # one package, one name
+    meta = zipfile.ZipFile(wheels[0]).read("navlaw-0.1.0.dist-info/METADATA").decode()
+    assert "Requires-Dist: navlaw-fees" in meta
+    assert "navlaw_fees/py.typed" in zipfile.ZipFile(wheels[1]).namelist()
 
 
-def test_the_installed_wheel_builds_a_corpus_from_another_directory(wheel, tmp_path):
+def _installed(tmp_path: Path, *steps: list[str]) -> Path:
+    """A fresh virtual environment, and ``pip install`` of each step in turn."""
     python = _venv(tmp_path / "venv")
-    r = _pip(python, "install", "-q", str(wheel))
-    assert r.returncode == 0, r.stderr[-3000:]
+    for step in steps:
+        r = _pip(python, "install", "-q", *step)
+        assert r.returncode == 0, r.stderr[-3000:]
+    return python
+
+
+def _pip_check(python: Path) -> str:
+    return _pip(python, "check").stdout.strip()
+
+
+def test_the_installed_wheel_builds_a_corpus_from_another_directory(wheels, tmp_path):
+    navlaw_whl, fees_whl = wheels
+    python = _installed(tmp_path, ["--find-links", str(fees_whl.parent), str(navlaw_whl)])  # the fee module: its dependency
+    assert _pip_check(python) == "No broken requirements found."
+    both = subprocess.run([str(python), "-c", f"import {PACKAGE}, navlaw_fees; print({PACKAGE}.__name__)"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert both.returncode == 0 and both.stdout.strip() == PACKAGE, both.stderr
     work = tmp_path / "elsewhere"
     shutil.copytree(CORPUS, work / "corpus")
     navlaw = tmp_path / "venv" / "bin" / "navlaw"
     version = subprocess.run([str(navlaw), "--version"], capture_output=True, text=True, cwd=work)
     assert version.stdout.strip() == "navlaw 0.1.0"
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    env.pop("PYTHONPATH", None)  # the installed navlaw, not the checkout
     for extra in (["--no-site"], []):
         b = subprocess.run([str(navlaw), "build", "--out", "out", "--module", "fees", "--no-cache", *extra],
-                           capture_output=True, text=True, cwd=work, env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg")})
+                           capture_output=True, text=True, cwd=work, env=env)
         assert b.returncode == 0, b.stderr[-3000:]
         assert "5 documents, 210 sections" in b.stdout
     assert (work / "out" / "site" / "law" / "article-06" / "index.html").is_file()
+    assert (work / "out" / "akn" / "89-b" / "2022-07-21.xml").is_file()
+    assert (work / "out" / "site" / "api" / "sections" / "89-b.json").is_file()
     quote = subprocess.run([str(python), "-c", "import sys; sys.path.insert(0, '.'); import fees, datetime; "
                             "print(fees.quote('long-island-sound', units=350, on=datetime.date(2026, 6, 1)).total)"],
                            capture_output=True, text=True, cwd=work)
     assert quote.stdout.strip() == "3811.50", quote.stderr
+    for argv in (["fee", "long-island-sound", "--units", "350", "--on", "2026-06-01"],
+                 ["show", "89-b", "--on", "2026-06-01", "--format", "json"],
+                 ["export", "akn", "--on", "2026-06-01", "--out", "akn"],
+                 ["changes", "--from", "2025-12-31", "--to", "2026-01-01", "--format", "json"]):
+        r = subprocess.run([str(navlaw), *argv], capture_output=True, text=True, cwd=work, env=env)
+        assert r.returncode == 0, (argv, r.stderr[-2000:])
+
+
+def test_the_fee_module_installed_first_or_removed_after(wheels, tmp_path):
+    """navlaw_fees is one distribution: installed before navlaw, navlaw uses it and pip check is clean;
+    removed, navlaw still runs, `navlaw fee` says how to install it, and pip check says what is missing."""
+    navlaw_whl, _ = wheels
+    module = tmp_path / "navlaw_fees"
+    shutil.copytree(ROOT / "navlaw_fees", module, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    python = _installed(tmp_path, [str(module)], [str(navlaw_whl)])
+    navlaw = tmp_path / "venv" / "bin" / "navlaw"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    fee = ["fee", "long-island-sound", "--units", "350", "--on", "2026-06-01", "--json", "--corpus", str(CORPUS)]
+    assert _pip_check(python) == "No broken requirements found."
+    r = subprocess.run([str(python), "-c", f"import {PACKAGE}, navlaw_fees"], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([str(navlaw), *fee], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert r.returncode == 0 and '"total": "3811.50"' in r.stdout, r.stderr
+    assert _pip(python, "uninstall", "-y", "-q", "navlaw-fees").returncode == 0
+    assert "navlaw 0.1.0 requires navlaw-fees, which is not installed." in _pip_check(python)
+    r = subprocess.run([str(navlaw), *fee], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert r.returncode == 1 and "the fee module navlaw_fees is not installed" in r.stderr
+    assert "Traceback" not in r.stderr and "pip install ./navlaw_fees" in r.stderr
+    assert subprocess.run([str(navlaw), "--version"], capture_output=True, text=True, env=env).returncode == 0
 
 
 def test_navlaw_version(capsys):

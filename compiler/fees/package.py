@@ -5,8 +5,23 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from types import ModuleType
 
+from compiler.diagnostics import Diagnostic, NavlawError, Severity
 from compiler.tariffs.model import AnyTariff
+
+
+def fee_module() -> ModuleType:
+    """The installed fee module, ``navlaw_fees`` (its own distribution, navlaw-fees, which navlaw depends on);
+    when it is missing, an error that says how to install it, not a traceback."""
+    try:
+        import navlaw_fees
+    except ImportError as exc:
+        raise NavlawError([Diagnostic(
+            Severity.ERROR, f"the fee module navlaw_fees is not installed ({exc})", "navlaw_fees", code="input",
+            hint="install it: `pip install ./navlaw_fees` from a checkout (or its wheel), or generate it with "
+                 "`navlaw build --module DIR` and `pip install DIR`")]) from None
+    return navlaw_fees
 
 
 def package_version(tariffs: list[AnyTariff], sources: list[tuple[str, str]]) -> str:

@@ -99,10 +99,13 @@ def compile_bytes(data: bytes, file: str, diagnostics: Diagnostics | None = None
     return compile_text(decode(data, file), file, diagnostics)
 
 
-def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None) -> Corpus:
+def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None, relative: bool = False) -> Corpus:
     """Every document of the manifest, compiled. Unreadable documents and manifest errors raise
     NavlawError with all their diagnostics; findings in the law text are collected in the result.
-    With a ``cache``, a document whose bytes and manifest entry are unchanged is not parsed again."""
+    With a ``cache``, a document whose bytes and manifest entry are unchanged is not parsed again.
+    ``relative``: documents are named by their path relative to the manifest ("089-b.2022.txt"), not
+    as the corpus was spelled ("corpus/…", "/home/…"): what a build publishes is the same wherever
+    and however the corpus is given."""
     root = Path(root)
     if not root.is_dir():
         raise NavlawError([Diagnostic(Severity.ERROR, "no such corpus directory", str(root), code="input",
@@ -115,7 +118,7 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None)
     failures: list[Diagnostic] = []
     for entry in manifest.entries:
         try:
-            src = load(root / entry.file, display=str(root / entry.file))
+            src = load(root / entry.file, display=Path(entry.file).as_posix() if relative else str(root / entry.file))
         except NavlawError as exc:
             failures.extend(exc.diagnostics)
             continue

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import textwrap
-from typing import Any
+from typing import Any, Callable
 
+from compiler.frontend.normalize import NormalText
 from compiler.frontend.nodes import Article, Document, Formula, Node, Part, Provision, Row, Section, Table, Text
 
 
@@ -12,15 +13,41 @@ def row_json(row: Row) -> list[dict[str, Any]]:
     return [{"text": c.text, "line": c.line, "column": c.column} for c in row.cells]
 
 
-def node_json(node: Node) -> dict[str, Any]:
+SpanOf = Callable[[Node], "NormalText | None"]  # the normalized text a node was read from (None: unknown)
+
+
+def _span(n: Node, nt: NormalText | None) -> dict[str, int]:
+    """The raw file range of a node's own characters: line, column, end_line, end_column (1-based, end
+    exclusive); only its line and column when the text it was read from is not at hand."""
+    seg = nt.text[n.start:n.end] if nt is not None else ""
+    if nt is None or not seg.strip():
+        return {"line": n.line, "column": n.column}
+    start, end = n.start + len(seg) - len(seg.lstrip()), n.end - (len(seg) - len(seg.rstrip()))  # the words only
+    (line, col), (end_line, end_col) = nt.raw_linecol(start), nt.raw_linecol(end)
+    return {"line": line, "column": col, "end_line": end_line, "end_column": end_col}
+
+
+def node_json(node: Node, text_of: SpanOf | None = None, _nt: NormalText | None = None) -> dict[str, Any]:
+    """A node as JSON. A provision's ``text`` is its own text whole: the text lines that follow its label
+    (read as ``text`` children) are joined to it, one line break between them, and ``span`` lists the raw
+    ranges it came from (``text_of`` says which normalized text a node was read from; without it a span
+    gives only the line and column). Tables, formulas and the text after a provision's own provisions
+    stay children."""
+    nt = text_of(node) if text_of is not None and (node.id or _nt is None) else _nt  # a table: its provision's
+    kids = list(node.children)
+    own = [node]
+    if isinstance(node, (Provision, Section)):
+        while kids and type(kids[0]) is Text and not kids[0].children and "gap" not in kids[0].flags:
+            own.append(kids.pop(0))
     out: dict[str, Any] = {
         "id": node.id,
         "kind": node.kind,
         "label": node.label,
         "heading": node.heading,
-        "text": node.text,
+        "text": "\n".join(n.text for n in own if n.text),
         "line": node.line,
         "column": node.column,
+        "span": [_span(n, nt) for n in own],
     }
     if node.citation:
         out["citation"] = node.citation
@@ -34,12 +61,12 @@ def node_json(node: Node) -> dict[str, Any]:
         out["style"] = node.style
         out["header"] = row_json(node.header) if node.header else None
         out["rows"] = [row_json(r) for r in node.rows]
-    out["children"] = [node_json(c) for c in node.children]
+    out["children"] = [node_json(c, text_of, nt) for c in kids]
     return out
 
 
 def document_json(doc: Document) -> dict[str, Any]:
-    out = node_json(doc)
+    out = node_json(doc, lambda n: doc.normal)
     out["file"] = doc.file
     return out
 

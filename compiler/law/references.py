@@ -69,27 +69,36 @@ def _find_in(doc: Document) -> list[Reference]:
         if n.kind not in ("section", "provision") or not n.id:
             continue
         for start, end in _own_spans(n):
-            chunk = text[start:end]
-            if "ection" not in chunk and "§" not in chunk and "NYCRR" not in chunk:
-                continue
-            taken: list[tuple[int, int]] = []
-            for m in _EXTERNAL.finditer(chunk):
-                taken.append((m.start(), m.end()))
-                out.append(Reference(doc.file, n.id, "", m.group(0), start + m.start(), start + m.end(), True))
-            for m in _WORD_REF.finditer(chunk):
-                if any(a <= m.start() < b for a, b in taken):
-                    continue
-                for w, sfx in ((m["w1"], m["s1"]), (m["w2"], m["s2"])):
-                    sec = section_number(w, sfx) if w else None
-                    if sec:
-                        out.append(Reference(doc.file, n.id, sec, m.group(0), start + m.start(), start + m.end()))
-                taken.append((m.start(), m.end()))
-            for m in _DIGIT_REF.finditer(chunk):
-                if any(a <= m.start() < b for a, b in taken):
-                    continue
-                sec = m["d1"] or m["d2"]
-                if sec and section_of(n.id) != sec:
-                    out.append(Reference(doc.file, n.id, sec, m.group(0), start + m.start(), start + m.end()))
+            for a, b, target, external in in_text(text[start:end], section_of(n.id)):
+                out.append(Reference(doc.file, n.id, target, text[start + a:start + b], start + a, start + b,
+                                     external))
+    return out
+
+
+def in_text(chunk: str, own_section: str = "") -> list[tuple[int, int, str, bool]]:
+    """The references in one run of law text, in the order found: (start, end, target section,
+    external); an external citation has target "". A digit reference to ``own_section`` is left out."""
+    out: list[tuple[int, int, str, bool]] = []
+    if "ection" not in chunk and "§" not in chunk and "NYCRR" not in chunk:
+        return out
+    taken: list[tuple[int, int]] = []
+    for m in _EXTERNAL.finditer(chunk):
+        taken.append((m.start(), m.end()))
+        out.append((m.start(), m.end(), "", True))
+    for m in _WORD_REF.finditer(chunk):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        for w, sfx in ((m["w1"], m["s1"]), (m["w2"], m["s2"])):
+            sec = section_number(w, sfx) if w else None
+            if sec:
+                out.append((m.start(), m.end(), sec, False))
+        taken.append((m.start(), m.end()))
+    for m in _DIGIT_REF.finditer(chunk):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        sec = m["d1"] or m["d2"]
+        if sec and own_section != sec:
+            out.append((m.start(), m.end(), sec, False))
     return out
 
 

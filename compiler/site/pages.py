@@ -158,7 +158,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             picker=picker(timeline, sec, on, hist in history),
             duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,
             previous=step.get("previous"), next=step.get("next"),
-            cited_by=[(f"§ {src}", P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)])
+            cited_by=[(f"§ {src}", P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)],
+            data=_data_links(timeline, sec, on, page))
         notes = sorted(P.notes.get(page, {}).items())
 
         def render(view: dict[str, object] = view, shown: Section | None = shown, page: str = page) -> str:
@@ -219,6 +220,17 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
     out["assets/cite.js"] = (TEMPLATES / "cite.js").read_text(encoding="utf-8")
     return out
+
+
+def _data_links(timeline: Timeline, sec: str, on: dt.date, page: str) -> dict[str, str]:
+    """The section as data, from its page: its JSON (every version) and its Akoma Ntoso as in force ``on``."""
+    from compiler.export import akn_path, api_path
+    from compiler.export.akn import expression_on
+
+    here = page[: -len("index.md")] if page.endswith("index.md") else page[:-3] + "/"
+    day = expression_on(timeline, sec, on)
+    return {"json": rel_path(f"api/sections/{api_path(sec)}", here),
+            "akn": rel_path(f"akn/{akn_path(sec, day.isoformat())}", here) if day is not None else ""}
 
 
 def _claim(out: dict[str, str], page: str, what: str) -> None:

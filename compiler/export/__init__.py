@@ -1,0 +1,24 @@
+"""The export back end: the law in standard forms for other programs — Akoma Ntoso 3.0 XML (akn.py), one
+document per section as in force on each date its text changes, and the site's static JSON API (api.py),
+each file naming the JSON Schema (schema/) it validates against."""
+
+from __future__ import annotations
+
+import re
+
+
+def slug(section: str) -> str:
+    """A section's file name, the same as its site page's (compiler/site/render.section_slug, a test
+    checks): "89-b" -> "89-b", "21nycrr/55.2" -> "21-nycrr-55.2", "45-aaaa*2" -> "45-aaaa-2"."""
+    return re.sub(r"[^a-z0-9.-]+", "-", re.sub(r"^(\d+)([a-z]+)/", r"\1-\2-", section.lower())).strip("-")
+
+
+def akn_path(section: str, day: str) -> str:
+    """Where the Akoma Ntoso of ``section`` as in force from ``day`` (YYYY-MM-DD) is, under OUT/akn/ and
+    the site's akn/."""
+    return f"{slug(section)}/{day}.xml"
+
+
+def api_path(section: str) -> str:
+    """The section's JSON under the site's api/sections/."""
+    return f"{slug(section)}.json"

@@ -1,0 +1,185 @@
+"""The site's static JSON API (``api/``) and the JSON of the command line, each document naming the
+JSON Schema it validates against (``schema``: a file of schema/, published as ``api/schema/``) and that
+schema's ``version``:
+
+- ``api/sections/<section>.json``: every version of a section (the dates it is in force from and until,
+  the texts it is made of with their sources, its Akoma Ntoso), each version's provisions as a tree whose
+  nodes give their text whole with the raw spans it came from, their citation and their site anchor; the
+  chapter references the section makes;
+- ``api/tariffs.json``: every tariff, typed, dated and cited (as ``OUT/tariffs.json``);
+- ``api/changes.json``: every date the law changes, with what changes (as ``navlaw changes``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from compiler.export import akn_path, api_path, slug
+from compiler.frontend.nodes import Node
+from compiler.frontend.normalize import NormalText
+from compiler.frontend.outline import node_json
+from compiler.law.redline import render_json
+from compiler.law.references import in_text
+from compiler.tariffs.model import AnyTariff, to_json
+
+if TYPE_CHECKING:
+    from compiler.frontend.corpus import Corpus
+    from compiler.law.timeline import Composed, Timeline
+    from compiler.report.changes import Changes
+
+SCHEMAS = Path(__file__).resolve().parent / "schema"
+VERSION = 1  # of every schema below: a change that breaks a reader raises it
+
+
+def schema_names() -> list[str]:
+    return sorted(p.name for p in SCHEMAS.glob("*.schema.json"))
+
+
+def stamped(name: str, data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` naming its schema (``name``.schema.json) and the schema's version, first."""
+    return {"schema": f"{name}.schema.json", "version": VERSION, **data}
+
+
+def dump(data: Any) -> str:
+    """The API's files compact (a browser or a program reads them; `python -m json.tool` shows them indented)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def anchor(node_id: str) -> str:
+    """The provision's anchor on its site page (compiler/site/render.anchor; a test checks they agree)."""
+    return "p-" + re.sub(r"[^A-Za-z0-9-]+", "-", node_id.replace("*", "x")).strip("-")
+
+
+# ---- sections ---------------------------------------------------------------------------------------------
+
+def text_of(corpus: Corpus, comp: Composed) -> Callable[[Node], NormalText | None]:
+    """For a section composed of several texts: the normalized text each node was read from (the source
+    whose provision id is the nearest above it)."""
+    by_file = {c.source.path: c.document.normal for c in corpus.documents}
+    sources = sorted(((pid, v.compiled.document.normal if v.compiled is not None else by_file.get(v.file))
+                      for pid, v in comp.sources), key=lambda s: -s[0].count("/"))
+
+    def find(n: Node) -> NormalText | None:
+        for pid, nt in sources:
+            if n.id == pid or n.id.startswith(pid + "/") or (not n.id and pid == comp.sources[0][0]):
+                return nt
+        return sources[-1][1] if sources else None
+
+    return find
+
+
+def tree_json(node: Node, find: Callable[[Node], NormalText | None]) -> dict[str, Any]:
+    """A section's tree as the API gives it: ``node_json`` with each node's site anchor."""
+    out = node_json(node, find)
+
+    def walk(j: dict[str, Any]) -> None:
+        if j["id"]:
+            j["anchor"] = anchor(j["id"])
+        for c in j["children"]:
+            walk(c)
+
+    walk(out)
+    return out
+
+
+def _source_file(corpus: Corpus, file: str) -> str:
+    """A document's path relative to the manifest (a build names them so already)."""
+    p = Path(file.split("#")[0])
+    try:
+        return p.resolve().relative_to(Path(corpus.root).resolve()).as_posix() if p.is_absolute() else p.as_posix()
+    except ValueError:
+        return p.name
+
+
+def section_json(corpus: Corpus, timeline: Timeline, section: str, work: str = "") -> dict[str, Any]:
+    entries = {c.source.path: c.entry for c in corpus.documents}
+    entries.update({a.file: a.entry for a in corpus.acts})
+    bounds = timeline.boundaries(section)
+    versions = []
+    latest: Node | None = None
+    for i, day in enumerate(bounds):
+        comp = timeline.section_on(section, day)
+        until = bounds[i + 1].isoformat() if i + 1 < len(bounds) else None
+        v: dict[str, Any] = {"from": day.isoformat(), "until": until, "in_force": comp.section is not None}
+        if comp.section is None:
+            v["message"] = comp.message
+        v["sources"] = [{"id": pid, "file": _source_file(corpus, tv.file),
+                         "source": getattr(entries.get(tv.file.split("#")[0]), "source", "") or "",
+                         "from": tv.start.isoformat() if tv.start else None, "note": tv.note}
+                        for pid, tv in comp.sources]
+        v["gaps"] = list(comp.gaps)
+        if comp.section is not None:
+            latest = comp.section
+            v["akn"] = f"../../akn/{akn_path(section, day.isoformat())}"
+            v["tree"] = tree_json(comp.section, text_of(corpus, comp))
+        versions.append(v)
+    refs: list[dict[str, Any]] = []
+    if latest is not None:
+        for n in latest.walk():
+            for a, b, target, external in in_text(n.text, section):
+                refs.append({"from": n.id, "text": n.text[a:b], "section": target or None, "external": external})
+    return stamped("section", {
+        "section": section, "citation": latest.citation if latest is not None else "",
+        "heading": latest.heading if latest is not None else "", "work": work,
+        "page": f"law/{slug(section)}/", "versions": versions, "references": refs})
+
+
+# ---- tariffs and changes ------------------------------------------------------------------------------------
+
+def show_json(corpus: Corpus, comp: Composed, day: dt.date) -> dict[str, Any]:
+    """`navlaw show --format json`: the section as in force on ``day`` and where each part comes from."""
+    assert comp.section is not None
+    return stamped("show", {"section": tree_json(comp.section, text_of(corpus, comp)), "on": day.isoformat(),
+                            "sources": [{"id": pid, "file": Path(v.file).name.split("#")[0], "from": str(v.start),
+                                         "note": v.note} for pid, v in comp.sources],
+                            "gaps": comp.gaps})
+
+
+def tariffs_list(tariffs: list[AnyTariff]) -> list[dict[str, Any]]:
+    """Stable and sorted: by route, series, start date (unresolved first), id."""
+    def key(t: AnyTariff) -> tuple[str, str, str, str]:
+        s = t.effective.start
+        return (t.route, t.series, s.isoformat() if s else "", t.id)
+    return [to_json(t) for t in sorted(tariffs, key=key)]
+
+
+def changes_json(found: Changes) -> dict[str, Any]:
+    """What changes in (start, end]: the acts taking effect, each section's changed provisions with
+    their redline, the texts the corpus starts or stops knowing, the fee changes in words."""
+    return {
+        "since": found.start.isoformat(), "date": found.end.isoformat(),
+        "acts": [{"file": Path(a.file).name, "source": a.entry.source, "title": a.title,
+                  "effective": a.effective.isoformat() if a.effective else None,
+                  "outcome": [{"status": s, "what": w} for s, w in a.outcome]} for a in found.acts],
+        "sections": [{"section": s.section, "before": s.before, "after": s.after,
+                      "changes": render_json(s.changes)} for s in found.sections],
+        "known": [{"starts": begins, "gap_from": gap_from or None,
+                   "steps": [{"date": d, "files": files} for d, files in steps], "sections": listed}
+                  for (begins, gap_from, steps), listed in found.known.items()],
+        "fee_changes": list(found.deltas),
+    }
+
+
+def changes_between_json(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, end: dt.date,
+                         acts: list[Any]) -> dict[str, Any]:
+    """`navlaw changes --format json`: what changes in (start, end]."""
+    from compiler.report.changes import changes_between
+
+    return stamped("changes", {"changes": [changes_json(changes_between(timeline, tariffs, start, end, acts))]})
+
+
+def api_files(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], changes: list[Changes],
+              works: dict[str, str] | None = None) -> dict[str, str]:
+    """Path under api/ -> JSON: every section, the tariffs, the changes, and the schemas."""
+    out = {f"sections/{api_path(s)}": dump(section_json(corpus, timeline, s, (works or {}).get(s, "")))
+           for s in timeline.sections()}
+    out["tariffs.json"] = dump(stamped("tariffs", {"tariffs": tariffs_list(tariffs)}))
+    out["changes.json"] = dump(stamped("changes", {"changes": [changes_json(c) for c in changes]}))
+    for name in schema_names():
+        out[f"schema/{name}"] = (SCHEMAS / name).read_text(encoding="utf-8")
+    return out
+

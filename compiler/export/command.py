@@ -1,0 +1,70 @@
+"""`navlaw export akn`: the corpus's sections as Akoma Ntoso, written whole under a lock, as a build
+writes its outputs (compiler/publish.py)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from compiler.diagnostics import Severity
+from compiler.export.akn import akn_files
+from compiler.frontend.corpus import compile_corpus
+from compiler.publish import Output, OutputError, publish
+
+
+def export_akn(corpus_dir: str, out_dir: str, on: dt.date | None) -> int:
+    """Exit status: 0 written, 1 errors in the law text or the disk, 2 an output that may not be written."""
+    from compiler.law import build_timeline
+    from compiler.law.timeline import check_conflicts
+
+    corpus = compile_corpus(corpus_dir, relative=True)
+    timeline = build_timeline(corpus, corpus.diagnostics)
+    check_conflicts(timeline, corpus.diagnostics, "manifest.toml")
+    if corpus.diagnostics.has_errors():
+        for d in corpus.diagnostics:
+            if d.severity >= Severity.ERROR:
+                print(d.format(), file=sys.stderr)
+        print("navlaw export: not written: the corpus has errors (see them with `navlaw lint`)", file=sys.stderr)
+        return 1
+    files = akn_files(corpus, timeline, on)
+    if not files:
+        print(f"navlaw export: no section of the corpus is in force on {on}", file=sys.stderr)
+        return 1
+    out = Path(out_dir).resolve()
+
+    def write(staged: dict[Path, Path]) -> None:
+        for name, text in sorted(files.items()):
+            path = staged[out] / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(text.encode("utf-8"))
+
+    try:
+        publish(Path(corpus_dir), [Output("--out", out)], write)
+    except OutputError as exc:
+        print(f"navlaw export: {exc}", file=sys.stderr)
+        return exc.code
+    except OSError as exc:
+        print(f"navlaw export: cannot write {out_dir}: {exc.strerror or exc}; nothing changed", file=sys.stderr)
+        return 1
+    sections = len({name.split("/")[0] for name in files})
+    print(f"navlaw export: {len(files)} Akoma Ntoso documents of {sections} sections"
+          + (f" as in force on {on}" if on else ", one per section and date its text changes") + f" -> {out_dir}/")
+    return 0
+
+
+def add_parser(sub: Any, date: Callable[[str], dt.date]) -> argparse.ArgumentParser:
+    """The `navlaw export` command's arguments (the command line adds --corpus)."""
+    sp: argparse.ArgumentParser = sub.add_parser(
+        "export", help="the law as Akoma Ntoso 3.0 XML",
+        description="Write the corpus's sections as Akoma Ntoso 3.0 (OASIS LegalDocML) XML, valid against the OASIS "
+                    "schema: one <act> per section and date its text changes (DIR/SECTION/DATE.xml), or with --on, "
+                    "each section as in force on DATE. DIR is replaced whole; `navlaw build` writes the same files "
+                    "to OUT/akn/.")
+    sp.add_argument("kind", choices=("akn",), metavar="akn", help="the format (akn: Akoma Ntoso 3.0)")
+    sp.add_argument("--on", type=date, metavar="DATE", help="only the text in force on DATE (YYYY-MM-DD)")
+    sp.add_argument("--out", default="akn", metavar="DIR", help="where to write (default: akn/)")
+    sp.set_defaults(func=lambda args: export_akn(args.corpus, args.out, args.on))
+    return sp
