@@ -16,7 +16,7 @@ from compiler.report.tariffs import tariff_text
 from compiler.progress import build_progress
 from compiler.build import STAGES, Options, build, compile_law, print_report, summary, tariffs_json
 from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
-from compiler.fees.cli_options import FeeUsage, route_options, route_parser
+from compiler.fees.cli_options import FeeUsage, fee_common, route_options, route_parser
 from compiler.export.api import stamped
 from compiler.frontend.corpus import Corpus, compile_corpus, compile_file
 from compiler.frontend.outline import document_json, node_json, outline
@@ -323,19 +323,6 @@ def _version() -> str:
 _FEE_PARSER: list[argparse.ArgumentParser] = []  # `navlaw fee`'s parser and its common options, for the help
 
 
-def _fee_common(sp: argparse.ArgumentParser) -> None:
-    """The options of `navlaw fee` that every route takes."""
-    sp.add_argument("--units", metavar="N", help="pilotage units")
-    sp.add_argument("--length", metavar="FT", help="overall length in feet")
-    sp.add_argument("--breadth", metavar="FT", help="extreme breadth in feet")
-    sp.add_argument("--depth", metavar="FT", help="depth to the uppermost continuous deck in feet")
-    sp.add_argument("--no-measurements", action="store_true",
-                    help="the vessel's measurements were not provided: the maximum pilotage charge, where the law says so")
-    sp.add_argument("--on", type=_date, metavar="DATE", help="date of the service (default: today)")
-    sp.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-    sp.add_argument("--json", action="store_true", help="the same as --format json")
-
-
 def make_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="navlaw", description="Compile the New York Navigation Law: parse, "
                                 "extract tariffs, track versions, publish a site and a fee module.")
@@ -420,7 +407,7 @@ inside the corpus is refused (exit 2).""")
     common = argparse.ArgumentParser(add_help=False)
     _FEE_PARSER[:] = [sp, common]
     for target in (sp, common):
-        _fee_common(target)
+        fee_common(target, _date)
         corpus_arg(target)
     sp.set_defaults(func=cmd_fee, takes_extra=True)
 

@@ -25,7 +25,7 @@ LAYERS = [
     {"compiler.report"},
     {"compiler.export"},  # Akoma Ntoso and the JSON API: the law and the reports as data
     {"compiler.site"},
-    {"compiler.build"},
+    {"compiler.build", "compiler.outputs"},  # the pipeline and what it writes where
     {"compiler.cli", "compiler.__main__", "compiler.progress"},  # the command line and what it shows
 ]
 

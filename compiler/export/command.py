@@ -12,7 +12,7 @@ from typing import Any, Callable
 from compiler.diagnostics import Severity
 from compiler.export.akn import akn_files
 from compiler.frontend.corpus import compile_corpus
-from compiler.publish import Output, OutputError, publish
+from compiler.publish import Output, OutputError, publish, write_marker
 
 
 def export_akn(corpus_dir: str, out_dir: str, on: dt.date | None) -> int:
@@ -40,6 +40,7 @@ def export_akn(corpus_dir: str, out_dir: str, on: dt.date | None) -> int:
             path = staged[out] / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(text.encode("utf-8"))
+        write_marker(staged[out], sorted({name.split("/")[0] for name in files}))  # the next export may replace them
 
     try:
         publish(Path(corpus_dir), [Output("--out", out)], write)
