@@ -8,10 +8,10 @@ from decimal import Decimal
 from typing import Callable
 
 from compiler.fees.plans import (ONE_PERSON, board_refusal, ROUNDED_BASE, OPTION_ORDER, Option, Plan, board_line_words, instead_note,
-                                 label_for, one_person_note)
+                                 established, label_for, one_person_note)
 from compiler.runtime import (FeeError, Line, Period, Quote, board_amount, cents, check_options, choice,
                               choices as choose_many, clamp, day, flag, number, occurrences, started, times,
-                              unmeasured_units, vessel_or_unmeasured, whole)
+                              undecided, unmeasured_units, vessel_or_unmeasured, whole)
 from compiler.tariffs.formula import describe
 from compiler.tariffs.model import AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
 from compiler.tariffs.model import clamp as clamp_amounts
@@ -54,6 +54,22 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
     when = day(on)
     check_options(route, options, tuple(o.name for o in plan.options))
     base = plan.schedule_on(when)
+    q = _quote_on(plan, route, base, given, when, options)
+    # schedules whose start is known only between bounds and may already be in force: both amounts
+    others = [s for s in established(plan) if s is not base and s.effective.possibly(when)]
+    if not others:
+        return q
+    return undecided(q, tuple((_as_period(s), _quote_on(plan, route, s, given, when, options)) for s in others))
+
+
+def _as_period(s: BracketSchedule) -> Period:
+    e = s.effective
+    return Period(e.start or dt.date.min, e.end, lambda x: (x, "", ""), s.citation, None, None, (), 0, "",
+                  e.start_from, e.uncertain)
+
+
+def _quote_on(plan: Plan, route: str, base: BracketSchedule, given: Decimal | None, when: dt.date,
+              options: dict[str, object]) -> Quote:
     lines: list[Line] = []
     notes: list[str] = list(base.notes)
     extras = plan.with_base.get(plan.group.get(base.id, ""), ())

@@ -119,24 +119,32 @@ def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped
             if when is None:
                 act.outcome.append(("refused", f"§ {ins.number} ({ins.target}): no effective date"))
                 continue
-            refused = _apply(act, ins, when, phrase, versions, order, book, diags, TextVersion, Timeline)
+            refused = _apply(act, ins, when, phrase, versions, order, book, diags, TextVersion, Timeline,
+                             _uncertain(act, ins, when))
             if refused:
                 act.outcome.append(("refused", f"§ {ins.number} ({ins.target}): {refused}"))
             else:
                 verb = {"amend": "amends", "add": "adds", "repeal": "repeals", "replace": "replaces",
                         "renumber": f"renumbers as {ins.renamed}"}[ins.action]
-                act.outcome.append(("applied", f"§ {ins.number} {verb} {ins.target}, from {when}"))
+                first = act.possible_from(ins)
+                since = f"from a day between {first - dt.timedelta(days=1)} and {when}" if first else f"from {when}"
+                act.outcome.append(("applied", f"§ {ins.number} {verb} {ins.target}, {since}"))
     return Timeline(versions)
 
 
 def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, order: int, book: CaseBook,  # type: ignore[no-untyped-def]
-           diags: Diagnostics, TextVersion, Timeline) -> str:
-    """Apply one instruction; returns why it was refused ("" when applied)."""
+           diags: Diagnostics, TextVersion, Timeline, uncertain: dict | None = None) -> str:  # type: ignore[type-arg]
+    """Apply one instruction; returns why it was refused ("" when applied). ``uncertain``: the version's
+    ``possible_from`` and ``uncertain`` when its date is known only between bounds."""
+    bounded = uncertain or {}
     day_before = when - dt.timedelta(days=1)
     current = Timeline(versions)
     section = ins.target.split("/")[0]
     comp = current.section_on(section, day_before)
     note = f"effective {when} ({phrase}; {Path(act.file).name})"
+    if uncertain:
+        note = f"effective between {uncertain['possible_from'] - dt.timedelta(days=1)} and {when} ({phrase}; " \
+               f"{Path(act.file).name})"
 
     def refuse(message: str, hint: str = "") -> str:
         diags.add(Diagnostic(Severity.ERROR, message, act.file, ins.line, 1, "", "act-apply", hint))
@@ -147,10 +155,10 @@ def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, ord
         if found is None:
             return refuse(f"§ {ins.number} of the act {'repeals' if ins.action == 'repeal' else 'renumbers'} "
                           f"{ins.target}, which is not in force on {day_before}" + (f": {comp.message}" if comp.message else ""))
-        versions.append(TextVersion(ins.target, None, act.file, when, True, None, note, order, confirms=True))
+        versions.append(TextVersion(ins.target, None, act.file, when, True, None, note, order, confirms=True, **bounded))
         if ins.action == "renumber":
             versions.append(TextVersion(ins.renamed, _renamed(found, ins.target, ins.renamed), act.file, when, True,
-                                        None, note, order))
+                                        None, note, order, **bounded))
         return ""
     if ins.action == "amend":
         if found is None:
@@ -185,8 +193,22 @@ def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, ord
         return "its new text does not read as the provision it names"
     versions.append(TextVersion(ins.target, node, compiled.source.path if compiled else act.file, when, True, None,
                                 note, order, compiled, confirms=ins.action == "amend",
-                                quoted=tuple(w.lower() for w in old_words(ins.body)) if ins.action == "amend" else ()))
+                                quoted=tuple(w.lower() for w in old_words(ins.body)) if ins.action == "amend" else (),
+                                **bounded))
     return ""
+
+
+def _uncertain(act: Act, ins: Instruction, when: dt.date) -> dict:  # type: ignore[type-arg]
+    """What a version of ``ins`` carries when the act's date is known only between bounds: the first day it may
+    be in force, and on what that rests (the manifest's bounds of became_law and the act's own words)."""
+    first = act.possible_from(ins)
+    b = act.entry.became_law_bounds
+    if first is None or b is None:
+        return {}
+    name = act.entry.cite or Path(act.file).name
+    return {"possible_from": first,
+            "uncertain": f"{name} became law {b.rests_on()}; it takes effect {act.effective_of(ins)[1]}: in force "
+                         f"from a day between {first - dt.timedelta(days=1)} and {when}, certainly from {when}"}
 
 
 def _partial(found: Node, want: list[str], have: list[str]) -> bool:

@@ -40,7 +40,8 @@ def _within_texts(tariffs: list[AnyTariff]) -> list[AnyTariff]:
             if cur.end is not None or cur.end_basis in ("text", "anchor"):
                 continue
             if nxt.start is not None:
-                eff = replace(cur, end=nxt.start, end_basis="successor", end_phrase=f"replaced by {out[b].citation}")
+                eff = replace(cur, end=nxt.start, end_basis="successor", end_phrase=f"replaced by {out[b].citation}",
+                              end_from=nxt.start_from)
             elif nxt.start_basis == "unresolved":
                 eff = replace(cur, end=None, end_basis="unresolved",
                               end_phrase=f"replaced by {out[b].citation}, whose start is unresolved")
@@ -68,7 +69,11 @@ def act_tariffs(timeline: Timeline, diags: Diagnostics, routes: RouteTable) -> l
     for vs in timeline.versions.values():
         for v in vs:
             if v.compiled is not None and v.compiled.entry is not None and v.compiled.entry.kind == "act":
-                out.extend(t for t in extract_document(v.compiled, diags, routes)
+                e = v.compiled.entry
+                name = e.cite or short_name(e.file)  # the act is cited with the provision it amends
+                said = (f"The law by {name}, whose date is known only between bounds: {v.uncertain}.",) if v.uncertain else ()
+                out.extend(replace(t, citation=f"{t.citation}, as amended by {name}", notes=t.notes + said)
+                           for t in extract_document(v.compiled, diags, routes)
                            if t.provision == v.target or t.provision.startswith(v.target + "/"))
     return out
 
@@ -137,6 +142,7 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
                 if (e.end is None and e.end_basis != "unresolved") or (e.end is not None and e.end > end):
                     e = Effective(e.start, end, e.start_basis, e.start_phrase, "unresolved" if gap else "successor",
                                   why, e.confidence, e.source)
+            e = _bounded(e, t.effective, v, timeline)
             if e is not t.effective:
                 out[i] = replace(t, effective=e)
     # a schedule an act repeats but which ends before the act takes effect was never law under it; and a
@@ -144,6 +150,28 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
     return [t for t in out if not (t.effective.start is not None and t.effective.end is not None
                                    and t.effective.end <= t.effective.start
                                    and (t.effective.start_basis == "text-version" or t.effective.end_basis == "successor"))]
+
+
+def _bounded(e, given, v: TextVersion | None, timeline: Timeline):  # type: ignore[no-untyped-def]
+    """Carry a date known only between bounds: a start taken from a text version whose start is bounded (an
+    act whose became_law the manifest bounds) may come from the version's first possible day (not before the
+    date the schedule's own words give); a start the words gave keeps its own bounds (an anchor's); an end
+    where the next text starts may come as early as that text may start."""
+    if v is not None and v.possible_from is not None and e.start == v.start and e.start != given.start:
+        first = max(v.possible_from, given.start) if given.start is not None else v.possible_from
+        if first < v.start:
+            e = replace(e, start_from=first, uncertain=v.uncertain)
+    elif e.start == given.start and given.start_from is not None and e.start_from is None:
+        e = replace(e, start_from=given.start_from, uncertain=given.uncertain)
+    if e.start_from is None and e.uncertain:
+        e = replace(e, uncertain="")
+    if v is not None and e.end is not None:
+        span = timeline.span(v)
+        if span.end == e.end and span.end_possible is not None and span.end_possible < e.end:
+            e = replace(e, end_from=max(span.end_possible, e.start) if e.start else span.end_possible)
+        elif e.end == given.end and given.end_from is not None and e.end_from is None:
+            e = replace(e, end_from=given.end_from)
+    return e
 
 
 def inherit_clamps(tariffs: list) -> list:  # type: ignore[type-arg]

@@ -66,6 +66,22 @@ class Effective:
     end_phrase: str = ""
     confidence: str = "verified"
     source: Source | None = None  # the phrase in the law text, when there is one
+    # A start known only between bounds (an act or anchor the manifest dates "after … by …"): ``start`` is
+    # the day from which the schedule is certainly in force, ``start_from`` the first day it may be, and
+    # ``uncertain`` says on what that rests. ``end_from``: the first day it may already have ended.
+    start_from: dt.date | None = None
+    end_from: dt.date | None = None
+    uncertain: str = ""
+
+    def possibly(self, day: dt.date) -> bool:
+        """In force on ``day`` if a date known only between bounds came early enough, not certainly."""
+        return (self.start_from is not None and self.start is not None and self.start_from <= day < self.start
+                and (self.end is None or day < self.end))
+
+    def start_words(self) -> str:
+        if self.start_from is None:
+            return str(self.start)
+        return f"between {self.start_from - dt.timedelta(days=1)} and {self.start}"
 
     def contains(self, day: dt.date) -> bool | None:
         """True/False, or None when an unresolved bound makes it unknowable."""
