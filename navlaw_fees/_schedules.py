@@ -460,7 +460,7 @@ def sandy_hook_nav_88_4_b_1_ii_1_a_iii_from_2024_01_01(pu: Decimal) -> tuple[Dec
 
 
 def sandy_hook_nav_88_4_b_1_ii_1_a_iii_from_2024_12_31(pu: Decimal) -> tuple[Decimal, str, str]:
-    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii), as amended by A.8982-A of 2024: rate table, in force 2024-12-31 to 2025-01-01 (text-version, verified).
+    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii): rate table, in force 2024-12-31 to 2025-01-01 (text-version, verified).
 
     Read from A8982A-2024.md#section-1, line 3. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
@@ -476,7 +476,7 @@ def sandy_hook_nav_88_4_b_1_ii_1_a_iii_from_2024_12_31(pu: Decimal) -> tuple[Dec
         return (pu - NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_OFFSET) * NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_RATE + NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_BASE, "500 to 1649.99", "(PU - 500) \u00d7 1.67 + 6217"
     if pu >= NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_FROM:
         return (pu - NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_OFFSET) * NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_RATE + NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_BASE, "1650 and up", "(PU - 1650) \u00d7 4.70 + 8225"
-    raise FeeError('Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii), as amended by A.8982-A of 2024: no bracket for ' + str(pu) + ' pilotage units')
+    raise FeeError('Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii): no bracket for ' + str(pu) + ' pilotage units')
 
 
 def sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2002_07_01(pu: Decimal) -> tuple[Decimal, str, str]:
@@ -498,7 +498,7 @@ def sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2002_07_01(pu: Decimal) -> tuple[Deci
 
 
 def sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2025_01_01(pu: Decimal) -> tuple[Decimal, str, str]:
-    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv), as amended by A.8982-A of 2024: rate table, in force 2025-01-01 to 2026-01-01 (text, verified).
+    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv): rate table, in force 2025-01-01 to 2026-01-01 (text, verified).
 
     Read from A8982A-2024.md#section-1, line 3. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
@@ -514,11 +514,11 @@ def sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2025_01_01(pu: Decimal) -> tuple[Deci
         return (pu - NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_OFFSET) * NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_RATE + NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_BASE, "500 to 1649.99", "(PU - 500) \u00d7 1.72 + 6403"
     if pu >= NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_FROM:
         return (pu - NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_OFFSET) * NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_RATE + NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_BASE, "1650 and up", "(PU - 1650) \u00d7 4.85 + 8472"
-    raise FeeError('Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv), as amended by A.8982-A of 2024: no bracket for ' + str(pu) + ' pilotage units')
+    raise FeeError('Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv): no bracket for ' + str(pu) + ' pilotage units')
 
 
 def sandy_hook_nav_88_4_b_1_ii_1_a_v(pu: Decimal) -> tuple[Decimal, str, str]:
-    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v), as amended by A.8982-A of 2024: rate table, in force 2026-01-01 to 2027-01-01 (text, verified).
+    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v): rate table, in force 2026-01-01 to 2027-01-01 (text, verified).
 
     Read from A8982A-2024.md#section-1, line 3. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
@@ -534,11 +534,11 @@ def sandy_hook_nav_88_4_b_1_ii_1_a_v(pu: Decimal) -> tuple[Decimal, str, str]:
         return (pu - NAV_88_4_B_1_II_1_A_V_B5_OFFSET) * NAV_88_4_B_1_II_1_A_V_B5_RATE + NAV_88_4_B_1_II_1_A_V_B5_BASE, "500 to 1649.99", "(PU - 500) \u00d7 1.77 + 6595"
     if pu >= NAV_88_4_B_1_II_1_A_V_B6_FROM:
         return (pu - NAV_88_4_B_1_II_1_A_V_B6_OFFSET) * NAV_88_4_B_1_II_1_A_V_B6_RATE + NAV_88_4_B_1_II_1_A_V_B6_BASE, "1650 and up", "(PU - 1650) \u00d7 5.00 + 8726"
-    raise FeeError('Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v), as amended by A.8982-A of 2024: no bracket for ' + str(pu) + ' pilotage units')
+    raise FeeError('Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v): no bracket for ' + str(pu) + ' pilotage units')
 
 
 def sandy_hook_nav_88_4_b_1_ii_1_a_vi(pu: Decimal) -> tuple[Decimal, str, str]:
-    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi), as amended by A.8982-A of 2024: rate table, in force from 2027-01-01 (text, verified).
+    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi): rate table, in force from 2027-01-01 (text, verified).
 
     Read from A8982A-2024.md#section-1, line 3. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
@@ -554,4 +554,4 @@ def sandy_hook_nav_88_4_b_1_ii_1_a_vi(pu: Decimal) -> tuple[Decimal, str, str]:
         return (pu - NAV_88_4_B_1_II_1_A_VI_B5_OFFSET) * NAV_88_4_B_1_II_1_A_VI_B5_RATE + NAV_88_4_B_1_II_1_A_VI_B5_BASE, "500 to 1649.99", "(PU - 500) \u00d7 1.82 + 6793"
     if pu >= NAV_88_4_B_1_II_1_A_VI_B6_FROM:
         return (pu - NAV_88_4_B_1_II_1_A_VI_B6_OFFSET) * NAV_88_4_B_1_II_1_A_VI_B6_RATE + NAV_88_4_B_1_II_1_A_VI_B6_BASE, "1650 and up", "(PU - 1650) \u00d7 5.15 + 8988"
-    raise FeeError('Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi), as amended by A.8982-A of 2024: no bracket for ' + str(pu) + ' pilotage units')
+    raise FeeError('Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi): no bracket for ' + str(pu) + ' pilotage units')

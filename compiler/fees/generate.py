@@ -312,7 +312,7 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
         periods.append({
             "start": mod.const(f"{pre}_FROM", s.effective.start),
             "end": mod.const(f"{pre}_UNTIL", s.effective.end) if s.effective.end else "None",
-            "fn": fns[s.id].name, "citation": pystr(s.citation),
+            "fn": fns[s.id].name, "citation": pystr(s.effective.cited(s.citation)),
             "min": mod.const(f"{pre}_MIN_UNITS", s.min_units.value) if s.min_units else "None",
             "max": mod.const(f"{pre}_MAX_UNITS", s.max_units.value) if s.max_units else "None",
             "notes": repr(period_notes(plan, s)), "text": str(texts[plan.group[s.id]]),
@@ -442,6 +442,13 @@ def _schedule_summary(t: AnyTariff) -> dict[str, object]:
     out["effective_from"] = e.start.isoformat() if e.start else None
     out["effective_to"] = e.end.isoformat() if e.end else None
     out["effective_note"] = e.start_phrase if e.start is None else ""
+    if e.start_from is not None:  # a start known only between bounds: from when it may be in force, and why
+        out["effective_possibly_from"] = e.start_from.isoformat()
+        out["effective_note"] = f"in force from a day {e.start_words()}: {e.uncertain}"
+    if e.end_from is not None:  # and an end known only between bounds: it may have ended from this day
+        out["effective_possibly_to"] = e.end_from.isoformat()
+    if e.act:
+        out["citation"] = e.cited(t.citation)
     if isinstance(t, BracketSchedule):
         out["brackets"] = tuple((b.written, b.formula) for b in t.brackets)
     return out

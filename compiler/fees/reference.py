@@ -64,7 +64,7 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
 
 def _as_period(s: BracketSchedule) -> Period:
     e = s.effective
-    return Period(e.start or dt.date.min, e.end, lambda x: (x, "", ""), s.citation, None, None, (), 0, "",
+    return Period(e.start or dt.date.min, e.end, lambda x: (x, "", ""), e.cited(s.citation), None, None, (), 0, "",
                   e.start_from, e.uncertain)
 
 
@@ -76,7 +76,7 @@ def _quote_on(plan: Plan, route: str, base: BracketSchedule, given: Decimal | No
     notes.extend(n for t in extras if isinstance(t, Percentage) and t.of == "calculated-fee" for n in t.notes)
     notes.extend(plan.notes_with_base.get(plan.group.get(base.id, ""), ()))
     if given is None:
-        u = unmeasured_units(Period(base.effective.start or when, base.effective.end, lambda x: (x, "", ""), base.citation,
+        u = unmeasured_units(Period(base.effective.start or when, base.effective.end, lambda x: (x, "", ""), base.effective.cited(base.citation),
                                     base.min_units.value if base.min_units else None,
                                     base.max_units.value if base.max_units else None, (), 0, base.unmeasured))
         notes.append(f"Measurements not provided: the maximum pilotage charge, on {u} pilotage units ({base.unmeasured}).")
@@ -84,7 +84,7 @@ def _quote_on(plan: Plan, route: str, base: BracketSchedule, given: Decimal | No
         u = given
     used = clamp_amounts(u, base.min_units, base.max_units)
     if used != u:
-        notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {base.citation}.")
+        notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {base.effective.cited(base.citation)}.")
     notes.extend(n for opt, n in plan.notes_unless.get(plan.group.get(base.id, ""), ()) if opt not in options)
     bracket = base.bracket_for(u)
     if bracket is None:
@@ -119,7 +119,7 @@ def _quote_on(plan: Plan, route: str, base: BracketSchedule, given: Decimal | No
             s = z.schedule_on(when)
             zone2 = cents(s.fee(u))
             notes.append(f"\"Zone 2 Base Rate\" read as the {z.title} charge for {u} "
-                         f"pilotage units: ${zone2:,} ({s.citation}); the rule does not define it.")
+                         f"pilotage units: ${zone2:,} ({s.effective.cited(s.citation)}); the rule does not define it.")
         return zone2
 
     instead: list[str] = []
@@ -144,7 +144,7 @@ def _quote_on(plan: Plan, route: str, base: BracketSchedule, given: Decimal | No
 
 def _base_line(plan: Plan, base: BracketSchedule, bracket, used: Decimal, amount: Decimal) -> Line:  # type: ignore[no-untyped-def]
     return Line(f"Pilotage: {used} PU, bracket \"{bracket.written}\": {describe(bracket.fee, 'PU')}", amount,
-                base.citation)
+                base.effective.cited(base.citation))
 
 
 def _occurrences(opt: Option, value: object) -> list[object]:

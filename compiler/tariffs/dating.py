@@ -72,7 +72,7 @@ def act_tariffs(timeline: Timeline, diags: Diagnostics, routes: RouteTable) -> l
                 e = v.compiled.entry
                 name = e.cite or short_name(e.file)  # the act is cited with the provision it amends
                 said = (f"The law by {name}, whose date is known only between bounds: {v.uncertain}.",) if v.uncertain else ()
-                out.extend(replace(t, citation=f"{t.citation}, as amended by {name}", notes=t.notes + said)
+                out.extend(replace(t, effective=replace(t.effective, act=name), notes=t.notes + said)
                            for t in extract_document(v.compiled, diags, routes)
                            if t.provision == v.target or t.provision.startswith(v.target + "/"))
     return out
@@ -171,6 +171,8 @@ def _bounded(e, given, v: TextVersion | None, timeline: Timeline):  # type: igno
             e = replace(e, end_from=max(span.end_possible, e.start) if e.start else span.end_possible)
         elif e.end == given.end and given.end_from is not None and e.end_from is None:
             e = replace(e, end_from=given.end_from)
+    if given.act and not e.act:
+        e = replace(e, act=given.act)
     return e
 
 

@@ -72,6 +72,11 @@ class Effective:
     start_from: dt.date | None = None
     end_from: dt.date | None = None
     uncertain: str = ""
+    act: str = ""  # the amending act whose text states the tariff ("A.8982-A of 2024"); "" for the law's own text
+
+    def cited(self, citation: str) -> str:
+        """How a quote cites the tariff: its provision, and the act that gave it this text."""
+        return f"{citation}, as amended by {self.act}" if self.act else citation
 
     def possibly(self, day: dt.date) -> bool:
         """In force on ``day`` if a date known only between bounds came early enough, not certainly."""
