@@ -108,7 +108,16 @@ def undecided(q: Quote, others: tuple[tuple[Period, Quote], ...]) -> Quote:
     says both amounts and on what the choice depends."""
     alternatives = []
     words = []
+    same = [p for p, other in others if other.total == q.total]
+    if len(same) == len(others):  # the law is in doubt that day, but not the amount: said, and settled
+        p = same[0]
+        day = (p.possible_from - _dt.timedelta(days=1)).isoformat() if p.possible_from else ""
+        return q._replace(notes=(f"{p.citation} may already be in force on {q.on.isoformat()} (it is in force from a "
+                                 f"day between {day} and {p.start.isoformat()}); the amount is the same under it.",)
+                          + q.notes)
     for p, other in others:
+        if other.total == q.total:
+            continue
         day = (p.possible_from - _dt.timedelta(days=1)).isoformat() if p.possible_from else ""
         condition = (f"{p.citation} was already in force on {q.on.isoformat()} (it is in force from a day between "
                      f"{day} and {p.start.isoformat()})")

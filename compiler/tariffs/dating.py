@@ -21,7 +21,20 @@ from compiler.tariffs.routes import RouteTable
 
 def date_tariffs(tariffs: list[AnyTariff], timeline: Timeline) -> list[AnyTariff]:
     """Every tariff with its effective range decided: see the module's docstring."""
-    return inherit_clamps(follow_timeline(_within_texts(tariffs), timeline))
+    return _say_bounds(inherit_clamps(follow_timeline(_within_texts(tariffs), timeline)))
+
+
+def _say_bounds(tariffs: list[AnyTariff]) -> list[AnyTariff]:
+    """A schedule whose start is known only between bounds says so in its notes (every quote on it carries
+    them); an act's text says it already (act_tariffs: the act's bounds)."""
+    out = []
+    for t in tariffs:
+        e = t.effective
+        if e.start_from is not None and not e.act:
+            t = replace(t, notes=t.notes + (f"Its start is known only between bounds: in force from a day "
+                                            f"{e.start_words()}, certainly from {e.start} ({e.uncertain}).",))
+        out.append(t)
+    return out
 
 
 def _within_texts(tariffs: list[AnyTariff]) -> list[AnyTariff]:
