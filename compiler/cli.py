@@ -304,13 +304,17 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     from rich.table import Table
 
     console = Console(highlight=False, soft_wrap=False)
-    table = Table(title=f"{q.route} · {q.units} pilotage units · {q.on.isoformat()}", show_footer=True)
-    table.add_column("Item", footer="Total", overflow="fold")
-    table.add_column("Amount", justify="right", footer=f"${q.total:,.2f}")
-    table.add_column("Citation", overflow="fold")
-    for line in q.lines:
-        table.add_row(line.description, f"${line.amount:,.2f}", line.citation)
-    console.print(table)
+    # a quote on a day whose law is known only between bounds: each possible amount in a table of its own
+    for title, one in [("" if q.settled else "if the change had not yet taken effect", q)] + [
+            (f"if {a.condition}", a.quote) for a in getattr(q, "alternatives", ())]:
+        table = Table(title=f"{one.route} · {one.units} pilotage units · {one.on.isoformat()}"
+                      + (f"\n{title}" if title else ""), show_footer=True)
+        table.add_column("Item", footer="Total", overflow="fold")
+        table.add_column("Amount", justify="right", footer=f"${one.total:,.2f}")
+        table.add_column("Citation", overflow="fold")
+        for line in one.lines:
+            table.add_row(line.description, f"${line.amount:,.2f}", line.citation)
+        console.print(table)
     for note in q.notes:
         console.print(f"• {note}", markup=False)
     return EXIT_OK
