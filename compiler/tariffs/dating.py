@@ -9,7 +9,9 @@ act's new text states keeps the unit clamps of the text the act leaves unchanged
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import re
 from dataclasses import replace
 
 from compiler.diagnostics import Diagnostics
@@ -148,8 +150,11 @@ def _from_act(v: TextVersion) -> bool:
     return v.compiled is not None and v.compiled.entry is not None and v.compiled.entry.kind == "act"
 
 
-def act_tariffs(timeline: Timeline, diags: Diagnostics, routes: RouteTable) -> list[AnyTariff]:
-    """Tariffs read from the texts amending acts put in force."""
+def act_tariffs(timeline: Timeline, diags: Diagnostics, routes: RouteTable,
+                raws: dict[str, str] | None = None) -> list[AnyTariff]:
+    """Tariffs read from the texts amending acts put in force. With ``raws`` (each act file's text as received),
+    every amount points at its characters in the act as printed (``in_print``), not at the new text navlaw
+    composed from it."""
     from compiler.tariffs.extract import extract_document
 
     out: list[AnyTariff] = []
@@ -159,10 +164,65 @@ def act_tariffs(timeline: Timeline, diags: Diagnostics, routes: RouteTable) -> l
                 e = v.compiled.entry
                 name = e.cite or short_name(e.file)  # the act is cited with the provision it amends
                 said = (f"The law by {name}, whose date is known only between bounds: {v.uncertain}.",) if v.uncertain else ()
-                out.extend(replace(t, effective=replace(t.effective, act=name), notes=t.notes + said)
-                           for t in extract_document(v.compiled, diags, routes)
-                           if t.provision == v.target or t.provision.startswith(v.target + "/"))
+                raw_file = v.compiled.source.path.split("#section-")[0]
+                for t in extract_document(v.compiled, diags, routes):
+                    if t.provision == v.target or t.provision.startswith(v.target + "/"):
+                        t = replace(t, effective=replace(t.effective, act=name), notes=t.notes + said)
+                        out.append(in_print(t, raw_file, (raws or {}).get(raw_file), v.target))
     return out
+
+
+_INSTRUCTION_END = re.compile(r"(?i)to\s+read\s+as\s+follows\s*:")
+
+
+def in_print(t, raw_file: str, raw: str | None, target: str):  # type: ignore[no-untyped-def]
+    """``t`` with its amounts' sources in the act as printed: from the new text of ``target`` (its label at a line
+    start after an instruction's "to read as follows:"), each amount is the next occurrence of its characters,
+    outside [brackets] (the deleted old matter). Left as read when the print does not hold them in that order."""
+    from compiler.tariffs.model import Amount, Source
+
+    if raw is None:
+        return t
+    label = re.escape(f"({target.rsplit('/', 1)[-1]})")
+    head = next((m.end() for m in _INSTRUCTION_END.finditer(raw)), None)
+    at = re.compile(rf"(?m)^[ \t\d]*{label}").search(raw, head) if head is not None else None
+    if at is None:
+        return t
+    deleted = [(m.start(), m.end()) for m in re.finditer(r"\[[^\[\]]*\]", raw)]
+    pos = at.start()
+    moved: dict[int, Amount] = {}
+
+    def find(a: Amount) -> Amount | None:
+        nonlocal pos
+        pat = re.compile(rf"(?<![\w.]){re.escape(a.source.text)}(?![\w]|\.\d)")
+        for m in pat.finditer(raw, pos):
+            if any(s <= m.start() < e for s, e in deleted):
+                continue
+            pos = m.end()
+            line_start = raw.rfind("\n", 0, m.start()) + 1
+            return Amount(a.value, Source(raw_file, m.start(), m.end(), raw.count("\n", 0, m.start()) + 1,
+                                          m.start() - line_start + 1, a.source.text))
+        return None
+
+    def walk(x):  # type: ignore[no-untyped-def]
+        if isinstance(x, Amount):
+            if id(x) not in moved:
+                got = find(x)
+                if got is None:
+                    raise LookupError(x.source.text)
+                moved[id(x)] = got
+            return moved[id(x)]
+        if isinstance(x, tuple):
+            return tuple(walk(y) for y in x)
+        if dataclasses.is_dataclass(x) and not isinstance(x, type):
+            changes = {f.name: walk(getattr(x, f.name)) for f in dataclasses.fields(x) if f.name != "effective"}
+            return replace(x, **{k: v for k, v in changes.items() if v is not getattr(x, k)})
+        return x
+
+    try:
+        return walk(t)
+    except LookupError:
+        return t
 
 
 def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[type-arg]
