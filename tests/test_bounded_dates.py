@@ -174,3 +174,41 @@ def test_bad_bounds_are_manifest_errors_with_the_line(tmp_path, capsys, value, s
     assert code == 1 and says in out + err
     number = text.split("\n").index(line) + 1
     assert f"manifest.toml:{number}:" in out + err
+
+
+CALC = """
+globalThis.window = globalThis;
+require(process.argv[2]);
+const calc = require(process.argv[3]);
+const out = [["3000", "2024-06-01"], ["3000", "2026-06-01"], ["1000", "2024-06-01"]].map(([u, on]) => {
+  const q = calc.quote("sandy-hook", u, on, {});
+  return { total: q.total, alternatives: (q.alternatives || []).map((a) => a.quote.total), first: q.notes[0] };
+});
+console.log(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_the_site_calculator_gives_both_amounts_inside_the_bounds(tmp_path, capsys):
+    import json
+    import subprocess
+
+    code, _, _ = run(capsys, "build", "--out", str(tmp_path / "build"), "--module", str(tmp_path / "fees"),
+                     "--on", "2024-06-01")
+    assert code == 0
+    assets = tmp_path / "build" / "site" / "assets"
+    (tmp_path / "run.js").write_text(CALC)
+    r = subprocess.run(["node", str(tmp_path / "run.js"), str(assets / "plans.js"), str(assets / "calculator.js")],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    inside, after, small = json.loads(r.stdout)
+    assert inside["total"] == "14603.34" and inside["alternatives"] == ["15662.75"]
+    assert "$14,603.34" in inside["first"] and "$15,662.75" in inside["first"] and RANGE in inside["first"]
+    assert after == {"total": "16636.70", "alternatives": [], "first": after["first"]}
+    assert small["alternatives"] == [] and "the amount is the same" in small["first"]
+    # the tariffs page says which schedule may be in force on the site's date, and the change report the range
+    page = (tmp_path / "build" / "site-docs" / "tariffs.md").read_text(encoding="utf-8")
+    assert "may be in force on 2024-06-01: from a day between 2024-02-08 and 2024-12-31" in page
+    assert "in force on 2024-06-01 unless the change whose date is known only between bounds came first" in page
+    year = (tmp_path / "build" / "site-docs" / "changes" / "2024.md").read_text(encoding="utf-8")
+    assert f"takes effect {RANGE}" in year and "x 4.70" in year

@@ -232,7 +232,11 @@ def _claim(out: dict[str, str], page: str, what: str) -> None:
 def _when(t: AnyTariff) -> str:
     e = t.effective
     start = e.start.isoformat() if e.start else "not established"
+    if e.start_from is not None:  # a start known only between bounds
+        start = f"a day {e.start_words()}"
     end = e.end.isoformat() if e.end else ("not established" if e.end_basis == "unresolved" else "")
+    if e.end_from is not None and e.end is not None:
+        end = f"a day between {e.end_from - dt.timedelta(days=1)} and {e.end}"
     return esc.text(f"{start} – {end}" if end else f"from {start}")
 
 
