@@ -462,7 +462,7 @@ def sandy_hook_nav_88_4_b_1_ii_1_a_iii_from_2024_01_01(pu: Decimal) -> tuple[Dec
 def sandy_hook_nav_88_4_b_1_ii_1_a_iii_from_2024_12_31(pu: Decimal) -> tuple[Decimal, str, str]:
     """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii): rate table, in force 2024-12-31 to 2025-01-01 (text-version, verified).
 
-    Read from A8982A-2024.md#section-1, line 3. Returns the exact fee for ``pu`` pilotage
+    Read from A8982A-2024.md#section-1, line 45. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
     if pu < NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B1_TO:
         return NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B1_AMOUNT, "0 to 24.99", "849"
@@ -500,7 +500,7 @@ def sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2002_07_01(pu: Decimal) -> tuple[Deci
 def sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2025_01_01(pu: Decimal) -> tuple[Decimal, str, str]:
     """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv): rate table, in force 2025-01-01 to 2026-01-01 (text, verified).
 
-    Read from A8982A-2024.md#section-1, line 3. Returns the exact fee for ``pu`` pilotage
+    Read from A8982A-2024.md#section-1, line 53. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
     if pu < NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B1_TO:
         return NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B1_AMOUNT, "0 to 24.99", "874"
@@ -520,7 +520,7 @@ def sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2025_01_01(pu: Decimal) -> tuple[Deci
 def sandy_hook_nav_88_4_b_1_ii_1_a_v(pu: Decimal) -> tuple[Decimal, str, str]:
     """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v): rate table, in force 2026-01-01 to 2027-01-01 (text, verified).
 
-    Read from A8982A-2024.md#section-1, line 3. Returns the exact fee for ``pu`` pilotage
+    Read from A8982A-2024.md#section-1, line 61. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
     if pu < NAV_88_4_B_1_II_1_A_V_B1_TO:
         return NAV_88_4_B_1_II_1_A_V_B1_AMOUNT, "0 to 24.99", "900"
@@ -540,7 +540,7 @@ def sandy_hook_nav_88_4_b_1_ii_1_a_v(pu: Decimal) -> tuple[Decimal, str, str]:
 def sandy_hook_nav_88_4_b_1_ii_1_a_vi(pu: Decimal) -> tuple[Decimal, str, str]:
     """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi): rate table, in force from 2027-01-01 (text, verified).
 
-    Read from A8982A-2024.md#section-1, line 3. Returns the exact fee for ``pu`` pilotage
+    Read from A8982A-2024.md#section-1, line 75. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
     if pu < NAV_88_4_B_1_II_1_A_VI_B1_TO:
         return NAV_88_4_B_1_II_1_A_VI_B1_AMOUNT, "0 to 24.99", "927"

@@ -179,7 +179,7 @@ def in_print(t, raw_file: str, raw: str | None, target: str):  # type: ignore[no
     """``t`` with its amounts' sources in the act as printed: from the new text of ``target`` (its label at a line
     start after an instruction's "to read as follows:"), each amount is the next occurrence of its characters,
     outside [brackets] (the deleted old matter). Left as read when the print does not hold them in that order."""
-    from compiler.tariffs.model import Amount, Source
+    from compiler.tariffs.model import Amount, Effective, Source
 
     if raw is None:
         return t
@@ -189,33 +189,36 @@ def in_print(t, raw_file: str, raw: str | None, target: str):  # type: ignore[no
     if at is None:
         return t
     deleted = [(m.start(), m.end()) for m in re.finditer(r"\[[^\[\]]*\]", raw)]
-    pos = at.start()
-    moved: dict[int, Amount] = {}
+    cursor = {"amount": at.start(), "source": at.start(), "effective": at.start()}  # amounts, and the other cited words (a row's range)
+    moved: dict[int, object] = {}
 
-    def find(a: Amount) -> Amount | None:
-        nonlocal pos
-        pat = re.compile(rf"(?<![\w.]){re.escape(a.source.text)}(?![\w]|\.\d)")
-        for m in pat.finditer(raw, pos):
+    def find(src: Source, kind: str) -> Source:
+        words = r"\s+".join(re.escape(w) for w in src.text.split())
+        pat = re.compile(rf"(?<![\w.]){words}(?![\w]|\.\d)")
+        for m in pat.finditer(raw, cursor[kind]):
             if any(s <= m.start() < e for s, e in deleted):
                 continue
-            pos = m.end()
+            cursor[kind] = m.end()
             line_start = raw.rfind("\n", 0, m.start()) + 1
-            return Amount(a.value, Source(raw_file, m.start(), m.end(), raw.count("\n", 0, m.start()) + 1,
-                                          m.start() - line_start + 1, a.source.text))
-        return None
+            return Source(raw_file, m.start(), m.end(), raw.count("\n", 0, m.start()) + 1, m.start() - line_start + 1,
+                          raw[m.start():m.end()])
+        raise LookupError(src.text)
 
     def walk(x):  # type: ignore[no-untyped-def]
-        if isinstance(x, Amount):
+        if isinstance(x, (Amount, Source)):
             if id(x) not in moved:
-                got = find(x)
-                if got is None:
-                    raise LookupError(x.source.text)
-                moved[id(x)] = got
+                moved[id(x)] = Amount(x.value, find(x.source, "amount")) if isinstance(x, Amount) else \
+                    find(x, "source") if x.text.strip() else x
             return moved[id(x)]
         if isinstance(x, tuple):
             return tuple(walk(y) for y in x)
+        if isinstance(x, Effective):  # the words its date is read from: moved when found, kept otherwise
+            try:
+                return replace(x, source=find(x.source, "effective")) if x.source is not None else x
+            except LookupError:
+                return x
         if dataclasses.is_dataclass(x) and not isinstance(x, type):
-            changes = {f.name: walk(getattr(x, f.name)) for f in dataclasses.fields(x) if f.name != "effective"}
+            changes = {f.name: walk(getattr(x, f.name)) for f in dataclasses.fields(x)}
             return replace(x, **{k: v for k, v in changes.items() if v is not getattr(x, k)})
         return x
 
