@@ -94,11 +94,15 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(_dump({"section": node_json(comp.section), "on": day.isoformat(),
                      "sources": [{"id": pid, "file": Path(v.file).name.split("#")[0], "from": str(v.start),
                                   "note": v.note} for pid, v in comp.sources],
-                     "gaps": comp.gaps}))
+                     "gaps": comp.gaps, "pending": timeline.pending(section, day)}))
     else:
         print("\n".join(outline(comp.section)))
         print(f"\nin force on {day}, from:")
         print("\n".join(_sources_text(comp)))
+        pending = timeline.pending(section, day)  # texts whose start is known only between bounds
+        if pending:
+            print(f"\nmay already be in force on {day} (a date known only between bounds):")
+            print("\n".join(f"  {p}" for p in pending))
     return EXIT_OK
 
 

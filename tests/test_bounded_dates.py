@@ -212,3 +212,23 @@ def test_the_site_calculator_gives_both_amounts_inside_the_bounds(tmp_path, caps
     assert "in force on 2024-06-01 unless the change whose date is known only between bounds came first" in page
     year = (tmp_path / "build" / "site-docs" / "changes" / "2024.md").read_text(encoding="utf-8")
     assert f"takes effect {RANGE}" in year and "x 4.70" in year
+
+
+def test_show_inside_the_bounds_says_which_texts_may_already_be_in_force(capsys):
+    code, out, _ = run(capsys, "show", "88", "--on", "2024-06-01")
+    assert code == 0
+    assert "| 1650 and up    | $((P.U. - 1650) x 3.97) + 8225 |" in out  # the text before the change, shown
+    assert "may already be in force on 2024-06-01 (a date known only between bounds):" in out
+    assert ("88/4/b/1/ii/1/A/iii: A8982A-2024.md may already be in force on 2024-06-01 (from a day between 2024-02-08 "
+            "and 2024-12-31, certainly from 2024-12-31)") in out
+    code, out, _ = run(capsys, "show", "88", "--on", "2025-06-01")
+    assert "may already be in force" not in out and "88/4/b/1/ii/1/A/iv: A8982A-2024.md — effective between 2024-02-08 " \
+        "and 2024-12-31" in out
+
+
+def test_the_history_page_dates_the_change_between_the_bounds(tmp_path, capsys):
+    code, _, _ = run(capsys, "build", "--out", str(tmp_path / "build"), "--module", str(tmp_path / "fees"),
+                     "--on", "2026-06-01")
+    assert code == 0
+    history = (tmp_path / "build" / "site-docs" / "history" / "88.md").read_text(encoding="utf-8")
+    assert f"## As of 2024-12-31 (the change came on a day {RANGE})" in history

@@ -183,6 +183,18 @@ class Timeline:
         assert isinstance(tree, Section)
         return Composed(tree, sources, gaps)
 
+    def pending(self, section: str, day: dt.date) -> list[str]:
+        """Texts of the section that may already be in force on ``day`` (their start is known only between
+        bounds, and ``day`` falls between them), said for people: the composed text is the one before them."""
+        out = []
+        for t in (section, *self._partials().get(section, ())):
+            for w in self.versions.get(t, ()):
+                if w.possible_from is not None and w.start is not None and w.possible_from <= day < w.start:
+                    out.append(f"{t}: {short_name(w.file.split('#')[0])} may already be in force on {day} (from a day "
+                               f"{w.start_words()}, certainly from {w.start}); the text above is the one before it. "
+                               f"{w.uncertain}")
+        return out
+
     def latest(self, section: str) -> Composed:
         # the section's own versions and those of the provisions below it (indexed: a scan of every
         # version for every section grew with the square of the corpus)
