@@ -13,6 +13,7 @@ import dataclasses
 import datetime as dt
 import re
 from dataclasses import replace
+from typing import Any
 
 from compiler.diagnostics import Diagnostics
 from compiler.frontend.nodes import lineage, section_of
@@ -204,7 +205,7 @@ def in_print(t, raw_file: str, raw: str | None, target: str):  # type: ignore[no
                           raw[m.start():m.end()])
         raise LookupError(src.text)
 
-    def walk(x):  # type: ignore[no-untyped-def]
+    def walk(x: Any) -> Any:
         if isinstance(x, (Amount, Source)):
             if id(x) not in moved:
                 moved[id(x)] = Amount(x.value, find(x.source, "amount")) if isinstance(x, Amount) else \
@@ -256,7 +257,7 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
         # a later *text of the law* of the series (a section text, a consolidation) supersedes an older text's
         # schedules; an amending act does not: it replaces only the provisions it names, and the timeline ends
         # their schedules (tariffs follow provisions: a clause an act adds leaves its siblings' fees in force)
-        acts = {f for f in files if any(version_of[i] is not None and out[i].file == f and _from_act(version_of[i])
+        acts = {f for f in files if any(out[i].file == f and (w := version_of[i]) is not None and _from_act(w)
                                         for i in idxs)}
         later = [(fa, next(((fb, sb) for fb, sb in ordered[k + 1:] if fb not in acts), None))
                  for k, (fa, _) in enumerate(ordered)]
