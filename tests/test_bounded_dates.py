@@ -232,3 +232,24 @@ def test_the_history_page_dates_the_change_between_the_bounds(tmp_path, capsys):
     assert code == 0
     history = (tmp_path / "build" / "site-docs" / "history" / "88.md").read_text(encoding="utf-8")
     assert f"## As of 2024-12-31 (the change came on a day {RANGE})" in history
+
+
+def test_a_day_counted_from_a_bounded_became_law_is_bounded_alike(tmp_path, capsys):
+    """hudson-and-repeal.txt takes effect "on the ninetieth day after it shall have become a law": with became_law
+    between 2027-02-28 and 2027-03-31 it takes effect between 2027-05-29 and 2027-06-29 (90 days after each)."""
+    root = tmp_path / "corpus"
+    shutil.copytree(CORPUS, root)
+    shutil.copy(Path(__file__).parent / "acts" / "hudson-and-repeal.txt", root / "hr.txt")
+    with open(root / "manifest.toml", "a", encoding="utf-8") as m:
+        m.write('\n[[document]]\nfile = "hr.txt"\nkind = "act"\nstatus = "in-force"\nsource = "test act"\n'
+                'became_law = { after = 2027-02-28, by = 2027-03-31, source = "test: signed in March 2027" }\n')
+    code, out, _ = run(capsys, "changes", "--from", "2027-01-01", "--to", "2027-12-31", "--corpus", str(root))
+    assert code == 0
+    assert "takes effect between 2027-05-29 and 2027-06-29 (on the ninetieth day after it shall have become a law" in out
+    assert "applied: § 1 adds 89-a/9, from a day between 2027-05-29 and 2027-06-29" in out
+    assert "applied: § 2 repeals 88-a, from a day between 2027-05-29 and 2027-06-29" in out
+    code, out, _ = run(capsys, "show", "88-a", "--on", "2027-06-15", "--corpus", str(root))
+    assert code == 0 and "Unlicensed piloting" in out  # the repeal is not certain before 2027-06-29 ...
+    assert "88-a: hr.txt may already be in force on 2027-06-15 (from a day between 2027-05-29 and 2027-06-29" in out
+    code, _, err = run(capsys, "show", "88-a", "--on", "2027-06-29", "--corpus", str(root))
+    assert code == 1 and "§ 88-a was repealed on a day between 2027-05-29 and 2027-06-29" in err  # ... certain from then

@@ -155,7 +155,8 @@ class Timeline:
         if base is None:
             return Composed(None, [], [], why)
         if base.node is None:
-            return Composed(None, [(section, base)], [], f"§ {section} was repealed on {base.start} "
+            when = f"on a day {base.start_words()}" if base.possible_from else f"on {base.start}"
+            return Composed(None, [(section, base)], [], f"§ {section} was repealed {when} "
                                                         f"({short_name(base.file)})")
         tree: Node = base.node
         sources: list[tuple[str, TextVersion]] = [(section, base)]
