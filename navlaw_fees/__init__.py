@@ -378,6 +378,8 @@ _SANDY_HOOK_PERIODS = (
     Period(NAV_88_4_B_1_II_1_A_VI_FROM, None, sandy_hook_nav_88_4_b_1_ii_1_a_vi, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi), as amended by A.8982-A of 2024', None, None,
            ("The table has no header here (an act's text of it); its text calls it the rate table and each row is a range of pilotage units and a tariff, so it is read as one.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'The law by A.8982-A of 2024, whose date is known only between bounds: A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately, and shall apply to base pilotage tariffs incurred on or after such date: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31.', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
 )
+# the schedules whose start is known only between bounds (a quote inside them gives both amounts)
+_SANDY_HOOK_BOUNDED = tuple(p for p in _SANDY_HOOK_PERIODS if p.possible_from is not None)
 _SANDY_HOOK_NO_SCHEDULE = "no sandy-hook rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), 2023-01-01 to 2024-12-31 (088.fragments.2022.txt), from 2024-12-31 (A8982A-2024.md#section-1); known in force until 2006-01-01; the corpus has no text of it from then until 2023-01-01 (088.fragments.2022.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(i) (no date in the text; manifest fragment 88/4/b/1/ii/1/A/i gives none (In force from L.2022, ch. 413\u0027s effective date, which is not established.)); Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(iv) (a second rate table under Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(iv); the text does not say which one applies); Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(iii) (\"Effective immediately\": the date the amending act took effect is not in the corpus); and 2 more"
 _SANDY_HOOK_OPTIONS = ("capital_expense_fund_surcharge", )
 
@@ -421,7 +423,7 @@ def _quote_sandy_hook(given: Decimal | None, on: _date, options: dict[str, Any],
             lines.append(Line('Capital expense fund surcharge (set by the Sandy Hook pilots surcharge board, entered by the user)', board_amount(options['capital_expense_fund_surcharge'], 'capital_expense_fund_surcharge', SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_NAV_LAW_CONSOLIDATED_CAP, 'Nav. Law § 88(4)(e) caps it at $125 per ship'), 'Nav. Law § 88(4)(e)'))
     q = Quote("sandy-hook", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
     if forced is None:
-        others = possibly(_SANDY_HOOK_PERIODS, on, p)
+        others = possibly(_SANDY_HOOK_BOUNDED, on, p)
         if others:  # the amount depends on a date known only between bounds: both amounts, never one silently
             q = undecided(q, tuple((a, _quote_sandy_hook(given, on, options, a)) for a in others))
     return q
