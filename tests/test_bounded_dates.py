@@ -210,6 +210,8 @@ def test_the_site_calculator_gives_both_amounts_inside_the_bounds(tmp_path, caps
     page = (tmp_path / "build" / "site-docs" / "tariffs.md").read_text(encoding="utf-8")
     assert "may be in force on 2024-06-01: from a day between 2024-02-08 and 2024-12-31" in page
     assert "in force on 2024-06-01 unless the change whose date is known only between bounds came first" in page
+    law = (tmp_path / "build" / "site-docs" / "law" / "88.md").read_text(encoding="utf-8")
+    assert "88/4/b/1/ii/1/A/v: A8982A-2024.md may already be in force on 2024-06-01" in law
     year = (tmp_path / "build" / "site-docs" / "changes" / "2024.md").read_text(encoding="utf-8")
     assert f"takes effect {RANGE}" in year and "x 4.70" in year
 

@@ -153,7 +153,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                       if isinstance(c, Provision)] if shown is not None else [],
             absent=comp.message if shown is None else "",  # type: ignore[attr-defined]
             known=P.notes.get(page, {}).get(sec, ""), parts=len(comp.sources) > 1,  # type: ignore[attr-defined]
-            sources=sources, gaps=comp.gaps,  # type: ignore[attr-defined]
+            sources=sources, gaps=comp.gaps + timeline.pending(sec, on),  # type: ignore[attr-defined]  (and texts that may already be in force)
             history=_rel(page, hist) if hist in history else "", bracketed=page in P.bracketed, amended=page in P.amended,
             picker=picker(timeline, sec, on, hist in history),
             duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,
