@@ -78,19 +78,8 @@ class Act:
     removed: list[str] = field(default_factory=list)  # what of the print was not the act (bill print)
     outcome: list[tuple[str, str]] = field(default_factory=list)  # (applied | reported | refused, what), when applied
 
-    # when the manifest knows became_law only between bounds: the dates counted from its first possible
-    # day (``dates`` counts from its last, the day by which the act is certainly law)
-    earliest: E.Effective | None = None
-
     def effective_of(self, ins: Instruction) -> tuple[dt.date | None, str]:
         return self.dates.of(ins.number)
-
-    def possible_from(self, ins: Instruction) -> dt.date | None:
-        """The first day ``ins`` may be in force, when its date is known only between bounds (else None)."""
-        if self.earliest is None:
-            return None
-        first, last = self.earliest.of(ins.number)[0], self.dates.of(ins.number)[0]
-        return first if first is not None and last is not None and first < last else None
 
 
 # ---- the instruction grammar -----------------------------------------------------------------------------
@@ -240,8 +229,6 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
                 continue  # a later part's effective-date section: its instructions are other laws' (reported)
             act.dates = E.read(clause, entry.became_law, lambda msg: err(line, f"§ {number} of the act: {msg}"))
             act.effective, act.effective_phrase, dated = act.dates.date, act.dates.phrase, True
-            if entry.became_law_bounds is not None:  # the same clause counted from the first possible day
-                act.earliest = E.read(clause, entry.became_law_bounds.earliest, lambda msg: None)
             for p in act.dates.unread:
                 report(Severity.INFO, line, f"§ {number} of the act: a proviso navlaw does not read, as it dates "
                        f"nothing: {p[:160]!r}")

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend.acts import Act, Instruction
+from compiler.frontend.acts import Act, Instruction, parse_act
 from compiler.frontend.corpus import Compiled
 from compiler.frontend.load import SourceDocument
 from compiler.frontend.newmatter import TOKEN, CaseBook, new_text, old_words
@@ -126,7 +126,7 @@ def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped
             else:
                 verb = {"amend": "amends", "add": "adds", "repeal": "repeals", "replace": "replaces",
                         "renumber": f"renumbers as {ins.renamed}"}[ins.action]
-                first = act.possible_from(ins)
+                first = possible_from(act, ins)
                 since = f"from a day between {first - dt.timedelta(days=1)} and {when}" if first else f"from {when}"
                 act.outcome.append(("applied", f"§ {ins.number} {verb} {ins.target}, {since}"))
     return Timeline(versions)
@@ -198,10 +198,40 @@ def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, ord
     return ""
 
 
+_EARLIEST: dict[tuple[str, str, str], Act] = {}
+
+
+def earliest_reading(act: Act) -> Act | None:
+    """When the manifest knows the act's became_law only between bounds: the act read again as if it had become
+    law on the first possible day (its dates counted from there; its own reading counts from the last, the day
+    by which it is certainly law). None when became_law is a plain date. Read once per act text and entry."""
+    b = act.entry.became_law_bounds
+    if b is None:
+        return None
+    key = (act.file, act.raw, repr(act.entry))
+    if key not in _EARLIEST:
+        src = SourceDocument(act.file, act.raw, "", len(act.raw.encode()))
+        _EARLIEST[key] = parse_act(src, replace(act.entry, became_law=b.earliest, became_law_bounds=None), Diagnostics())
+    return _EARLIEST[key]
+
+
+def possible_from(act: Act, ins: Instruction) -> dt.date | None:
+    """The first day ``ins`` may be in force, when its date is known only between bounds (else None): the date of
+    the same instruction in the act read from its first possible became_law."""
+    early = earliest_reading(act)
+    if early is None:
+        return None
+    k = act.instructions.index(ins)
+    if k >= len(early.instructions):
+        return None
+    first, last = early.effective_of(early.instructions[k])[0], act.effective_of(ins)[0]
+    return first if first is not None and last is not None and first < last else None
+
+
 def _uncertain(act: Act, ins: Instruction, when: dt.date) -> dict:  # type: ignore[type-arg]
     """What a version of ``ins`` carries when the act's date is known only between bounds: the first day it may
     be in force, and on what that rests (the manifest's bounds of became_law and the act's own words)."""
-    first = act.possible_from(ins)
+    first = possible_from(act, ins)
     b = act.entry.became_law_bounds
     if first is None or b is None:
         return {}

@@ -15,6 +15,7 @@ from compiler.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FlatFe
                       PerUnitFee, TimeFee)
 from compiler.frontend.acts import Act
 from compiler.frontend.nodes import section_name, section_order
+from compiler.law.amend import earliest_reading
 from compiler.law.timeline import Timeline
 
 
@@ -286,9 +287,9 @@ def act_review(act: Act, tariffs: list[AnyTariff], quote: Callable[[str], str] =
     name = Path(act.file).name
     when = f"takes effect {act.effective} ({act.effective_phrase})" if act.effective else "has no effective date navlaw reads"
     bounds = act.entry.became_law_bounds
-    if act.effective and act.earliest is not None and act.earliest.date and bounds is not None \
-            and act.earliest.date < act.effective:
-        when = (f"takes effect between {act.earliest.date - dt.timedelta(days=1)} and {act.effective} "
+    early = earliest_reading(act)  # became_law known only between bounds: the act's dates from the first day
+    if act.effective and early is not None and early.effective and bounds is not None and early.effective < act.effective:
+        when = (f"takes effect between {early.effective - dt.timedelta(days=1)} and {act.effective} "
                 f"({act.effective_phrase}; it became law {bounds.rests_on()})")
     out = [f"act {quote(name)}" + (f" — AN ACT {quote(act.title[:160])}" if act.title else "") + f"; {quote(when)}"]
     counts = {k: sum(1 for o, _ in act.outcome if o == k) for k in ("applied", "reported", "refused")}
