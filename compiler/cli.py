@@ -98,11 +98,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     else:
         print("\n".join(outline(comp.section)))
         print(f"\nin force on {day}, from:")
-        print("\n".join(_sources_text(comp)))
-        pending = timeline.pending(section, day)  # texts whose start is known only between bounds
-        if pending:
-            print(f"\nmay already be in force on {day} (a date known only between bounds):")
-            print("\n".join(f"  {p}" for p in pending))
+        print("\n".join(_sources_text(comp) + [f"  may already be in force: {p}" for p in timeline.pending(section, day)]))
     return EXIT_OK
 
 
@@ -308,11 +304,9 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     from rich.table import Table
 
     console = Console(highlight=False, soft_wrap=False)
-    # a quote on a day whose law is known only between bounds: each possible amount in a table of its own
-    for title, one in [("" if q.settled else "if the change had not yet taken effect", q)] + [
-            (f"if {a.condition}", a.quote) for a in getattr(q, "alternatives", ())]:
-        table = Table(title=f"{one.route} · {one.units} pilotage units · {one.on.isoformat()}"
-                      + (f"\n{title}" if title else ""), show_footer=True)
+    for title, one in [("" if q.settled else "\nif the change had not yet taken effect", q)] + [  # a date known only
+            (f"\nif {a.condition}", a.quote) for a in q.alternatives]:  # between bounds: each possible amount
+        table = Table(title=f"{one.route} · {one.units} pilotage units · {one.on.isoformat()}{title}", show_footer=True)
         table.add_column("Item", footer="Total", overflow="fold")
         table.add_column("Amount", justify="right", footer=f"${one.total:,.2f}")
         table.add_column("Citation", overflow="fold")
