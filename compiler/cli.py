@@ -94,11 +94,11 @@ def cmd_show(args: argparse.Namespace) -> int:
         return EXIT_ERRORS
     if args.format == "json":
         from compiler.export.api import show_json
-        print(_dump(show_json(corpus, comp, day)))
+        print(_dump(show_json(corpus, comp, day, timeline.pending(section, day))))
     else:
         print("\n".join(outline(comp.section)))
         print(f"\nin force on {day}, from:")
-        print("\n".join(_sources_text(comp)))
+        print("\n".join(_sources_text(comp) + [f"  may already be in force: {p}" for p in timeline.pending(section, day)]))
     return EXIT_OK
 
 
@@ -297,13 +297,15 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     from rich.table import Table
 
     console = Console(highlight=False, soft_wrap=False)
-    table = Table(title=f"{q.route} · {q.units} pilotage units · {q.on.isoformat()}", show_footer=True)
-    table.add_column("Item", footer="Total", overflow="fold")
-    table.add_column("Amount", justify="right", footer=f"${q.total:,.2f}")
-    table.add_column("Citation", overflow="fold")
-    for line in q.lines:
-        table.add_row(line.description, f"${line.amount:,.2f}", line.citation)
-    console.print(table)
+    for title, one in [("" if q.settled else "\nif the change had not yet taken effect", q)] + [  # a date known only
+            (f"\nif {a.condition}", a.quote) for a in q.alternatives]:  # between bounds: each possible amount
+        table = Table(title=f"{one.route} · {one.units} pilotage units · {one.on.isoformat()}{title}", show_footer=True)
+        table.add_column("Item", footer="Total", overflow="fold")
+        table.add_column("Amount", justify="right", footer=f"${one.total:,.2f}")
+        table.add_column("Citation", overflow="fold")
+        for line in one.lines:
+            table.add_row(line.description, f"${line.amount:,.2f}", line.citation)
+        console.print(table)
     for note in q.notes:
         console.print(f"• {note}", markup=False)
     return EXIT_OK

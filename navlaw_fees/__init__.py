@@ -5,7 +5,7 @@
 #   089-a.4-7-8.txt  d38e15f370ace50d364b0c8ac93b9e819a7d0e56838037bbf3c2a1d8486e84c9
 #   089-b.2022.txt  9c51ef4687c1aa0998f86b44aa0d58b81e1ed058df627c086974529fb3accc94
 #   21nycrr-55.2.proposed-2016.txt  0aaf33ddeadbbcd9a9bfe024b2877bb7d39cd39ea875891f05ce7b94fc1a23c7
-#   manifest.toml  a8e225cccdcb5e53d47b3a307ee1687284cb3c3d3c45df5df94336474129c8fb
+#   manifest.toml  1c31ff73e39ca64f87244bde03d3909aa217591e03bb385b542002057bd2b7be
 #   nav-law.consolidated.txt  331da2a25ee54c5e6966c2fa16fd18551f7f755940c65bdb94fe0a847446cf0c
 """Pilotage fees under the New York Navigation Law, to the cent, with citations.
 
@@ -28,33 +28,57 @@ from datetime import date as _date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Literal, Sequence, TypedDict, Union, Unpack, overload
 
-from ._runtime import (CENT, MAX_PLACES, MAX_UNITS, FeeError, Line, Period, Quote, board_amount, cents, check_options, choice, choices, clamp,
+from ._runtime import (CENT, MAX_PLACES, MAX_UNITS, Alternative, FeeError, Line, Period, Quote, board_amount, cents, check_options, choice, choices, clamp,
                        day, flag, hourly_percent, in_force, number, occurrences, percent_of, period, pilotage_units,
                        started, times, unmeasured_units, vessel_or_unmeasured, whole)
+from ._runtime import possibly, undecided
 from ._schedules import (
     NAV_88_4_B_1_II_1_A_ADDITION_PERCENT,
-    NAV_88_4_B_1_II_1_A_III_B1_AMOUNT,
-    NAV_88_4_B_1_II_1_A_III_B1_TO,
-    NAV_88_4_B_1_II_1_A_III_B2_AMOUNT,
-    NAV_88_4_B_1_II_1_A_III_B2_FROM,
-    NAV_88_4_B_1_II_1_A_III_B2_TO,
-    NAV_88_4_B_1_II_1_A_III_B3_AMOUNT,
-    NAV_88_4_B_1_II_1_A_III_B3_FROM,
-    NAV_88_4_B_1_II_1_A_III_B3_TO,
-    NAV_88_4_B_1_II_1_A_III_B4_FROM,
-    NAV_88_4_B_1_II_1_A_III_B4_RATE,
-    NAV_88_4_B_1_II_1_A_III_B4_TO,
-    NAV_88_4_B_1_II_1_A_III_B5_BASE,
-    NAV_88_4_B_1_II_1_A_III_B5_FROM,
-    NAV_88_4_B_1_II_1_A_III_B5_OFFSET,
-    NAV_88_4_B_1_II_1_A_III_B5_RATE,
-    NAV_88_4_B_1_II_1_A_III_B5_TO,
-    NAV_88_4_B_1_II_1_A_III_B6_BASE,
-    NAV_88_4_B_1_II_1_A_III_B6_FROM,
-    NAV_88_4_B_1_II_1_A_III_B6_OFFSET,
-    NAV_88_4_B_1_II_1_A_III_B6_RATE,
-    NAV_88_4_B_1_II_1_A_III_FROM,
-    NAV_88_4_B_1_II_1_A_III_UNTIL,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B1_AMOUNT,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B1_TO,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B2_AMOUNT,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B2_FROM,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B2_TO,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B3_AMOUNT,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B3_FROM,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B3_TO,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B4_FROM,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B4_RATE,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B4_TO,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B5_BASE,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B5_FROM,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B5_OFFSET,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B5_RATE,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B5_TO,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B6_BASE,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B6_FROM,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B6_OFFSET,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B6_RATE,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_FROM,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_UNTIL,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B1_AMOUNT,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B1_TO,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B2_AMOUNT,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B2_FROM,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B2_TO,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B3_AMOUNT,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B3_FROM,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B3_TO,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B4_FROM,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B4_RATE,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B4_TO,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_BASE,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_FROM,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_OFFSET,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_RATE,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_TO,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_BASE,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_FROM,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_OFFSET,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_RATE,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_FROM,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_POSSIBLY_FROM,
+    NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_UNTIL,
     NAV_88_4_B_1_II_1_A_II_B1_AMOUNT,
     NAV_88_4_B_1_II_1_A_II_B1_TO,
     NAV_88_4_B_1_II_1_A_II_B2_AMOUNT,
@@ -320,14 +344,15 @@ from ._schedules import (
     long_island_sound_nav_89_b_4_b_1_from_2026_01_01,
     long_island_sound_nav_89_b_4_b_1_from_2027_01_01,
     sandy_hook_nav_88_4_b_1_ii_1_a_ii,
-    sandy_hook_nav_88_4_b_1_ii_1_a_iii,
+    sandy_hook_nav_88_4_b_1_ii_1_a_iii_from_2024_01_01,
+    sandy_hook_nav_88_4_b_1_ii_1_a_iii_from_2024_12_31,
     sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2002_07_01,
     sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2025_01_01,
     sandy_hook_nav_88_4_b_1_ii_1_a_v,
     sandy_hook_nav_88_4_b_1_ii_1_a_vi,
 )
 
-__all__ = ["ROUTES", "Route", "Number", "FeeError", "Line", "Quote", "pilotage_units", "quote", "schedules", "options",
+__all__ = ["ROUTES", "Route", "Number", "FeeError", "Line", "Quote", "Alternative", "pilotage_units", "quote", "schedules", "options",
            "option_forms"]
 
 Route = Literal['sandy-hook', 'hudson-lower', 'hudson-upper', 'long-island-sound']
@@ -342,28 +367,36 @@ _SANDY_HOOK_PERIODS = (
            ("Row '100 to 499.99': the formula '$(P.U.X7.01' lacks 1 missing closing parenthesis; read as if supplied.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge (initial increase) set by the Sandy Hook pilots surcharge board (Nav. Law § 88(4)(e)); the law caps it at $75 per ship but leaves the amount to the board.'), 2, 'Nav. Law § 88(4)(d)'),
     Period(NAV_88_4_B_1_II_1_A_II_FROM, NAV_88_4_B_1_II_1_A_II_UNTIL, sandy_hook_nav_88_4_b_1_ii_1_a_ii, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(ii)', None, None,
            ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
-    Period(NAV_88_4_B_1_II_1_A_III_FROM, NAV_88_4_B_1_II_1_A_III_UNTIL, sandy_hook_nav_88_4_b_1_ii_1_a_iii, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii)', None, None,
+    Period(NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_FROM, NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_UNTIL, sandy_hook_nav_88_4_b_1_ii_1_a_iii_from_2024_01_01, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii)', None, None,
            ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
-    Period(NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_FROM, NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_UNTIL, sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2025_01_01, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv)', None, None,
-           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
-    Period(NAV_88_4_B_1_II_1_A_V_FROM, NAV_88_4_B_1_II_1_A_V_UNTIL, sandy_hook_nav_88_4_b_1_ii_1_a_v, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v)', None, None,
-           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
-    Period(NAV_88_4_B_1_II_1_A_VI_FROM, None, sandy_hook_nav_88_4_b_1_ii_1_a_vi, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi)', None, None,
-           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
+    Period(NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_FROM, NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_UNTIL, sandy_hook_nav_88_4_b_1_ii_1_a_iii_from_2024_12_31, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii), as amended by A.8982-A of 2024', None, None,
+           ("The table has no header here (an act's text of it); its text calls it the rate table and each row is a range of pilotage units and a tariff, so it is read as one.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'The law by A.8982-A of 2024, whose date is known only between bounds: A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31.', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1, '',
+           NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_POSSIBLY_FROM, 'A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31'),
+    Period(NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_FROM, NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_UNTIL, sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2025_01_01, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv), as amended by A.8982-A of 2024', None, None,
+           ("The table has no header here (an act's text of it); its text calls it the rate table and each row is a range of pilotage units and a tariff, so it is read as one.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'The law by A.8982-A of 2024, whose date is known only between bounds: A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31.', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
+    Period(NAV_88_4_B_1_II_1_A_V_FROM, NAV_88_4_B_1_II_1_A_V_UNTIL, sandy_hook_nav_88_4_b_1_ii_1_a_v, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v), as amended by A.8982-A of 2024', None, None,
+           ("The table has no header here (an act's text of it); its text calls it the rate table and each row is a range of pilotage units and a tariff, so it is read as one.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'The law by A.8982-A of 2024, whose date is known only between bounds: A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31.', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
+    Period(NAV_88_4_B_1_II_1_A_VI_FROM, None, sandy_hook_nav_88_4_b_1_ii_1_a_vi, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi), as amended by A.8982-A of 2024', None, None,
+           ("The table has no header here (an act's text of it); its text calls it the rate table and each row is a range of pilotage units and a tariff, so it is read as one.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'The law by A.8982-A of 2024, whose date is known only between bounds: A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31.', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
 )
-_SANDY_HOOK_NO_SCHEDULE = "no sandy-hook rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), from 2023-01-01 (088.fragments.2022.txt); known in force until 2006-01-01; the corpus has no text of it from then until 2023-01-01 (088.fragments.2022.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(i) (no date in the text; manifest fragment 88/4/b/1/ii/1/A/i gives none (In force from L.2022, ch. 413\u0027s effective date, which is not established.)); Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(iv) (a second rate table under Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(iv); the text does not say which one applies); Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(iii) (\"Effective immediately\": the date the amending act took effect is not in the corpus); and 2 more"
+# the schedules whose start is known only between bounds (a quote inside them gives both amounts)
+_SANDY_HOOK_BOUNDED = tuple(p for p in _SANDY_HOOK_PERIODS if p.possible_from is not None)
+_SANDY_HOOK_NO_SCHEDULE = "no sandy-hook rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), 2023-01-01 to 2024-12-31 (088.fragments.2022.txt), from 2024-12-31 (A8982A-2024.md#section-1); known in force until 2006-01-01; the corpus has no text of it from then until 2023-01-01 (088.fragments.2022.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(i) (no date in the text; manifest fragment 88/4/b/1/ii/1/A/i gives none (In force from L.2022, ch. 413\u0027s effective date, which is not established.)); Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(iv) (a second rate table under Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(iv); the text does not say which one applies); Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(iii) (\"Effective immediately\": the date the amending act took effect is not in the corpus); and 2 more"
 _SANDY_HOOK_OPTIONS = ("capital_expense_fund_surcharge", )
 
 
-def _quote_sandy_hook(given: Decimal | None, on: _date, options: dict[str, Any]) -> Quote:
+def _quote_sandy_hook(given: Decimal | None, on: _date, options: dict[str, Any], forced: Period | None = None) -> Quote:
     """Sandy Hook pilotage; options: capital_expense_fund_surcharge."""
     if options:
         check_options("sandy-hook", options, _SANDY_HOOK_OPTIONS)
-    for p in _SANDY_HOOK_PERIODS:
-        if p.start <= on and (p.end is None or on < p.end):
-            break
+    if forced is not None:  # a schedule that may be in force (its start is known only between bounds)
+        p = forced
     else:
-        raise FeeError(_SANDY_HOOK_NO_SCHEDULE.format(on=on.isoformat()))
+        for p in _SANDY_HOOK_PERIODS:
+            if p.start <= on and (p.end is None or on < p.end):
+                break
+        else:
+            raise FeeError(_SANDY_HOOK_NO_SCHEDULE.format(on=on.isoformat()))
     u = given if given is not None else unmeasured_units(p)
     used = clamp(u, p.min_units, p.max_units)
     exact, bracket, formula = p.fee(used)
@@ -389,7 +422,12 @@ def _quote_sandy_hook(given: Decimal | None, on: _date, options: dict[str, Any])
         lines.append(Line('7.5% of the calculated fee', percent_of(base, NAV_88_4_B_ADDITION_PERCENT), 'Nav. Law § 88(4)(b)'))
         if 'capital_expense_fund_surcharge' in options:
             lines.append(Line('Capital expense fund surcharge (set by the Sandy Hook pilots surcharge board, entered by the user)', board_amount(options['capital_expense_fund_surcharge'], 'capital_expense_fund_surcharge', SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_NAV_LAW_CONSOLIDATED_CAP, 'Nav. Law § 88(4)(e) caps it at $125 per ship'), 'Nav. Law § 88(4)(e)'))
-    return Quote("sandy-hook", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
+    q = Quote("sandy-hook", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
+    if forced is None:
+        others = possibly(_SANDY_HOOK_BOUNDED, on, p)
+        if others:  # the amount depends on a date known only between bounds: both amounts, never one silently
+            q = undecided(q, tuple((a, _quote_sandy_hook(given, on, options, a)) for a in others))
+    return q
 
 # ---- hudson-lower: Hudson River Section 1 (Lower River) base pilotage ----------------------------
 
@@ -1195,12 +1233,13 @@ _SCHEDULES: dict[str, tuple[dict[str, Any], ...]] = {
         {'id': 'sandy-hook/88/4/e/capital-expense-surcharge-initial', 'kind': 'board-set', 'title': 'Capital expense fund surcharge (initial increase)', 'provision': '88/4/e', 'citation': 'Nav. Law § 88(4)(e)', 'status': 'superseded', 'effective_from': '2002-07-01', 'effective_to': '2006-01-01', 'effective_note': ''},
         {'id': 'sandy-hook/88/4/b/1/ii/1/A/i/table-2', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(1)(A)(i)', 'provision': '88/4/b/1/ii/1/A/i', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(i)', 'status': 'in-force', 'effective_from': None, 'effective_to': '2023-01-01', 'effective_note': "no date in the text; manifest fragment 88/4/b/1/ii/1/A/i gives none (In force from L.2022, ch. 413's effective date, which is not established.)", 'brackets': (('0 to 24.99', '800'), ('25 to 49.99', '942'), ('50 to 99.99', '1163'), ('100 to 499.99', '11.72 × PU'), ('500 to 1649.99', '(PU - 500) × 1.57 + 5860'), ('1650 and up', '(PU - 1650) × 3.74 + 7745'))},
         {'id': 'sandy-hook/88/4/b/1/ii/1/A/ii/table-9', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(1)(A)(ii)', 'provision': '88/4/b/1/ii/1/A/ii', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(ii)', 'status': 'in-force', 'effective_from': '2023-01-01', 'effective_to': '2024-01-01', 'effective_note': '', 'brackets': (('0 to 24.99', '824'), ('25 to 49.99', '970'), ('50 to 99.99', '1198'), ('100 to 499.99', '12.07 × PU'), ('500 to 1649.99', '(PU - 500) × 1.62 + 6036'), ('1650 and up', '(PU - 1650) × 3.85 + 7986'))},
-        {'id': 'sandy-hook/88/4/b/1/ii/1/A/iii/table-15', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii)', 'provision': '88/4/b/1/ii/1/A/iii', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii)', 'status': 'in-force', 'effective_from': '2024-01-01', 'effective_to': '2025-01-01', 'effective_note': '', 'brackets': (('0 to 24.99', '849'), ('25 to 49.99', '999'), ('50 to 99.99', '1234'), ('100 to 499.99', '12.43 × PU'), ('500 to 1649.99', '(PU - 500) × 1.67 + 6217'), ('1650 and up', '(PU - 1650) × 3.97 + 8225'))},
-        {'id': 'sandy-hook/88/4/b/1/ii/1/A/iv/table-21', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv)', 'provision': '88/4/b/1/ii/1/A/iv', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv)', 'status': 'in-force', 'effective_from': '2025-01-01', 'effective_to': '2026-01-01', 'effective_note': '', 'brackets': (('0 to 24.99', '874'), ('25 to 49.99', '1029'), ('50 to 99.99', '1271'), ('100 to 499.99', '12.81 × PU'), ('500 to 1649.99', '(PU - 500) × 1.72 + 6403'), ('1650 and up', '(PU - 1650) × 4.09 + 8472'))},
-        {'id': 'sandy-hook/88/4/b/1/ii/1/A/v/table-27', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v)', 'provision': '88/4/b/1/ii/1/A/v', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v)', 'status': 'in-force', 'effective_from': '2026-01-01', 'effective_to': '2027-01-01', 'effective_note': '', 'brackets': (('0 to 24.99', '900'), ('25 to 49.99', '1060'), ('50 to 99.99', '1309'), ('100 to 499.99', '13.19 × PU'), ('500 to 1649.99', '(PU - 500) × 1.77 + 6595'), ('1650 and up', '(PU - 1650) × 4.21 + 8726'))},
-        {'id': 'sandy-hook/88/4/b/1/ii/1/A/vi/table-33', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi)', 'provision': '88/4/b/1/ii/1/A/vi', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi)', 'status': 'in-force', 'effective_from': '2027-01-01', 'effective_to': None, 'effective_note': '', 'brackets': (('0 to 24.99', '927'), ('25 to 49.99', '1092'), ('50 to 99.99', '1348'), ('100 to 499.99', '13.59 × PU'), ('500 to 1649.99', '(PU - 500) × 1.82 + 6793'), ('1650 and up', '(PU - 1650) × 4.34 + 8988'))},
+        {'id': 'sandy-hook/88/4/b/1/ii/1/A/iii/table-15', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii)', 'provision': '88/4/b/1/ii/1/A/iii', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii)', 'status': 'in-force', 'effective_from': '2024-01-01', 'effective_to': '2024-12-31', 'effective_note': '', 'effective_possibly_to': '2024-02-09', 'brackets': (('0 to 24.99', '849'), ('25 to 49.99', '999'), ('50 to 99.99', '1234'), ('100 to 499.99', '12.43 × PU'), ('500 to 1649.99', '(PU - 500) × 1.67 + 6217'), ('1650 and up', '(PU - 1650) × 3.97 + 8225'))},
         {'id': 'sandy-hook/88/4/b/1/ii/1/A/addition', 'kind': 'percentage', 'title': '7.5% of the calculated fee', 'provision': '88/4/b/1/ii/1/A', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)', 'status': 'in-force', 'effective_from': '2023-01-01', 'effective_to': None, 'effective_note': ''},
         {'id': 'sandy-hook/88/4/e/capital-expense-surcharge', 'kind': 'board-set', 'title': 'Capital expense fund surcharge', 'provision': '88/4/e', 'citation': 'Nav. Law § 88(4)(e)', 'status': 'in-force', 'effective_from': '2023-01-01', 'effective_to': None, 'effective_note': ''},
+        {'id': 'sandy-hook/88/4/b/1/ii/1/A/iii/table-3', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii)', 'provision': '88/4/b/1/ii/1/A/iii', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii), as amended by A.8982-A of 2024', 'status': 'in-force', 'effective_from': '2024-12-31', 'effective_to': '2025-01-01', 'effective_note': 'in force from a day between 2024-02-08 and 2024-12-31: A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31', 'effective_possibly_from': '2024-02-09', 'brackets': (('0 to 24.99', '849'), ('25 to 49.99', '999'), ('50 to 99.99', '1234'), ('100 to 499.99', '12.43 × PU'), ('500 to 1649.99', '(PU - 500) × 1.67 + 6217'), ('1650 and up', '(PU - 1650) × 4.70 + 8225'))},
+        {'id': 'sandy-hook/88/4/b/1/ii/1/A/iv/table-3', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv)', 'provision': '88/4/b/1/ii/1/A/iv', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv), as amended by A.8982-A of 2024', 'status': 'in-force', 'effective_from': '2025-01-01', 'effective_to': '2026-01-01', 'effective_note': '', 'brackets': (('0 to 24.99', '874'), ('25 to 49.99', '1029'), ('50 to 99.99', '1271'), ('100 to 499.99', '12.81 × PU'), ('500 to 1649.99', '(PU - 500) × 1.72 + 6403'), ('1650 and up', '(PU - 1650) × 4.85 + 8472'))},
+        {'id': 'sandy-hook/88/4/b/1/ii/1/A/v/table-3', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v)', 'provision': '88/4/b/1/ii/1/A/v', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v), as amended by A.8982-A of 2024', 'status': 'in-force', 'effective_from': '2026-01-01', 'effective_to': '2027-01-01', 'effective_note': '', 'brackets': (('0 to 24.99', '900'), ('25 to 49.99', '1060'), ('50 to 99.99', '1309'), ('100 to 499.99', '13.19 × PU'), ('500 to 1649.99', '(PU - 500) × 1.77 + 6595'), ('1650 and up', '(PU - 1650) × 5.00 + 8726'))},
+        {'id': 'sandy-hook/88/4/b/1/ii/1/A/vi/table-3', 'kind': 'brackets', 'title': 'Rate table, Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi)', 'provision': '88/4/b/1/ii/1/A/vi', 'citation': 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi), as amended by A.8982-A of 2024', 'status': 'in-force', 'effective_from': '2027-01-01', 'effective_to': None, 'effective_note': '', 'brackets': (('0 to 24.99', '927'), ('25 to 49.99', '1092'), ('50 to 99.99', '1348'), ('100 to 499.99', '13.59 × PU'), ('500 to 1649.99', '(PU - 500) × 1.82 + 6793'), ('1650 and up', '(PU - 1650) × 5.15 + 8988'))},
     ),
     "hudson-lower": (
         {'id': 'hudson/89-a/4/b/1-a/second-pilot@nav-law.consolidated', 'kind': 'percentage', 'title': 'Second pilot', 'provision': '89-a/4/b/1-a', 'citation': 'Nav. Law § 89-a(4)(b)(1-a)', 'status': 'superseded', 'effective_from': '2002-07-01', 'effective_to': '2006-01-01', 'effective_note': ''},

@@ -5,7 +5,7 @@
 #   089-a.4-7-8.txt  d38e15f370ace50d364b0c8ac93b9e819a7d0e56838037bbf3c2a1d8486e84c9
 #   089-b.2022.txt  9c51ef4687c1aa0998f86b44aa0d58b81e1ed058df627c086974529fb3accc94
 #   21nycrr-55.2.proposed-2016.txt  0aaf33ddeadbbcd9a9bfe024b2877bb7d39cd39ea875891f05ce7b94fc1a23c7
-#   manifest.toml  a8e225cccdcb5e53d47b3a307ee1687284cb3c3d3c45df5df94336474129c8fb
+#   manifest.toml  1c31ff73e39ca64f87244bde03d3909aa217591e03bb385b542002057bd2b7be
 #   nav-law.consolidated.txt  331da2a25ee54c5e6966c2fa16fd18551f7f755940c65bdb94fe0a847446cf0c
 
 """Runtime of the generated fee module: Quote, Line, FeeError and exact-money helpers.
@@ -43,34 +43,101 @@ class Line(NamedTuple):
 
 
 class Quote(NamedTuple):
-    """An itemized quote. Immutable; ``total`` is the sum of the lines, each already rounded to cents."""
+    """An itemized quote. Immutable; ``total`` is the sum of the lines, each already rounded to cents.
+
+    On a day inside a date the law is known only between bounds (an act "signed between 2024-02-08 and
+    2024-12-31"), the quote is not *settled*: its lines and ``total`` are the amount under the law as it
+    stood before the change whose date is uncertain, and ``alternatives`` holds the quote under the
+    changed law, with the condition it depends on; the first note says both amounts and the range.
+    Code that needs one number must check ``settled`` (or ``alternatives``) first.
+    """
 
     route: str
     on: _dt.date
     units: Decimal  # the vessel's pilotage units as given or computed (before any minimum or maximum)
     lines: tuple[Line, ...]
     notes: tuple[str, ...]
+    alternatives: tuple[Alternative, ...] = ()
 
     @property
     def total(self) -> Decimal:
         return sum((line.amount for line in self.lines), Decimal("0.00"))
 
+    @property
+    def settled(self) -> bool:
+        """False when the amount depends on a date the corpus knows only between bounds (see ``alternatives``)."""
+        return not self.alternatives
+
     def explain(self) -> str:
         width = max([len(line.description) for line in self.lines] + [20])
         out = [f"Pilotage quote: {self.route}, {self.units} pilotage units, on {self.on.isoformat()}"]
+        if self.alternatives:
+            out[0] += " — NOT SETTLED: " + " or ".join([f"{self.total:,.2f}"] + [f"{a.quote.total:,.2f}"
+                                                                              for a in self.alternatives])
+            out.append("  If the change below had not yet taken effect on that day:")
         for line in self.lines:
             out.append(f"  {line.description:<{width}}  {line.amount:>12,.2f}  {line.citation}")
         out.append(f"  {'Total':<{width}}  {self.total:>12,.2f}")
+        for a in self.alternatives:
+            out.append(f"  If {a.condition}:")
+            for line in a.quote.lines:
+                out.append(f"  {line.description:<{width}}  {line.amount:>12,.2f}  {line.citation}")
+            out.append(f"  {'Total':<{width}}  {a.quote.total:>12,.2f}")
         for note in self.notes:
             out.append(f"  note: {note}")
         return "\n".join(out)
 
     def to_json(self) -> dict[str, object]:
-        return {"route": self.route, "on": self.on.isoformat(), "units": str(self.units),
-                "total": str(self.total),
-                "lines": [{"description": x.description, "amount": str(x.amount), "citation": x.citation}
-                          for x in self.lines],
-                "notes": list(self.notes)}
+        out: dict[str, object] = {
+            "route": self.route, "on": self.on.isoformat(), "units": str(self.units), "total": str(self.total),
+            "lines": [{"description": x.description, "amount": str(x.amount), "citation": x.citation}
+                      for x in self.lines],
+            "notes": list(self.notes)}
+        if self.alternatives:
+            out["settled"] = False
+            out["alternatives"] = [{"condition": a.condition, **a.quote.to_json()} for a in self.alternatives]
+        return out
+
+
+class Alternative(NamedTuple):
+    """Another possible quote for the same day: ``condition`` says when it, not the quote holding it, is the law."""
+
+    condition: str
+    quote: Quote
+
+
+def possibly(periods: tuple[Period, ...], on: _dt.date, settled: Period) -> tuple[Period, ...]:
+    """The schedules other than ``settled`` that may be in force on ``on``: their start is known only between
+    bounds, and ``on`` falls between them."""
+    return tuple(p for p in periods if p is not settled and p.possible_from is not None
+                 and p.possible_from <= on < p.start and (p.end is None or on < p.end))
+
+
+def undecided(q: Quote, others: tuple[tuple[Period, Quote], ...]) -> Quote:
+    """``q`` with the quotes under schedules whose start is known only between bounds, and a note first that
+    says both amounts and on what the choice depends."""
+    alternatives = []
+    words = []
+    same = [p for p, other in others if other.total == q.total]
+    if len(same) == len(others):  # the law is in doubt that day, but not the amount: said, and settled
+        p = same[0]
+        day = (p.possible_from - _dt.timedelta(days=1)).isoformat() if p.possible_from else ""
+        return q._replace(notes=(f"{p.citation} may already be in force on {q.on.isoformat()} (it is in force from a "
+                                 f"day between {day} and {p.start.isoformat()}); the amount is the same under it.",)
+                          + q.notes)
+    for p, other in others:
+        if other.total == q.total:
+            continue
+        day = (p.possible_from - _dt.timedelta(days=1)).isoformat() if p.possible_from else ""
+        condition = (f"{p.citation} was already in force on {q.on.isoformat()} (it is in force from a day between "
+                     f"{day} and {p.start.isoformat()})")
+        alternatives.append(Alternative(condition, other._replace(notes=tuple(n for n in other.notes))))
+        words.append(f"${other.total:,.2f} if {p.citation} was already in force (it is in force from a day between "
+                     f"{day} and {p.start.isoformat()}, certainly from {p.start.isoformat()})")
+    note = (f"Not settled: on {q.on.isoformat()} the amount depends on a date the corpus knows only between bounds. "
+            f"${q.total:,.2f} (the total: the law before that change) or " + "; or ".join(words)
+            + ". See q.alternatives; navlaw picks no day inside the bounds.")
+    return q._replace(notes=(note,) + q.notes, alternatives=tuple(alternatives))
 
 
 def cents(x: Decimal) -> Decimal:
@@ -262,6 +329,10 @@ class Period(NamedTuple):
     notes: tuple[str, ...]
     text: int  # which source text it comes from (selects what comes with it)
     unmeasured: str = ""  # the provision charging a vessel without measurements the maximum, if its text has one
+    # a start known only between bounds: the first day it may be in force (``start`` is the day it certainly
+    # is), and on what that rests
+    possible_from: _dt.date | None = None
+    uncertain: str = ""
 
 
 def unmeasured_units(p: Period) -> Decimal:

@@ -5,7 +5,7 @@
 #   089-a.4-7-8.txt  d38e15f370ace50d364b0c8ac93b9e819a7d0e56838037bbf3c2a1d8486e84c9
 #   089-b.2022.txt  9c51ef4687c1aa0998f86b44aa0d58b81e1ed058df627c086974529fb3accc94
 #   21nycrr-55.2.proposed-2016.txt  0aaf33ddeadbbcd9a9bfe024b2877bb7d39cd39ea875891f05ce7b94fc1a23c7
-#   manifest.toml  a8e225cccdcb5e53d47b3a307ee1687284cb3c3d3c45df5df94336474129c8fb
+#   manifest.toml  1c31ff73e39ca64f87244bde03d3909aa217591e03bb385b542002057bd2b7be
 #   nav-law.consolidated.txt  331da2a25ee54c5e6966c2fa16fd18551f7f755940c65bdb94fe0a847446cf0c
 """The rate schedules of the corpus as functions: one per schedule, a named constant per number."""
 
@@ -18,28 +18,51 @@ from ._runtime import FeeError
 
 # ---- every number of the law used in a quote, named after its provision -------------------------------
 NAV_88_4_B_1_II_1_A_ADDITION_PERCENT = Decimal("7.5")  # 7.5% of the calculated fee
-NAV_88_4_B_1_II_1_A_III_B1_AMOUNT = Decimal("849")  # 0 to 24.99 | $849  (088.fragments.2022.txt:15:15)
-NAV_88_4_B_1_II_1_A_III_B1_TO = Decimal("25")
-NAV_88_4_B_1_II_1_A_III_B2_AMOUNT = Decimal("999")  # 25 to 49.99 | $999  (088.fragments.2022.txt:16:16)
-NAV_88_4_B_1_II_1_A_III_B2_FROM = Decimal("25")
-NAV_88_4_B_1_II_1_A_III_B2_TO = Decimal("50")
-NAV_88_4_B_1_II_1_A_III_B3_AMOUNT = Decimal("1234")  # 50 to 99.99 | $1234  (088.fragments.2022.txt:17:16)
-NAV_88_4_B_1_II_1_A_III_B3_FROM = Decimal("50")
-NAV_88_4_B_1_II_1_A_III_B3_TO = Decimal("100")
-NAV_88_4_B_1_II_1_A_III_B4_FROM = Decimal("100")
-NAV_88_4_B_1_II_1_A_III_B4_RATE = Decimal("12.43")  # 100 to 499.99 | $(12.43 x P.U.)  (088.fragments.2022.txt:18:19)
-NAV_88_4_B_1_II_1_A_III_B4_TO = Decimal("500")
-NAV_88_4_B_1_II_1_A_III_B5_BASE = Decimal("6217")  # 500 to 1649.99 | $((P.U. - 500) x 1.67) + 6217  (088.fragments.2022.txt:19:43)
-NAV_88_4_B_1_II_1_A_III_B5_FROM = Decimal("500")
-NAV_88_4_B_1_II_1_A_III_B5_OFFSET = Decimal("500")  # 500 to 1649.99 | $((P.U. - 500) x 1.67) + 6217  (088.fragments.2022.txt:19:28)
-NAV_88_4_B_1_II_1_A_III_B5_RATE = Decimal("1.67")  # 500 to 1649.99 | $((P.U. - 500) x 1.67) + 6217  (088.fragments.2022.txt:19:35)
-NAV_88_4_B_1_II_1_A_III_B5_TO = Decimal("1650")
-NAV_88_4_B_1_II_1_A_III_B6_BASE = Decimal("8225")  # 1650 and up | $((P.U. - 1650) x 3.97) + 8225  (088.fragments.2022.txt:20:41)
-NAV_88_4_B_1_II_1_A_III_B6_FROM = Decimal("1650")
-NAV_88_4_B_1_II_1_A_III_B6_OFFSET = Decimal("1650")  # 1650 and up | $((P.U. - 1650) x 3.97) + 8225  (088.fragments.2022.txt:20:25)
-NAV_88_4_B_1_II_1_A_III_B6_RATE = Decimal("3.97")  # 1650 and up | $((P.U. - 1650) x 3.97) + 8225  (088.fragments.2022.txt:20:33)
-NAV_88_4_B_1_II_1_A_III_FROM = _date(2024, 1, 1)
-NAV_88_4_B_1_II_1_A_III_UNTIL = _date(2025, 1, 1)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B1_AMOUNT = Decimal("849")  # 0 to 24.99 | $849  (088.fragments.2022.txt:15:15)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B1_TO = Decimal("25")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B2_AMOUNT = Decimal("999")  # 25 to 49.99 | $999  (088.fragments.2022.txt:16:16)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B2_FROM = Decimal("25")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B2_TO = Decimal("50")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B3_AMOUNT = Decimal("1234")  # 50 to 99.99 | $1234  (088.fragments.2022.txt:17:16)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B3_FROM = Decimal("50")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B3_TO = Decimal("100")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B4_FROM = Decimal("100")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B4_RATE = Decimal("12.43")  # 100 to 499.99 | $(12.43 x P.U.)  (088.fragments.2022.txt:18:19)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B4_TO = Decimal("500")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B5_BASE = Decimal("6217")  # 500 to 1649.99 | $((P.U. - 500) x 1.67) + 6217  (088.fragments.2022.txt:19:43)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B5_FROM = Decimal("500")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B5_OFFSET = Decimal("500")  # 500 to 1649.99 | $((P.U. - 500) x 1.67) + 6217  (088.fragments.2022.txt:19:28)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B5_RATE = Decimal("1.67")  # 500 to 1649.99 | $((P.U. - 500) x 1.67) + 6217  (088.fragments.2022.txt:19:35)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B5_TO = Decimal("1650")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B6_BASE = Decimal("8225")  # 1650 and up | $((P.U. - 1650) x 3.97) + 8225  (088.fragments.2022.txt:20:41)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B6_FROM = Decimal("1650")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B6_OFFSET = Decimal("1650")  # 1650 and up | $((P.U. - 1650) x 3.97) + 8225  (088.fragments.2022.txt:20:25)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B6_RATE = Decimal("3.97")  # 1650 and up | $((P.U. - 1650) x 3.97) + 8225  (088.fragments.2022.txt:20:33)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_FROM = _date(2024, 1, 1)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_UNTIL = _date(2024, 12, 31)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B1_AMOUNT = Decimal("849")  # 0 to 24.99 | $849  (A8982A-2024.md:45:16)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B1_TO = Decimal("25")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B2_AMOUNT = Decimal("999")  # 25 to 49.99 | $999  (A8982A-2024.md:46:17)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B2_FROM = Decimal("25")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B2_TO = Decimal("50")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B3_AMOUNT = Decimal("1234")  # 50 to 99.99 | $1234  (A8982A-2024.md:47:17)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B3_FROM = Decimal("50")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B3_TO = Decimal("100")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B4_FROM = Decimal("100")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B4_RATE = Decimal("12.43")  # 100 to 499.99 | $(12.43 x P.U.)  (A8982A-2024.md:48:20)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B4_TO = Decimal("500")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_BASE = Decimal("6217")  # 500 to 1649.99 | $((P.U. - 500) x 1.67) + 6217  (A8982A-2024.md:49:44)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_FROM = Decimal("500")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_OFFSET = Decimal("500")  # 500 to 1649.99 | $((P.U. - 500) x 1.67) + 6217  (A8982A-2024.md:49:3)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_RATE = Decimal("1.67")  # 500 to 1649.99 | $((P.U. - 500) x 1.67) + 6217  (A8982A-2024.md:49:36)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_TO = Decimal("1650")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_BASE = Decimal("8225")  # 1650 and up | $((P.U. - 1650) x 4.70) + 8225  (A8982A-2024.md:50:49)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_FROM = Decimal("1650")
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_OFFSET = Decimal("1650")  # 1650 and up | $((P.U. - 1650) x 4.70) + 8225  (A8982A-2024.md:50:3)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_RATE = Decimal("4.70")  # 1650 and up | $((P.U. - 1650) x 4.70) + 8225  (A8982A-2024.md:50:41)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_FROM = _date(2024, 12, 31)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_POSSIBLY_FROM = _date(2024, 2, 9)
+NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_UNTIL = _date(2025, 1, 1)
 NAV_88_4_B_1_II_1_A_II_B1_AMOUNT = Decimal("824")  # 0 to 24.99 | $824  (088.fragments.2022.txt:9:15)
 NAV_88_4_B_1_II_1_A_II_B1_TO = Decimal("25")
 NAV_88_4_B_1_II_1_A_II_B2_AMOUNT = Decimal("970")  # 25 to 49.99 | $970  (088.fragments.2022.txt:10:16)
@@ -79,69 +102,69 @@ NAV_88_4_B_1_II_1_A_IV_FROM_2002_07_01_B5_OFFSET = Decimal("500")  # 500 and up 
 NAV_88_4_B_1_II_1_A_IV_FROM_2002_07_01_B5_RATE = Decimal("0.93")  # 500 and up | $(((P.U.-500) X .93)+3505)  (nav-law.consolidated.txt:452:28)
 NAV_88_4_B_1_II_1_A_IV_FROM_2002_07_01_FROM = _date(2002, 7, 1)
 NAV_88_4_B_1_II_1_A_IV_FROM_2002_07_01_UNTIL = _date(2006, 1, 1)
-NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B1_AMOUNT = Decimal("874")  # 0 to 24.99 | $874  (088.fragments.2022.txt:21:15)
+NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B1_AMOUNT = Decimal("874")  # 0 to 24.99 | $874  (A8982A-2024.md:53:16)
 NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B1_TO = Decimal("25")
-NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B2_AMOUNT = Decimal("1029")  # 25 to 49.99 | $1029  (088.fragments.2022.txt:22:16)
+NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B2_AMOUNT = Decimal("1029")  # 25 to 49.99 | $1029  (A8982A-2024.md:54:17)
 NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B2_FROM = Decimal("25")
 NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B2_TO = Decimal("50")
-NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B3_AMOUNT = Decimal("1271")  # 50 to 99.99 | $1271  (088.fragments.2022.txt:23:16)
+NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B3_AMOUNT = Decimal("1271")  # 50 to 99.99 | $1271  (A8982A-2024.md:55:17)
 NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B3_FROM = Decimal("50")
 NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B3_TO = Decimal("100")
 NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B4_FROM = Decimal("100")
-NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B4_RATE = Decimal("12.81")  # 100 to 499.99 | $(12.81 x P.U.)  (088.fragments.2022.txt:24:19)
+NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B4_RATE = Decimal("12.81")  # 100 to 499.99 | $(12.81 x P.U.)  (A8982A-2024.md:56:20)
 NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B4_TO = Decimal("500")
-NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_BASE = Decimal("6403")  # 500 to 1649.99 | $((P.U. - 500) x 1.72) + 6403  (088.fragments.2022.txt:25:43)
+NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_BASE = Decimal("6403")  # 500 to 1649.99 | $((P.U. - 500) x 1.72) + 6403  (A8982A-2024.md:57:44)
 NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_FROM = Decimal("500")
-NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_OFFSET = Decimal("500")  # 500 to 1649.99 | $((P.U. - 500) x 1.72) + 6403  (088.fragments.2022.txt:25:28)
-NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_RATE = Decimal("1.72")  # 500 to 1649.99 | $((P.U. - 500) x 1.72) + 6403  (088.fragments.2022.txt:25:35)
+NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_OFFSET = Decimal("500")  # 500 to 1649.99 | $((P.U. - 500) x 1.72) + 6403  (A8982A-2024.md:57:3)
+NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_RATE = Decimal("1.72")  # 500 to 1649.99 | $((P.U. - 500) x 1.72) + 6403  (A8982A-2024.md:57:36)
 NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_TO = Decimal("1650")
-NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_BASE = Decimal("8472")  # 1650 and up | $((P.U. - 1650) x 4.09) + 8472  (088.fragments.2022.txt:26:41)
+NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_BASE = Decimal("8472")  # 1650 and up | $((P.U. - 1650) x 4.85) + 8472  (A8982A-2024.md:58:49)
 NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_FROM = Decimal("1650")
-NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_OFFSET = Decimal("1650")  # 1650 and up | $((P.U. - 1650) x 4.09) + 8472  (088.fragments.2022.txt:26:25)
-NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_RATE = Decimal("4.09")  # 1650 and up | $((P.U. - 1650) x 4.09) + 8472  (088.fragments.2022.txt:26:33)
+NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_OFFSET = Decimal("1650")  # 1650 and up | $((P.U. - 1650) x 4.85) + 8472  (A8982A-2024.md:58:3)
+NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_RATE = Decimal("4.85")  # 1650 and up | $((P.U. - 1650) x 4.85) + 8472  (A8982A-2024.md:58:41)
 NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_FROM = _date(2025, 1, 1)
 NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_UNTIL = _date(2026, 1, 1)
-NAV_88_4_B_1_II_1_A_VI_B1_AMOUNT = Decimal("927")  # 0 to 24.99 | $927  (088.fragments.2022.txt:33:15)
+NAV_88_4_B_1_II_1_A_VI_B1_AMOUNT = Decimal("927")  # 0 to 24.99 | $927  (A8982A-2024.md:75:16)
 NAV_88_4_B_1_II_1_A_VI_B1_TO = Decimal("25")
-NAV_88_4_B_1_II_1_A_VI_B2_AMOUNT = Decimal("1092")  # 25 to 49.99 | $1092  (088.fragments.2022.txt:34:16)
+NAV_88_4_B_1_II_1_A_VI_B2_AMOUNT = Decimal("1092")  # 25 to 49.99 | $1092  (A8982A-2024.md:76:17)
 NAV_88_4_B_1_II_1_A_VI_B2_FROM = Decimal("25")
 NAV_88_4_B_1_II_1_A_VI_B2_TO = Decimal("50")
-NAV_88_4_B_1_II_1_A_VI_B3_AMOUNT = Decimal("1348")  # 50 to 99.99 | $1348  (088.fragments.2022.txt:35:16)
+NAV_88_4_B_1_II_1_A_VI_B3_AMOUNT = Decimal("1348")  # 50 to 99.99 | $1348  (A8982A-2024.md:77:17)
 NAV_88_4_B_1_II_1_A_VI_B3_FROM = Decimal("50")
 NAV_88_4_B_1_II_1_A_VI_B3_TO = Decimal("100")
 NAV_88_4_B_1_II_1_A_VI_B4_FROM = Decimal("100")
-NAV_88_4_B_1_II_1_A_VI_B4_RATE = Decimal("13.59")  # 100 to 499.99 | $(13.59 x P.U.)  (088.fragments.2022.txt:36:19)
+NAV_88_4_B_1_II_1_A_VI_B4_RATE = Decimal("13.59")  # 100 to 499.99 | $(13.59 x P.U.)  (A8982A-2024.md:78:20)
 NAV_88_4_B_1_II_1_A_VI_B4_TO = Decimal("500")
-NAV_88_4_B_1_II_1_A_VI_B5_BASE = Decimal("6793")  # 500 to 1649.99 | $((P.U. - 500) x 1.82) + 6793  (088.fragments.2022.txt:37:43)
+NAV_88_4_B_1_II_1_A_VI_B5_BASE = Decimal("6793")  # 500 to 1649.99 | $((P.U. - 500) x 1.82) + 6793  (A8982A-2024.md:79:44)
 NAV_88_4_B_1_II_1_A_VI_B5_FROM = Decimal("500")
-NAV_88_4_B_1_II_1_A_VI_B5_OFFSET = Decimal("500")  # 500 to 1649.99 | $((P.U. - 500) x 1.82) + 6793  (088.fragments.2022.txt:37:28)
-NAV_88_4_B_1_II_1_A_VI_B5_RATE = Decimal("1.82")  # 500 to 1649.99 | $((P.U. - 500) x 1.82) + 6793  (088.fragments.2022.txt:37:35)
+NAV_88_4_B_1_II_1_A_VI_B5_OFFSET = Decimal("500")  # 500 to 1649.99 | $((P.U. - 500) x 1.82) + 6793  (A8982A-2024.md:79:3)
+NAV_88_4_B_1_II_1_A_VI_B5_RATE = Decimal("1.82")  # 500 to 1649.99 | $((P.U. - 500) x 1.82) + 6793  (A8982A-2024.md:79:36)
 NAV_88_4_B_1_II_1_A_VI_B5_TO = Decimal("1650")
-NAV_88_4_B_1_II_1_A_VI_B6_BASE = Decimal("8988")  # 1650 and up | $((P.U. - 1650) x 4.34) + 8988  (088.fragments.2022.txt:38:41)
+NAV_88_4_B_1_II_1_A_VI_B6_BASE = Decimal("8988")  # 1650 and up | $((P.U. - 1650) x 5.15) + 8988  (A8982A-2024.md:80:49)
 NAV_88_4_B_1_II_1_A_VI_B6_FROM = Decimal("1650")
-NAV_88_4_B_1_II_1_A_VI_B6_OFFSET = Decimal("1650")  # 1650 and up | $((P.U. - 1650) x 4.34) + 8988  (088.fragments.2022.txt:38:25)
-NAV_88_4_B_1_II_1_A_VI_B6_RATE = Decimal("4.34")  # 1650 and up | $((P.U. - 1650) x 4.34) + 8988  (088.fragments.2022.txt:38:33)
+NAV_88_4_B_1_II_1_A_VI_B6_OFFSET = Decimal("1650")  # 1650 and up | $((P.U. - 1650) x 5.15) + 8988  (A8982A-2024.md:80:3)
+NAV_88_4_B_1_II_1_A_VI_B6_RATE = Decimal("5.15")  # 1650 and up | $((P.U. - 1650) x 5.15) + 8988  (A8982A-2024.md:80:41)
 NAV_88_4_B_1_II_1_A_VI_FROM = _date(2027, 1, 1)
-NAV_88_4_B_1_II_1_A_V_B1_AMOUNT = Decimal("900")  # 0 to 24.99 | $900  (088.fragments.2022.txt:27:15)
+NAV_88_4_B_1_II_1_A_V_B1_AMOUNT = Decimal("900")  # 0 to 24.99 | $900  (A8982A-2024.md:61:16)
 NAV_88_4_B_1_II_1_A_V_B1_TO = Decimal("25")
-NAV_88_4_B_1_II_1_A_V_B2_AMOUNT = Decimal("1060")  # 25 to 49.99 | $1060  (088.fragments.2022.txt:28:16)
+NAV_88_4_B_1_II_1_A_V_B2_AMOUNT = Decimal("1060")  # 25 to 49.99 | $1060  (A8982A-2024.md:62:17)
 NAV_88_4_B_1_II_1_A_V_B2_FROM = Decimal("25")
 NAV_88_4_B_1_II_1_A_V_B2_TO = Decimal("50")
-NAV_88_4_B_1_II_1_A_V_B3_AMOUNT = Decimal("1309")  # 50 to 99.99 | $1309  (088.fragments.2022.txt:29:16)
+NAV_88_4_B_1_II_1_A_V_B3_AMOUNT = Decimal("1309")  # 50 to 99.99 | $1309  (A8982A-2024.md:63:17)
 NAV_88_4_B_1_II_1_A_V_B3_FROM = Decimal("50")
 NAV_88_4_B_1_II_1_A_V_B3_TO = Decimal("100")
 NAV_88_4_B_1_II_1_A_V_B4_FROM = Decimal("100")
-NAV_88_4_B_1_II_1_A_V_B4_RATE = Decimal("13.19")  # 100 to 499.99 | $(13.19 x P.U.)  (088.fragments.2022.txt:30:19)
+NAV_88_4_B_1_II_1_A_V_B4_RATE = Decimal("13.19")  # 100 to 499.99 | $(13.19 x P.U.)  (A8982A-2024.md:70:20)
 NAV_88_4_B_1_II_1_A_V_B4_TO = Decimal("500")
-NAV_88_4_B_1_II_1_A_V_B5_BASE = Decimal("6595")  # 500 to 1649.99 | $((P.U. - 500) x 1.77) + 6595  (088.fragments.2022.txt:31:43)
+NAV_88_4_B_1_II_1_A_V_B5_BASE = Decimal("6595")  # 500 to 1649.99 | $((P.U. - 500) x 1.77) + 6595  (A8982A-2024.md:71:44)
 NAV_88_4_B_1_II_1_A_V_B5_FROM = Decimal("500")
-NAV_88_4_B_1_II_1_A_V_B5_OFFSET = Decimal("500")  # 500 to 1649.99 | $((P.U. - 500) x 1.77) + 6595  (088.fragments.2022.txt:31:28)
-NAV_88_4_B_1_II_1_A_V_B5_RATE = Decimal("1.77")  # 500 to 1649.99 | $((P.U. - 500) x 1.77) + 6595  (088.fragments.2022.txt:31:35)
+NAV_88_4_B_1_II_1_A_V_B5_OFFSET = Decimal("500")  # 500 to 1649.99 | $((P.U. - 500) x 1.77) + 6595  (A8982A-2024.md:71:3)
+NAV_88_4_B_1_II_1_A_V_B5_RATE = Decimal("1.77")  # 500 to 1649.99 | $((P.U. - 500) x 1.77) + 6595  (A8982A-2024.md:71:36)
 NAV_88_4_B_1_II_1_A_V_B5_TO = Decimal("1650")
-NAV_88_4_B_1_II_1_A_V_B6_BASE = Decimal("8726")  # 1650 and up | $((P.U. - 1650) x 4.21) + 8726  (088.fragments.2022.txt:32:41)
+NAV_88_4_B_1_II_1_A_V_B6_BASE = Decimal("8726")  # 1650 and up | $((P.U. - 1650) x 5.00) + 8726  (A8982A-2024.md:72:49)
 NAV_88_4_B_1_II_1_A_V_B6_FROM = Decimal("1650")
-NAV_88_4_B_1_II_1_A_V_B6_OFFSET = Decimal("1650")  # 1650 and up | $((P.U. - 1650) x 4.21) + 8726  (088.fragments.2022.txt:32:25)
-NAV_88_4_B_1_II_1_A_V_B6_RATE = Decimal("4.21")  # 1650 and up | $((P.U. - 1650) x 4.21) + 8726  (088.fragments.2022.txt:32:33)
+NAV_88_4_B_1_II_1_A_V_B6_OFFSET = Decimal("1650")  # 1650 and up | $((P.U. - 1650) x 5.00) + 8726  (A8982A-2024.md:72:3)
+NAV_88_4_B_1_II_1_A_V_B6_RATE = Decimal("5.00")  # 1650 and up | $((P.U. - 1650) x 5.00) + 8726  (A8982A-2024.md:72:41)
 NAV_88_4_B_1_II_1_A_V_FROM = _date(2026, 1, 1)
 NAV_88_4_B_1_II_1_A_V_UNTIL = _date(2027, 1, 1)
 NAV_88_4_B_ADDITION_PERCENT = Decimal("7.5")  # 7.5% of the calculated fee
@@ -416,23 +439,43 @@ def sandy_hook_nav_88_4_b_1_ii_1_a_ii(pu: Decimal) -> tuple[Decimal, str, str]:
     raise FeeError('Nav. Law § 88(4)(b)(1)(ii)(1)(A)(ii): no bracket for ' + str(pu) + ' pilotage units')
 
 
-def sandy_hook_nav_88_4_b_1_ii_1_a_iii(pu: Decimal) -> tuple[Decimal, str, str]:
-    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii): rate table, in force 2024-01-01 to 2025-01-01 (manifest, verified).
+def sandy_hook_nav_88_4_b_1_ii_1_a_iii_from_2024_01_01(pu: Decimal) -> tuple[Decimal, str, str]:
+    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii): rate table, in force 2024-01-01 to 2024-12-31 (manifest, verified).
 
     Read from 088.fragments.2022.txt, line 15. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
-    if pu < NAV_88_4_B_1_II_1_A_III_B1_TO:
-        return NAV_88_4_B_1_II_1_A_III_B1_AMOUNT, "0 to 24.99", "849"
-    if pu >= NAV_88_4_B_1_II_1_A_III_B2_FROM and pu < NAV_88_4_B_1_II_1_A_III_B2_TO:
-        return NAV_88_4_B_1_II_1_A_III_B2_AMOUNT, "25 to 49.99", "999"
-    if pu >= NAV_88_4_B_1_II_1_A_III_B3_FROM and pu < NAV_88_4_B_1_II_1_A_III_B3_TO:
-        return NAV_88_4_B_1_II_1_A_III_B3_AMOUNT, "50 to 99.99", "1234"
-    if pu >= NAV_88_4_B_1_II_1_A_III_B4_FROM and pu < NAV_88_4_B_1_II_1_A_III_B4_TO:
-        return NAV_88_4_B_1_II_1_A_III_B4_RATE * pu, "100 to 499.99", "12.43 \u00d7 PU"
-    if pu >= NAV_88_4_B_1_II_1_A_III_B5_FROM and pu < NAV_88_4_B_1_II_1_A_III_B5_TO:
-        return (pu - NAV_88_4_B_1_II_1_A_III_B5_OFFSET) * NAV_88_4_B_1_II_1_A_III_B5_RATE + NAV_88_4_B_1_II_1_A_III_B5_BASE, "500 to 1649.99", "(PU - 500) \u00d7 1.67 + 6217"
-    if pu >= NAV_88_4_B_1_II_1_A_III_B6_FROM:
-        return (pu - NAV_88_4_B_1_II_1_A_III_B6_OFFSET) * NAV_88_4_B_1_II_1_A_III_B6_RATE + NAV_88_4_B_1_II_1_A_III_B6_BASE, "1650 and up", "(PU - 1650) \u00d7 3.97 + 8225"
+    if pu < NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B1_TO:
+        return NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B1_AMOUNT, "0 to 24.99", "849"
+    if pu >= NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B2_FROM and pu < NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B2_TO:
+        return NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B2_AMOUNT, "25 to 49.99", "999"
+    if pu >= NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B3_FROM and pu < NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B3_TO:
+        return NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B3_AMOUNT, "50 to 99.99", "1234"
+    if pu >= NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B4_FROM and pu < NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B4_TO:
+        return NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B4_RATE * pu, "100 to 499.99", "12.43 \u00d7 PU"
+    if pu >= NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B5_FROM and pu < NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B5_TO:
+        return (pu - NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B5_OFFSET) * NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B5_RATE + NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B5_BASE, "500 to 1649.99", "(PU - 500) \u00d7 1.67 + 6217"
+    if pu >= NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B6_FROM:
+        return (pu - NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B6_OFFSET) * NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B6_RATE + NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B6_BASE, "1650 and up", "(PU - 1650) \u00d7 3.97 + 8225"
+    raise FeeError('Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii): no bracket for ' + str(pu) + ' pilotage units')
+
+
+def sandy_hook_nav_88_4_b_1_ii_1_a_iii_from_2024_12_31(pu: Decimal) -> tuple[Decimal, str, str]:
+    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii): rate table, in force 2024-12-31 to 2025-01-01 (text-version, verified).
+
+    Read from A8982A-2024.md#section-1, line 45. Returns the exact fee for ``pu`` pilotage
+    units (after any minimum or maximum), the bracket as written, and its formula."""
+    if pu < NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B1_TO:
+        return NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B1_AMOUNT, "0 to 24.99", "849"
+    if pu >= NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B2_FROM and pu < NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B2_TO:
+        return NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B2_AMOUNT, "25 to 49.99", "999"
+    if pu >= NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B3_FROM and pu < NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B3_TO:
+        return NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B3_AMOUNT, "50 to 99.99", "1234"
+    if pu >= NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B4_FROM and pu < NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B4_TO:
+        return NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B4_RATE * pu, "100 to 499.99", "12.43 \u00d7 PU"
+    if pu >= NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_FROM and pu < NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_TO:
+        return (pu - NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_OFFSET) * NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_RATE + NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B5_BASE, "500 to 1649.99", "(PU - 500) \u00d7 1.67 + 6217"
+    if pu >= NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_FROM:
+        return (pu - NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_OFFSET) * NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_RATE + NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_B6_BASE, "1650 and up", "(PU - 1650) \u00d7 4.70 + 8225"
     raise FeeError('Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii): no bracket for ' + str(pu) + ' pilotage units')
 
 
@@ -455,9 +498,9 @@ def sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2002_07_01(pu: Decimal) -> tuple[Deci
 
 
 def sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2025_01_01(pu: Decimal) -> tuple[Decimal, str, str]:
-    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv): rate table, in force 2025-01-01 to 2026-01-01 (manifest, verified).
+    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv): rate table, in force 2025-01-01 to 2026-01-01 (text, verified).
 
-    Read from 088.fragments.2022.txt, line 21. Returns the exact fee for ``pu`` pilotage
+    Read from A8982A-2024.md#section-1, line 53. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
     if pu < NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B1_TO:
         return NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B1_AMOUNT, "0 to 24.99", "874"
@@ -470,14 +513,14 @@ def sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2025_01_01(pu: Decimal) -> tuple[Deci
     if pu >= NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_FROM and pu < NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_TO:
         return (pu - NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_OFFSET) * NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_RATE + NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B5_BASE, "500 to 1649.99", "(PU - 500) \u00d7 1.72 + 6403"
     if pu >= NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_FROM:
-        return (pu - NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_OFFSET) * NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_RATE + NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_BASE, "1650 and up", "(PU - 1650) \u00d7 4.09 + 8472"
+        return (pu - NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_OFFSET) * NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_RATE + NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_B6_BASE, "1650 and up", "(PU - 1650) \u00d7 4.85 + 8472"
     raise FeeError('Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv): no bracket for ' + str(pu) + ' pilotage units')
 
 
 def sandy_hook_nav_88_4_b_1_ii_1_a_v(pu: Decimal) -> tuple[Decimal, str, str]:
-    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v): rate table, in force 2026-01-01 to 2027-01-01 (manifest, inferred).
+    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v): rate table, in force 2026-01-01 to 2027-01-01 (text, verified).
 
-    Read from 088.fragments.2022.txt, line 27. Returns the exact fee for ``pu`` pilotage
+    Read from A8982A-2024.md#section-1, line 61. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
     if pu < NAV_88_4_B_1_II_1_A_V_B1_TO:
         return NAV_88_4_B_1_II_1_A_V_B1_AMOUNT, "0 to 24.99", "900"
@@ -490,14 +533,14 @@ def sandy_hook_nav_88_4_b_1_ii_1_a_v(pu: Decimal) -> tuple[Decimal, str, str]:
     if pu >= NAV_88_4_B_1_II_1_A_V_B5_FROM and pu < NAV_88_4_B_1_II_1_A_V_B5_TO:
         return (pu - NAV_88_4_B_1_II_1_A_V_B5_OFFSET) * NAV_88_4_B_1_II_1_A_V_B5_RATE + NAV_88_4_B_1_II_1_A_V_B5_BASE, "500 to 1649.99", "(PU - 500) \u00d7 1.77 + 6595"
     if pu >= NAV_88_4_B_1_II_1_A_V_B6_FROM:
-        return (pu - NAV_88_4_B_1_II_1_A_V_B6_OFFSET) * NAV_88_4_B_1_II_1_A_V_B6_RATE + NAV_88_4_B_1_II_1_A_V_B6_BASE, "1650 and up", "(PU - 1650) \u00d7 4.21 + 8726"
+        return (pu - NAV_88_4_B_1_II_1_A_V_B6_OFFSET) * NAV_88_4_B_1_II_1_A_V_B6_RATE + NAV_88_4_B_1_II_1_A_V_B6_BASE, "1650 and up", "(PU - 1650) \u00d7 5.00 + 8726"
     raise FeeError('Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v): no bracket for ' + str(pu) + ' pilotage units')
 
 
 def sandy_hook_nav_88_4_b_1_ii_1_a_vi(pu: Decimal) -> tuple[Decimal, str, str]:
-    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi): rate table, in force from 2027-01-01 (manifest, inferred).
+    """Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi): rate table, in force from 2027-01-01 (text, verified).
 
-    Read from 088.fragments.2022.txt, line 33. Returns the exact fee for ``pu`` pilotage
+    Read from A8982A-2024.md#section-1, line 75. Returns the exact fee for ``pu`` pilotage
     units (after any minimum or maximum), the bracket as written, and its formula."""
     if pu < NAV_88_4_B_1_II_1_A_VI_B1_TO:
         return NAV_88_4_B_1_II_1_A_VI_B1_AMOUNT, "0 to 24.99", "927"
@@ -510,5 +553,5 @@ def sandy_hook_nav_88_4_b_1_ii_1_a_vi(pu: Decimal) -> tuple[Decimal, str, str]:
     if pu >= NAV_88_4_B_1_II_1_A_VI_B5_FROM and pu < NAV_88_4_B_1_II_1_A_VI_B5_TO:
         return (pu - NAV_88_4_B_1_II_1_A_VI_B5_OFFSET) * NAV_88_4_B_1_II_1_A_VI_B5_RATE + NAV_88_4_B_1_II_1_A_VI_B5_BASE, "500 to 1649.99", "(PU - 500) \u00d7 1.82 + 6793"
     if pu >= NAV_88_4_B_1_II_1_A_VI_B6_FROM:
-        return (pu - NAV_88_4_B_1_II_1_A_VI_B6_OFFSET) * NAV_88_4_B_1_II_1_A_VI_B6_RATE + NAV_88_4_B_1_II_1_A_VI_B6_BASE, "1650 and up", "(PU - 1650) \u00d7 4.34 + 8988"
+        return (pu - NAV_88_4_B_1_II_1_A_VI_B6_OFFSET) * NAV_88_4_B_1_II_1_A_VI_B6_RATE + NAV_88_4_B_1_II_1_A_VI_B6_BASE, "1650 and up", "(PU - 1650) \u00d7 5.15 + 8988"
     raise FeeError('Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi): no bracket for ' + str(pu) + ' pilotage units')

@@ -75,16 +75,18 @@ def test_sandy_hook_2026_table_300_units():
     # § 88(4)(b)(1)(ii)(1)(A)(v) (2026): 300 × 13.19 = 3,957.00; plus 7.5% (§ 88(4)(b)(1)(ii)(1)(A)):
     # 3,957.00 × 0.075 = 296.775 → 296.78; total 4,253.78
     q = nf.quote("sandy-hook", units=300, on=JUNE_2026)
-    assert amounts(q) == [(D("3957.00"), "Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v)"),
+    # (v) as A.8982-A of 2024 amended it (the 1650-and-up multiplier only): the rows below 1650 are the same
+    assert amounts(q) == [(D("3957.00"), "Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v), as amended by A.8982-A of 2024"),
                           (D("296.78"), "Nav. Law § 88(4)(b)(1)(ii)(1)(A)")]
     assert q.total == D("4253.78")
     assert any("capital expense fund surcharge" in n and "$300 per ship" in n for n in q.notes)
 
 
 def test_sandy_hook_other_brackets():
-    # (vi) 2027, 2000 PU: (2000 − 1650) × 4.34 + 8988 = 10,507.00; 7.5% = 788.025 → 788.03
+    # (vi) 2027, 2000 PU, as A.8982-A of 2024 amended it (4.34 -> 5.15): (2000 − 1650) × 5.15 + 8988 = 10,790.50;
+    # 7.5% = 809.2875 → 809.29 (before the act: × 4.34, 10,507.00 + 788.03)
     q = nf.quote("sandy-hook", units=2000, on=dt.date(2027, 3, 1))
-    assert [a for a, _ in amounts(q)] == [D("10507.00"), D("788.03")]
+    assert [a for a, _ in amounts(q)] == [D("10790.50"), D("809.29")]
     # (ii) 2023, 24.995 PU is still "0 to 24.99" (half-open [0, 25)): $824; 7.5% = 61.80
     assert [a for a, _ in amounts(nf.quote("sandy-hook", units="24.995", on=dt.date(2023, 5, 1)))] == [
         D("824.00"), D("61.80")]
@@ -187,9 +189,14 @@ def test_route_option_errors(route, kwargs, message):
 def test_schedules_and_options_listing():
     sh = nf.schedules("sandy-hook")
     dated = [s for s in sh if s["kind"] == "brackets" and s["status"] == "in-force"]
-    assert [s["effective_from"] for s in dated] == [None, "2023-01-01", "2024-01-01", "2025-01-01", "2026-01-01",
-                                                    "2027-01-01"]
+    assert [s["effective_from"] for s in dated] == [None, "2023-01-01", "2024-01-01", "2024-12-31", "2025-01-01",
+                                                    "2026-01-01", "2027-01-01"]
     assert dated[0]["effective_note"]  # table (i): why it has no date
+    # (iii) as A.8982-A of 2024 amended it: certainly from 2024-12-31, possibly from 2024-02-09 (the act became law
+    # between 2024-02-08 and 2024-12-31); the old (iii) may have ended from that day
+    assert dated[3]["effective_possibly_from"] == "2024-02-09" == dated[2]["effective_possibly_to"]
+    assert "between 2024-02-08 and 2024-12-31" in dated[3]["effective_note"]
+    assert dated[3]["citation"].endswith("(iii), as amended by A.8982-A of 2024")
     assert set(nf.options("long-island-sound")) == {"miles", "detention_hours", "carried_off_days"}
     with pytest.raises(nf.FeeError):
         nf.schedules("mars")

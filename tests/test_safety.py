@@ -410,10 +410,11 @@ def test_two_documents_with_one_basename_keep_two_tree_files(tmp_path, corpus):
 
 def test_a_negative_table_amount_is_a_lint_error_and_never_quoted(tmp_path, corpus, capsys):
     frag = corpus / "088.fragments.2022.txt"
-    frag.write_text(frag.read_text(encoding="utf-8").replace("| $874 |", "| $-874 |"), encoding="utf-8")
+    # table (ii), 2023: A.8982-A of 2024 amended (iii)–(vi), so file 004's (iv) is no longer law to quote from
+    frag.write_text(frag.read_text(encoding="utf-8").replace("| $824 |", "| $-824 |"), encoding="utf-8")
     assert build(tmp_path, corpus) == 1
     err = capsys.readouterr().err
-    assert 'a negative fee in Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv): the bracket "0 to 24.99" gives -874.00' in err
+    assert 'a negative fee in Nav. Law § 88(4)(b)(1)(ii)(1)(A)(ii): the bracket "0 to 24.99" gives -824.00' in err
     assert not (tmp_path / "build-fees").exists()
 
 

@@ -45,10 +45,22 @@ SANDY_HOOK_TABLES = {
 }
 
 
+# A.8982-A of 2024 (corpus/A8982A-2024.md) amended (iii)–(vi) before (iv)–(vi) took effect: their "1650 and up"
+# multipliers as the law has them (file 004's (iv)–(vi) were never in force: amended before their dates)
+AMENDED_1650 = {"iii": "4.70", "iv": "4.85", "v": "5.00", "vi": "5.15"}
+
+
 @pytest.mark.parametrize("clause", list(SANDY_HOOK_TABLES))
 def test_sandy_hook_tables_file_004(tariffs, clause):
     start, expected = SANDY_HOOK_TABLES[clause]
-    [t] = [t for t in tariffs if t.file.endswith(SANDY_HOOK) and t.provision == f"88/4/b/1/ii/1/A/{clause}"]
+    from_004 = [t for t in tariffs if t.file.endswith(SANDY_HOOK) and t.provision == f"88/4/b/1/ii/1/A/{clause}"]
+    if clause in ("iv", "v", "vi"):
+        assert from_004 == []  # never law: A.8982-A of 2024 gave it a new text before its date
+        [t] = [t for t in tariffs if "A8982A-2024.md" in t.file and t.provision == f"88/4/b/1/ii/1/A/{clause}"]
+        expected = expected[:5] + [("1650", AMENDED_1650[clause], expected[5][2])]
+        assert t.effective.act == "A.8982-A of 2024"
+    else:
+        [t] = from_004
     assert t.route == "sandy-hook" and t.kind == "brackets"
     assert t.citation == f"Nav. Law § 88(4)(b)(1)(ii)(1)(A)({clause})"
     assert values(t) == [[x] if isinstance(x, str) else list(x) for x in expected]
@@ -63,16 +75,24 @@ def test_sandy_hook_tables_file_004(tariffs, clause):
 
 
 def test_sandy_hook_tables_chain_year_to_year(tariffs):
+    # file 004's (i)–(iii), then A.8982-A of 2024's (iii)–(vi) (its table at line 3 of each amended text); the act
+    # became law between 2024-02-08 and 2024-12-31, so file 004's (iii) may have ended from 2024-02-09
     ends = {c: by_id(tariffs, f"sandy-hook/88/4/b/1/ii/1/A/{c}/table-{line}").effective.end
-            for c, line in (("i", 2), ("ii", 9), ("iii", 15), ("iv", 21), ("v", 27), ("vi", 33))}
-    assert ends == {"i": dt.date(2023, 1, 1), "ii": dt.date(2024, 1, 1), "iii": dt.date(2025, 1, 1),
-                    "iv": dt.date(2026, 1, 1), "v": dt.date(2027, 1, 1), "vi": None}
+            for c, line in (("i", 2), ("ii", 9), ("iii", 15))}
+    assert ends == {"i": dt.date(2023, 1, 1), "ii": dt.date(2024, 1, 1), "iii": dt.date(2024, 12, 31)}
+    assert by_id(tariffs, "sandy-hook/88/4/b/1/ii/1/A/iii/table-15").effective.end_from == dt.date(2024, 2, 9)
+    amended = {c: by_id(tariffs, f"sandy-hook/88/4/b/1/ii/1/A/{c}/table-3").effective for c in ("iii", "iv", "v", "vi")}
+    assert {c: (e.start, e.end) for c, e in amended.items()} == {
+        "iii": (dt.date(2024, 12, 31), dt.date(2025, 1, 1)), "iv": (dt.date(2025, 1, 1), dt.date(2026, 1, 1)),
+        "v": (dt.date(2026, 1, 1), dt.date(2027, 1, 1)), "vi": (dt.date(2027, 1, 1), None)}
+    assert amended["iii"].start_from == dt.date(2024, 2, 9) and amended["iv"].start_from is None
 
 
 def test_sandy_hook_fee_2026_table_for_300_units(tariffs):
-    t = by_id(tariffs, "sandy-hook/88/4/b/1/ii/1/A/v/table-27")
+    t = by_id(tariffs, "sandy-hook/88/4/b/1/ii/1/A/v/table-3")  # (v) as A.8982-A of 2024 amended it
     assert t.fee(D(300)) == D("3957.00")  # 300 × 13.19
     assert t.fee(D(1000)) == D("7480.00")  # (1000 − 500) × 1.77 + 6595
+    assert t.fee(D(3000)) == D("15476.00")  # (3000 − 1650) × 5.00 + 8726 (4.21 before the act)
 
 
 def test_sandy_hook_addition_and_capital_surcharge_file_004(tariffs):
@@ -289,7 +309,7 @@ def test_penalty_index(tariffs):
 
 
 def test_every_amount_points_at_the_characters_it_was_read_from(tariffs):
-    raw = {p.name: p.read_bytes().decode("utf-8") for p in CORPUS.glob("*.txt")}
+    raw = {p.name: p.read_bytes().decode("utf-8") for p in CORPUS.iterdir() if p.name != "manifest.toml"}
     checked = 0
     for t in tariffs:
         for a in amounts(t):
@@ -360,7 +380,9 @@ def test_tariffs_cli_json_and_on_date(capsys):
     tables = [t for t in out["tariffs"] if t["kind"] == "brackets"]
     assert [t["provision"] for t in tables] == ["88/4/b/1/ii/1/A/v"]
     assert tables[0]["brackets"][3]["amounts"][0]["value"] == "13.19"
-    assert tables[0]["brackets"][3]["amounts"][0]["source"]["line"] == 30
+    # (v) as A.8982-A of 2024 printed it: line 70 of the act, after its page break
+    assert tables[0]["brackets"][3]["amounts"][0]["source"]["line"] == 70
+    assert tables[0]["brackets"][3]["amounts"][0]["source"]["file"].endswith("A8982A-2024.md")
     assert any(t["kind"] == "percentage" and t["percent"]["value"] == "7.5" for t in out["tariffs"])
 
 
@@ -373,7 +395,7 @@ def test_tariffs_json_from_build_points_at_the_source(tmp_path, capsys):
     out = tmp_path / "build"
     assert main(["build", "--corpus", str(CORPUS), "--out", str(out), "--module", str(tmp_path / "fees")]) == 0
     data = json.loads((out / "tariffs.json").read_text(encoding="utf-8"))["tariffs"]
-    raw = {p.name: p.read_text(encoding="utf-8") for p in CORPUS.glob("*.txt")}
+    raw = {p.name: p.read_text(encoding="utf-8") for p in CORPUS.iterdir() if p.name != "manifest.toml"}
     seen = 0
 
     def walk(x):

@@ -130,13 +130,14 @@ def section_json(corpus: Corpus, timeline: Timeline, section: str, work: str = "
 
 # ---- tariffs and changes ------------------------------------------------------------------------------------
 
-def show_json(corpus: Corpus, comp: Composed, day: dt.date) -> dict[str, Any]:
-    """`navlaw show --format json`: the section as in force on ``day`` and where each part comes from."""
+def show_json(corpus: Corpus, comp: Composed, day: dt.date, pending: list[str]) -> dict[str, Any]:
+    """`navlaw show --format json`: the section as in force on ``day``, where each part comes from, and
+    the texts that may already be in force that day (their start known only between bounds)."""
     assert comp.section is not None
     return stamped("show", {"section": tree_json(comp.section, text_of(corpus, comp)), "on": day.isoformat(),
                             "sources": [{"id": pid, "file": Path(v.file).name.split("#")[0], "from": str(v.start),
                                          "note": v.note} for pid, v in comp.sources],
-                            "gaps": comp.gaps})
+                            "gaps": comp.gaps, "pending": pending})
 
 
 def tariffs_list(tariffs: list[AnyTariff]) -> list[dict[str, Any]]:

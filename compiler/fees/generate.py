@@ -171,6 +171,7 @@ class RouteView:
     body: list[str]
     zone2: str = ""  # the function name of the route whose base is its "Zone 2 Base Rate", if any
     instead: bool = False  # whether an option of the route is charged instead of pilotage  # code lines of the quote function after the base line
+    bounded: bool = False  # a schedule's start is known only between bounds: quotes may hold alternatives
 
 
 def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, route: str) -> list[str]:
@@ -311,11 +312,14 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
         periods.append({
             "start": mod.const(f"{pre}_FROM", s.effective.start),
             "end": mod.const(f"{pre}_UNTIL", s.effective.end) if s.effective.end else "None",
-            "fn": fns[s.id].name, "citation": pystr(s.citation),
+            "fn": fns[s.id].name, "citation": pystr(s.effective.cited(s.citation)),
             "min": mod.const(f"{pre}_MIN_UNITS", s.min_units.value) if s.min_units else "None",
             "max": mod.const(f"{pre}_MAX_UNITS", s.max_units.value) if s.max_units else "None",
             "notes": repr(period_notes(plan, s)), "text": str(texts[plan.group[s.id]]),
             "unmeasured": pystr(s.unmeasured) if s.unmeasured else "",
+            # a start known only between bounds: the first day it may be in force, and on what that rests
+            "possible_from": mod.const(f"{pre}_POSSIBLY_FROM", s.effective.start_from) if s.effective.start_from else "",
+            "uncertain": pystr(s.effective.uncertain),
         })
     body: list[str] = []
     # what comes with each text: the percentage addition, the transporting charge (it replaces the base line)
@@ -371,7 +375,7 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
     instead = any(getattr(t, "instead_of_pilotage", "") for t in plan.rule_fees)
     return RouteView(route, fn, plan.title, typed, periods, message,
                      tuple(OptionView(o.name, option_type(o), value_form(o)) for o in plan.options), body,
-                     plan.zone2_route.replace("-", "_"), instead)
+                     plan.zone2_route.replace("-", "_"), instead, any(p["possible_from"] for p in periods))
 
 
 @dataclass(frozen=True)
@@ -427,7 +431,7 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
     header = header_lines(sources)
     ctx = dict(header=header, constants=sorted(mod.constants.items()), comments=mod.comments,
                functions=sorted(fns.values(), key=lambda f: f.name), routes=routes, listed=listed,
-               help=option_help(plans),
+               help=option_help(plans), bounded=any(r.bounded for r in routes),
                zones=[{"fn": z.replace("-", "_"), "title": plans[z].title}
                       for z in dict.fromkeys(p.zone2_route for p in plans.values() if p.zone2_route)])
     runtime = header + "\n" + RUNTIME.read_text(encoding="utf-8")
@@ -452,6 +456,13 @@ def _schedule_summary(t: AnyTariff) -> dict[str, object]:
     out["effective_from"] = e.start.isoformat() if e.start else None
     out["effective_to"] = e.end.isoformat() if e.end else None
     out["effective_note"] = e.start_phrase if e.start is None else ""
+    if e.start_from is not None:  # a start known only between bounds: from when it may be in force, and why
+        out["effective_possibly_from"] = e.start_from.isoformat()
+        out["effective_note"] = f"in force from a day {e.start_words()}: {e.uncertain}"
+    if e.end_from is not None:  # and an end known only between bounds: it may have ended from this day
+        out["effective_possibly_to"] = e.end_from.isoformat()
+    if e.act:
+        out["citation"] = e.cited(t.citation)
     if isinstance(t, BracketSchedule):
         out["brackets"] = tuple((b.written, b.formula) for b in t.brackets)
     return out

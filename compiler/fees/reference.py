@@ -8,10 +8,10 @@ from decimal import Decimal
 from typing import Callable
 
 from compiler.fees.plans import (ONE_PERSON, board_refusal, ROUNDED_BASE, OPTION_ORDER, Option, Plan, board_line_words, instead_note,
-                                 label_for, one_person_note)
+                                 established, label_for, one_person_note)
 from compiler.runtime import (FeeError, Line, Period, Quote, board_amount, cents, check_options, choice,
                               choices as choose_many, clamp, day, flag, number, occurrences, started, times,
-                              unmeasured_units, vessel_or_unmeasured, whole)
+                              undecided, unmeasured_units, vessel_or_unmeasured, whole)
 from compiler.tariffs.formula import describe
 from compiler.tariffs.model import AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
 from compiler.tariffs.model import clamp as clamp_amounts
@@ -54,13 +54,29 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
     when = day(on)
     check_options(route, options, tuple(o.name for o in plan.options))
     base = plan.schedule_on(when)
+    q = _quote_on(plan, route, base, given, when, options)
+    # schedules whose start is known only between bounds and may already be in force: both amounts
+    others = [s for s in established(plan) if s is not base and s.effective.possibly(when)]
+    if not others:
+        return q
+    return undecided(q, tuple((_as_period(s), _quote_on(plan, route, s, given, when, options)) for s in others))
+
+
+def _as_period(s: BracketSchedule) -> Period:
+    e = s.effective
+    return Period(e.start or dt.date.min, e.end, lambda x: (x, "", ""), e.cited(s.citation), None, None, (), 0, "",
+                  e.start_from, e.uncertain)
+
+
+def _quote_on(plan: Plan, route: str, base: BracketSchedule, given: Decimal | None, when: dt.date,
+              options: dict[str, object]) -> Quote:
     lines: list[Line] = []
     notes: list[str] = list(base.notes)
     extras = plan.with_base.get(plan.group.get(base.id, ""), ())
     notes.extend(n for t in extras if isinstance(t, Percentage) and t.of == "calculated-fee" for n in t.notes)
     notes.extend(plan.notes_with_base.get(plan.group.get(base.id, ""), ()))
     if given is None:
-        u = unmeasured_units(Period(base.effective.start or when, base.effective.end, lambda x: (x, "", ""), base.citation,
+        u = unmeasured_units(Period(base.effective.start or when, base.effective.end, lambda x: (x, "", ""), base.effective.cited(base.citation),
                                     base.min_units.value if base.min_units else None,
                                     base.max_units.value if base.max_units else None, (), 0, base.unmeasured))
         notes.append(f"Measurements not provided: the maximum pilotage charge, on {u} pilotage units ({base.unmeasured}).")
@@ -68,7 +84,7 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
         u = given
     used = clamp_amounts(u, base.min_units, base.max_units)
     if used != u:
-        notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {base.citation}.")
+        notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {base.effective.cited(base.citation)}.")
     notes.extend(n for opt, n in plan.notes_unless.get(plan.group.get(base.id, ""), ()) if opt not in options)
     bracket = base.bracket_for(u)
     if bracket is None:
@@ -103,7 +119,7 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
             s = z.schedule_on(when)
             zone2 = cents(s.fee(u))
             notes.append(f"\"Zone 2 Base Rate\" read as the {z.title} charge for {u} "
-                         f"pilotage units: ${zone2:,} ({s.citation}); the rule does not define it.")
+                         f"pilotage units: ${zone2:,} ({s.effective.cited(s.citation)}); the rule does not define it.")
         return zone2
 
     instead: list[str] = []
@@ -128,7 +144,7 @@ def reference_quote(plans: dict[str, Plan], route: str, *, units: object = None,
 
 def _base_line(plan: Plan, base: BracketSchedule, bracket, used: Decimal, amount: Decimal) -> Line:  # type: ignore[no-untyped-def]
     return Line(f"Pilotage: {used} PU, bracket \"{bracket.written}\": {describe(bracket.fee, 'PU')}", amount,
-                base.citation)
+                base.effective.cited(base.citation))
 
 
 def _occurrences(opt: Option, value: object) -> list[object]:

@@ -18,18 +18,42 @@ STATUSES = ("in-force", "proposed", "adopted", "superseded", "repealed")
 CONFIDENCES = ("verified", "inferred")
 DOCUMENT_KEYS = {"file", "kind", "covers", "effective", "became_law", "status", "source", "confidence",
                  "anchors", "fragments", "note", "received_as", "list_numbering", "section", "code", "known_from",
-                 "known_until", "options", "format", "lost_labels"}
+                 "known_until", "options", "format", "lost_labels", "cite"}
 ROUTE_KEYS = {"id", "name", "title", "sections", "family", "selectors", "part", "not_charged"}
 FRAGMENT_KEYS = {"covers", "lines", "effective", "confidence", "note", "source", "status"}
-ANCHOR_KEYS = {"date", "source", "confidence"}
+ANCHOR_KEYS = {"date", "after", "by", "source", "confidence"}
+BOUNDS_KEYS = {"after", "by", "source", "confidence", "note"}
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """A date the corpus knows only between bounds: after ``after`` (exclusive) and by ``by`` (inclusive),
+    e.g. an act printed on 2024-02-08 and signed by the end of 2024. Whatever is counted from it is known
+    between the same bounds moved alike; nothing picks a day inside them."""
+
+    after: dt.date
+    by: dt.date
+    source: str = ""
+    confidence: str = "inferred"
+
+    @property
+    def earliest(self) -> dt.date:
+        return self.after + dt.timedelta(days=1)
+
+    def words(self) -> str:
+        return f"between {self.after} and {self.by}"
+
+    def rests_on(self) -> str:
+        return f"{self.words()} ({self.confidence}" + (f": {self.source}" if self.source else "") + ")"
 
 
 @dataclass(frozen=True)
 class Anchor:
     phrase: str
-    date: dt.date
+    date: dt.date  # the day; for a date known between bounds, the last day it can be (``bounds.by``)
     source: str
     confidence: str
+    bounds: Bounds | None = None  # set when the manifest knows the date only between bounds
 
 
 @dataclass(frozen=True)
@@ -68,6 +92,9 @@ class Entry:
     # levels the text lost ("88/4/b/ii" = "88/4/b/1/ii": its "(1)" is not printed): the provision the
     # text's labels give one id is the one the legislature cites by the other
     lost_labels: tuple[tuple[str, str], ...] = ()
+    # became_law known only between bounds (``became_law`` is then its last possible day, ``bounds.by``)
+    became_law_bounds: Bounds | None = None
+    cite: str = ""  # how the document is cited ("A.8982-A of 2024"); quotes and reports name it so
 
 
 @dataclass(frozen=True)
@@ -154,6 +181,31 @@ class _Reader:
                        "law on each date with the day before; the earliest date it takes is 0001-01-02")
             return None
         return value
+
+    def bounds(self, i: int, key: str, value: dict, where: str = "") -> Bounds | None:  # type: ignore[type-arg]
+        """``{ after = D, by = D, source = "…", confidence = "…" }``: a date known only between bounds."""
+        line = self.line_of(i, key)
+        for k in sorted(set(value) - BOUNDS_KEYS - {"date"}):
+            self.error(line, f"unknown key {k!r} in {where}{key}", "a date known between bounds is written "
+                       "{ after = YYYY-MM-DD, by = YYYY-MM-DD, confidence = \"inferred\", source = \"…\" }")
+        if "date" in value and ("after" in value or "by" in value):
+            self.error(line, f"{where}{key}: give either date = … or after = … and by = …, not both")
+            return None
+        if "after" not in value or "by" not in value:
+            self.error(line, f"{where}{key}: a date known between bounds needs both after = YYYY-MM-DD (the last day "
+                       "it had certainly not happened) and by = YYYY-MM-DD (the day by which it certainly had)")
+            return None
+        after, by = self.date(i, key, value["after"], where), self.date(i, key, value["by"], where)
+        if after is None or by is None:
+            return None
+        if by <= after:
+            self.error(line, f"{where}{key}: by = {by} must be later than after = {after}")
+            return None
+        for k in ("source", "note"):
+            if k in value and not isinstance(value[k], str):
+                self.error(line, f"{where}{key}: {k} must be a string in quotes, not {value[k]!r}")
+        return Bounds(after, by, str(value.get("source", "")), self.choice(i, key, value.get("confidence"), CONFIDENCES,
+                                                                           "inferred"))
 
     def choice(self, i: int, key: str, value: object, allowed: tuple[str, ...], default: str | None = None) -> str:
         if value is None and default is not None:
@@ -242,7 +294,7 @@ def load_manifest(corpus: Path) -> Manifest:
         if not isinstance(covers, list) or not all(isinstance(c, str) for c in covers):
             r.error(r.line_of(i, "covers"), "covers must be a list of provision ids, e.g. [\"12-a\"]")
             covers = []
-        for key in ("source", "note", "section", "code", "received_as"):
+        for key in ("source", "note", "section", "code", "received_as", "cite"):
             if key in d and not isinstance(d[key], str):
                 r.error(r.line_of(i, key), f"{key} must be a string in quotes, not {d[key]!r}")
         anchors = []
@@ -252,15 +304,21 @@ def load_manifest(corpus: Path) -> Manifest:
                     "\"phrase\" = { date = YYYY-MM-DD, source = \"...\" }")
             given_anchors = {}
         for phrase, a in given_anchors.items():
-            if not isinstance(a, dict) or "date" not in a:
-                r.error(r.line_of(i, phrase), f"anchor {phrase!r} needs a date: {{ date = YYYY-MM-DD, source = \"...\" }}")
+            if not isinstance(a, dict) or not ("date" in a or "after" in a or "by" in a):
+                r.error(r.line_of(i, phrase), f"anchor {phrase!r} needs a date: {{ date = YYYY-MM-DD, source = \"...\" }} "
+                        "(or, known only between bounds, { after = YYYY-MM-DD, by = YYYY-MM-DD, source = \"...\" })")
                 continue
             for k in sorted(set(a) - ANCHOR_KEYS):
                 r.error(r.line_of(i, phrase), f"unknown key {k!r} in anchor {phrase!r}")
+            conf = r.choice(i, phrase, a.get("confidence"), CONFIDENCES, "inferred")
+            if "after" in a or "by" in a:
+                b = r.bounds(i, phrase, a, "anchor ")
+                if b:
+                    anchors.append(Anchor(phrase, b.by, str(a.get("source", "")), conf, b))
+                continue
             date = r.date(i, phrase, a.get("date"), "anchor ")
             if date:
-                anchors.append(Anchor(phrase, date, str(a.get("source", "")),
-                                      r.choice(i, phrase, a.get("confidence"), CONFIDENCES, "inferred")))
+                anchors.append(Anchor(phrase, date, str(a.get("source", "")), conf))
         fragments = []
         given_fragments = d.get("fragments", [])
         if not isinstance(given_fragments, list) or not all(isinstance(f, dict) for f in given_fragments):
@@ -311,10 +369,14 @@ def load_manifest(corpus: Path) -> Manifest:
             lost_labels.append((old, new))
         prefix, cite = _code_for(tuple(covers), str(d.get("code", "")))
         section = str(d.get("section", ""))
+        became, became_bounds = d.get("became_law"), None
+        if isinstance(became, dict):
+            became_bounds = r.bounds(i, "became_law", became)
+            became = became_bounds.by if became_bounds else None
         entries.append(Entry(
             file=file, kind=kind, covers=tuple(covers),
             effective=r.date(i, "effective", d.get("effective")),
-            became_law=r.date(i, "became_law", d.get("became_law")),
+            became_law=r.date(i, "became_law", became),
             status=status, source=str(d.get("source", "")), confidence=confidence, note=str(d.get("note", "")).strip(),
             list_numbering=r.choice(i, "list_numbering", d.get("list_numbering"), ("auto", "artifact", "real"), "auto"),
             section=section, code_prefix=prefix, code_cite=cite, anchors=tuple(anchors),
@@ -322,7 +384,7 @@ def load_manifest(corpus: Path) -> Manifest:
             known_from=r.date(i, "known_from", d.get("known_from")),
             known_until=r.date(i, "known_until", d.get("known_until")), options=tuple(options),
             format=r.choice(i, "format", d.get("format"), ("plain", "lbdc", "bill"), ""),
-            lost_labels=tuple(lost_labels)))
+            lost_labels=tuple(lost_labels), became_law_bounds=became_bounds, cite=str(d.get("cite", ""))))
         e = entries[-1]
         if e.known_from is not None and e.known_until is not None and e.known_from >= e.known_until:
             r.error(r.line_of(i, "known_until"),

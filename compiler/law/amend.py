@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend.acts import Act, Instruction
+from compiler.frontend.acts import Act, Instruction, parse_act
 from compiler.frontend.corpus import Compiled
 from compiler.frontend.load import SourceDocument
 from compiler.frontend.newmatter import TOKEN, CaseBook, new_text, old_text, old_tokens, old_words
@@ -153,13 +153,16 @@ def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped
             if when is None:
                 act.outcome.append(("refused", f"§ {ins.number} ({ins.target}): no effective date"))
                 continue
-            refused = _apply(act, ins, when, phrase, versions, order, book, diags, TextVersion, Timeline)
+            refused = _apply(act, ins, when, phrase, versions, order, book, diags, TextVersion, Timeline,
+                             _uncertain(act, ins, when))
             if refused:
                 act.outcome.append(("refused", f"§ {ins.number} ({ins.target}): {refused}"))
             else:
                 verb = {"amend": "amends", "add": "adds", "repeal": "repeals", "replace": "replaces",
                         "renumber": f"renumbers as {ins.renamed}"}[ins.action]
-                act.outcome.append(("applied", f"§ {ins.number} {verb} {ins.target}, from {when}"))
+                first = possible_from(act, ins)
+                since = f"from a day between {first - dt.timedelta(days=1)} and {when}" if first else f"from {when}"
+                act.outcome.append(("applied", f"§ {ins.number} {verb} {ins.target}, {since}"))
         refused = [w for k, w in act.outcome if k == "refused"]
         if refused and len(versions) > mark:
             # an act is law as a whole: one that `navlaw build` refuses is in no timeline (show, diff, changes,
@@ -176,13 +179,18 @@ def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped
 
 
 def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, order: int, book: CaseBook,  # type: ignore[no-untyped-def]
-           diags: Diagnostics, TextVersion, Timeline) -> str:
-    """Apply one instruction; returns why it was refused ("" when applied)."""
+           diags: Diagnostics, TextVersion, Timeline, uncertain: dict | None = None) -> str:  # type: ignore[type-arg]
+    """Apply one instruction; returns why it was refused ("" when applied). ``uncertain``: the version's
+    ``possible_from`` and ``uncertain`` when its date is known only between bounds."""
+    bounded = uncertain or {}
     day_before = when - dt.timedelta(days=1)
     current = Timeline(versions)
     section = ins.target.split("/")[0]
     comp = current.section_on(section, day_before)
     note = f"effective {when} ({phrase}; {Path(act.file).name})"
+    if uncertain:
+        note = f"effective between {uncertain['possible_from'] - dt.timedelta(days=1)} and {when} ({phrase}; " \
+               f"{Path(act.file).name})"
 
     def refuse(message: str, hint: str = "") -> str:
         diags.add(Diagnostic(Severity.ERROR, message, act.file, ins.line, 1, "", "act-apply", hint))
@@ -201,10 +209,10 @@ def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, ord
         taken = {i.renamed for i in act.instructions if i.action in ("renumber", "replace", "add") and i.number == ins.number}
         taken |= {i.target for i in act.instructions if i.action in ("replace", "add") and i.number == ins.number}
         if ins.target not in taken:
-            versions.append(TextVersion(ins.target, None, act.file, when, True, None, note, order, confirms=True))
+            versions.append(TextVersion(ins.target, None, act.file, when, True, None, note, order, confirms=True, **bounded))
         if ins.action == "renumber":
             versions.append(TextVersion(ins.renamed, _renamed(found, ins.target, ins.renamed), act.file, when, True,
-                                        None, note, order))
+                                        None, note, order, **bounded))
         return ""
     if ins.action == "amend":
         if found is None:
@@ -249,8 +257,52 @@ def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, ord
     act.made[(ins.number, ins.target)] = (old_text(ins.body) if ins.action == "amend" else "", text)
     versions.append(TextVersion(ins.target, node, compiled.source.path if compiled else act.file, when, True, None,
                                 note, order, compiled, confirms=ins.action == "amend",
-                                quoted=tuple(w.lower() for w in old_words(ins.body)) if ins.action == "amend" else ()))
+                                quoted=tuple(w.lower() for w in old_words(ins.body)) if ins.action == "amend" else (),
+                                **bounded))
     return ""
+
+
+_EARLIEST: dict[tuple[str, str, str], Act] = {}
+
+
+def earliest_reading(act: Act) -> Act | None:
+    """When the manifest knows the act's became_law only between bounds: the act read again as if it had become
+    law on the first possible day (its dates counted from there; its own reading counts from the last, the day
+    by which it is certainly law). None when became_law is a plain date. Read once per act text and entry."""
+    b = act.entry.became_law_bounds
+    if b is None:
+        return None
+    key = (act.file, act.raw, repr(act.entry))
+    if key not in _EARLIEST:
+        src = SourceDocument(act.file, act.raw, "", len(act.raw.encode()))
+        _EARLIEST[key] = parse_act(src, replace(act.entry, became_law=b.earliest, became_law_bounds=None), Diagnostics())
+    return _EARLIEST[key]
+
+
+def possible_from(act: Act, ins: Instruction) -> dt.date | None:
+    """The first day ``ins`` may be in force, when its date is known only between bounds (else None): the date of
+    the same instruction in the act read from its first possible became_law."""
+    early = earliest_reading(act)
+    if early is None:
+        return None
+    k = act.instructions.index(ins)
+    if k >= len(early.instructions):
+        return None
+    first, last = early.effective_of(early.instructions[k])[0], act.effective_of(ins)[0]
+    return first if first is not None and last is not None and first < last else None
+
+
+def _uncertain(act: Act, ins: Instruction, when: dt.date) -> dict:  # type: ignore[type-arg]
+    """What a version of ``ins`` carries when the act's date is known only between bounds: the first day it may
+    be in force, and on what that rests (the manifest's bounds of became_law and the act's own words)."""
+    first = possible_from(act, ins)
+    b = act.entry.became_law_bounds
+    if first is None or b is None:
+        return {}
+    name = act.entry.cite or Path(act.file).name
+    return {"possible_from": first,
+            "uncertain": f"{name} became law {b.rests_on()}; it takes effect {act.effective_of(ins)[1]}: in force "
+                         f"from a day between {first - dt.timedelta(days=1)} and {when}, certainly from {when}"}
 
 
 def _partial(found: Node, want: list[str], have: list[str]) -> bool:

@@ -39,6 +39,17 @@ class TextVersion:
     # an act's text: the words of the old law it quotes (lower case; its CAPITALS, the new matter, left
     # out; () when it adds the provision): what is not among them is new matter (site/history.py)
     quoted: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
+    # a start known only between bounds (an act whose became_law the manifest bounds): ``start`` is the day
+    # from which the text is certainly in force, ``possible_from`` the first day it may be; ``uncertain``
+    # says on what that rests, for people
+    possible_from: dt.date | None = None
+    uncertain: str = ""
+
+    def start_words(self) -> str:
+        """"2024-06-01", or "between 2024-02-08 and 2024-12-31" for a start known between bounds."""
+        if self.possible_from is None:
+            return str(self.start)
+        return f"between {self.possible_from - dt.timedelta(days=1)} and {self.start}"
 
 
 @dataclass(frozen=True)
@@ -50,6 +61,7 @@ class Span:
     end: dt.date | None
     gap_until: dt.date | None
     end_note: str
+    end_possible: dt.date | None = None  # the next text may start from this day (its start known between bounds)
 
 
 @dataclass
@@ -103,6 +115,9 @@ class Timeline:
             return Span(v, v.start, v.known_until, nxt,
                         f"known in force until {v.known_until}; the corpus has no text of it from then until {nxt} "
                         f"({short_name(w.file) if w else ''})")
+        if w is not None and w.possible_from is not None:
+            return Span(v, v.start, nxt, None, f"replaced {w.start_words()} by {short_name(w.file)}",
+                        max(w.possible_from, v.start) if v.start else w.possible_from)
         return Span(v, v.start, nxt, None, f"replaced on {nxt} by {short_name(w.file) if w else ''}")
 
     def active(self, target: str, day: dt.date) -> tuple[TextVersion | None, str]:
@@ -140,7 +155,8 @@ class Timeline:
         if base is None:
             return Composed(None, [], [], why)
         if base.node is None:
-            return Composed(None, [(section, base)], [], f"§ {section} was repealed on {base.start} "
+            when = f"on a day {base.start_words()}" if base.possible_from else f"on {base.start}"
+            return Composed(None, [(section, base)], [], f"§ {section} was repealed {when} "
                                                         f"({short_name(base.file)})")
         tree: Node = base.node
         sources: list[tuple[str, TextVersion]] = [(section, base)]
@@ -167,6 +183,18 @@ class Timeline:
             sources.append((t, v))
         assert isinstance(tree, Section)
         return Composed(tree, sources, gaps)
+
+    def pending(self, section: str, day: dt.date) -> list[str]:
+        """Texts of the section that may already be in force on ``day`` (their start is known only between
+        bounds, and ``day`` falls between them), said for people: the composed text is the one before them."""
+        out = []
+        for t in (section, *self._partials().get(section, ())):
+            for w in self.versions.get(t, ()):
+                if w.possible_from is not None and w.start is not None and w.possible_from <= day < w.start:
+                    out.append(f"{t}: {short_name(w.file.split('#')[0])} may already be in force on {day} (from a day "
+                               f"{w.start_words()}, certainly from {w.start}); the text above is the one before it. "
+                               f"{w.uncertain}")
+        return out
 
     def latest(self, section: str) -> Composed:
         # the section's own versions and those of the provisions below it (indexed: a scan of every

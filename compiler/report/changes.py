@@ -15,6 +15,7 @@ from compiler.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FlatFe
                       PerUnitFee, TimeFee)
 from compiler.frontend.acts import Act
 from compiler.frontend.nodes import section_name, section_order
+from compiler.law.amend import earliest_reading
 from compiler.law.timeline import Timeline
 
 
@@ -60,6 +61,15 @@ def _formulas(t: AnyTariff) -> list[str]:
     return [b.formula for b in t.brackets] if isinstance(t, BracketSchedule) else []
 
 
+def _from(t: AnyTariff) -> str:
+    """"from 2026-01-01", or for a start known only between bounds "from a day between 2024-02-08 and
+    2024-12-31 (what that rests on)"."""
+    e = t.effective
+    if e.start_from is None:
+        return f"from {e.start}"
+    return f"from a day {e.start_words()} (a date known only between these bounds)"
+
+
 def tariff_deltas(tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> list[str]:
     """Sentences for every tariff that starts or ends in (start, end]."""
     began = [t for t in tariffs if t.effective.start is not None and start < t.effective.start <= end
@@ -79,20 +89,20 @@ def tariff_deltas(tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> lis
             o = before[0]
             used.add(o.id)
             if len(t.brackets) == 1 and len(o.brackets) == 1:
-                out.append(f"{_short(t.citation)}: from {when} the rate is {brief(t)} (was {brief(o)}).")
+                out.append(f"{_short(t.citation)}: {_from(t)} the rate is {brief(t)} (was {brief(o)}).")
             else:
                 diffs = [f"{b.written}: {b.formula_written} (was {a.formula_written})"
                          for a, b in zip(o.brackets, t.brackets) if a.formula != b.formula]
-                out.append(f"{_short(t.citation)}: from {when} the rate table changes — " + "; ".join(diffs) + ".")
+                out.append(f"{_short(t.citation)}: {_from(t)} the rate table changes — " + "; ".join(diffs) + ".")
             continue
         if before:
             for o in before:
                 used.add(o.id)
             olds = "/".join(brief(o) for o in before)
-            out.append(f"{_short(t.citation)}: from {when}, the {olds} "
+            out.append(f"{_short(t.citation)}: {_from(t)}, the {olds} "
                        f"{'fee is' if len(before) == 1 else 'fees are'} replaced by {brief(t)}.")
             continue
-        out.append(f"{_short(t.citation)}: from {when}, {t.title.lower() if t.title else 'a fee'}: {brief(t)} (new).")
+        out.append(f"{_short(t.citation)}: {_from(t)}, {t.title.lower() if t.title else 'a fee'}: {brief(t)} (new).")
     # what ends without a successor in the window
     for o in ended:
         if o.id in used or any(t.effective.start == o.effective.end and t.series == o.series for t in began):
@@ -283,6 +293,11 @@ def under_its_date(found: Changes, lines: list[str]) -> list[str]:
 def act_review(act: Act, tariffs: list[AnyTariff], quote: Callable[[str], str] = _plain) -> list[str]:
     name = Path(act.file).name
     when = f"takes effect {act.effective} ({act.effective_phrase})" if act.effective else "has no effective date navlaw reads"
+    bounds = act.entry.became_law_bounds
+    early = earliest_reading(act)  # became_law known only between bounds: the act's dates from the first day
+    if act.effective and early is not None and early.effective and bounds is not None and early.effective < act.effective:
+        when = (f"takes effect between {early.effective - dt.timedelta(days=1)} and {act.effective} "
+                f"({act.effective_phrase}; it became law {bounds.rests_on()})")
     out = [f"act {quote(name)}" + (f" — AN ACT {quote(act.title[:160])}" if act.title else "") + f"; {quote(when)}"]
     counts = {k: sum(1 for o, _ in act.outcome if o == k) for k in ("applied", "reported", "refused")}
     out.append(f"  {counts['applied']} instruction(s) applied, {counts['reported']} reported (not this corpus's law), "
@@ -365,6 +380,7 @@ def fee_changes(act: Act, tariffs: list[AnyTariff]) -> list[str]:
         if eff is None:
             continue
         start = max(t.effective.start or eff, eff)
+        since = _from(t) if t.effective.start_from is not None and start == t.effective.start else f"from {start}"
         if t.effective.end is not None and t.effective.end <= start:
             continue  # a schedule of the past that the act restates: not in force under the act
         before = [o for o in theirs if o.series == t.series and o.provision == t.provision and o.kind == t.kind
@@ -378,20 +394,20 @@ def fee_changes(act: Act, tariffs: list[AnyTariff]) -> list[str]:
             diffs = [f"{b.written}: {b.formula_written} (was {re.sub(r'[ ]+[)]', ')', rows[k])})" for b in t.brackets
                      if (k := " ".join(b.written.split())) in rows and _flat(rows[k]) != _flat(b.formula_written)]
             if diffs:
-                out.append(f"{_short(t.citation)}: from {start} the rate table changes — " + "; ".join(diffs) + ".")
+                out.append(f"{_short(t.citation)}: {since} the rate table changes — " + "; ".join(diffs) + ".")
             continue
         if o is not None and brief(o) == brief(t) and (not isinstance(t, BracketSchedule) or [
                 b.formula for b in t.brackets] == [b.formula for b in o.brackets]):  # type: ignore[union-attr]
             continue
         if o is None:
-            out.append(f"{_short(t.citation)}: from {start}, {t.title.lower() if t.title else 'a fee'}: {brief(t)} (new).")
+            out.append(f"{_short(t.citation)}: {since}, {t.title.lower() if t.title else 'a fee'}: {brief(t)} (new).")
         elif isinstance(t, BracketSchedule) and isinstance(o, BracketSchedule) and not (
                 len(t.brackets) == 1 and len(o.brackets) == 1):
             diffs = [f"{b.written}: {b.formula_written} (was {a.formula_written})"
                      for a, b in zip(o.brackets, t.brackets) if a.formula != b.formula]
-            out.append(f"{_short(t.citation)}: from {start} the rate table changes — " + "; ".join(diffs) + ".")
+            out.append(f"{_short(t.citation)}: {since} the rate table changes — " + "; ".join(diffs) + ".")
         else:
-            out.append(f"{_short(t.citation)}: from {start} the rate is {brief(t)} (was {brief(o)}).")
+            out.append(f"{_short(t.citation)}: {since} the rate is {brief(t)} (was {brief(o)}).")
     return out
 
 

@@ -28,6 +28,13 @@ def tariff_text(t: AnyTariff) -> list[str]:
             out.append(f"    amounts: {vals}")
     if t.effective.start_basis == "unresolved":
         out.append(f"    date: {t.effective.start_phrase}")
+    if t.effective.start_from is not None:  # a start known only between bounds: both sides of it are said
+        out.append(f"    date: in force from a day {t.effective.start_words()}, certainly from {t.effective.start} "
+                   f"({t.effective.uncertain})")
+    if t.effective.end_from is not None:
+        out.append(f"    date: may have ended from {t.effective.end_from}; certainly ended on {t.effective.end}")
+    if t.effective.act:
+        out.append(f"    text: as amended by {t.effective.act}")
     for n in t.notes:
         out.append(f"    note: {n}")
     return out

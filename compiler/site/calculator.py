@@ -49,7 +49,9 @@ def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
         for s in established(plan):
             periods.append({
                 "start": s.effective.start.isoformat(), "end": s.effective.end.isoformat() if s.effective.end else None,
-                "citation": s.citation, "provision": s.provision, "group": plan.group[s.id],
+                # a start known only between bounds: the first day it may be in force
+                "possible_from": s.effective.start_from.isoformat() if s.effective.start_from else None,
+                "citation": s.effective.cited(s.citation), "provision": s.provision, "group": plan.group[s.id],
                 "min": str(s.min_units.value) if s.min_units else None,
                 "max": str(s.max_units.value) if s.max_units else None,
                 "notes": list(s.notes) + list(plan.notes_with_base.get(plan.group[s.id], ())),

@@ -49,10 +49,15 @@ def status_on(s: BracketSchedule, on: dt.date) -> str:
     e = s.effective
     if e.start is None:
         return "date not established"
+    if e.possibly(on):  # its start is known only between bounds, and the site's date falls between them
+        return f"may be in force on {on}: from a day {e.start_words()}, certainly from {e.start}"
     if e.start > on:
-        return f"from {e.start}"
+        return f"from {e.start}" if e.start_from is None else f"from a day {e.start_words()}"
     if e.end is not None and e.end <= on:
         return f"ended {e.end}"
+    if e.end_from is not None and e.end_from <= on:
+        return f"in force on {on} unless the change whose date is known only between bounds came first (it may have " \
+               f"ended from {e.end_from}; certainly on {e.end})"
     if e.end is None and e.end_basis == "unresolved":
         return f"from {e.start}; when it ended is not established"
     return f"in force on {on}"
@@ -63,7 +68,11 @@ def legend_when(s: BracketSchedule, on: dt.date) -> str:
     force on 2026-12-01)" — two texts of one clause (old and new law) are told apart by their dates."""
     e = s.effective
     span = f"{e.start} to {e.end}" if e.end else f"from {e.start}"
+    if e.start_from is not None:  # a start known only between bounds
+        span = f"from a day {e.start_words()}" + (f" to {e.end}" if e.end else "")
     status = status_on(s, on)
+    if status.startswith("may be in force"):
+        return span + " (may be in force)"
     return span + (" (ended)" if status.startswith("ended") else f" ({status})" if not status.startswith("from") else
                    " (not yet in force)" if e.start and e.start > on else " (when it ended is not established)")
 
@@ -156,13 +165,19 @@ def rate_chart(route: str, name: str, schedules: list[BracketSchedule], on: dt.d
 
     steps = "".join(f'<line class="series s0{" now" if now else ""}" x1="{x(a):.1f}" y1="{y(v):.1f}" '
                     f'x2="{x(b or last):.1f}" y2="{y(v):.1f}"/>' for a, b, v, now in pts)
+    # a start known only between bounds: the days it may already be in force, dashed
+    maybe = {s.effective.start: s.effective for s in schedules if s.effective.start_from is not None}
+    steps += "".join(f'<line class="series s0 possible" stroke-dasharray="4 3" x1="{x(maybe[a].start_from):.1f}" '
+                     f'y1="{y(v):.1f}" x2="{x(a):.1f}" y2="{y(v):.1f}"/>'
+                     for a, _, v, _ in pts if a in maybe and maybe[a].start_from >= first)  # type: ignore[operator]
     years = sorted({first.year, last.year} | {d.year for d in (first + (last - first) * k / 4 for k in (1, 2, 3))})
     today = (f'<line class="today" x1="{x(on):.1f}" y1="{TOP}" x2="{x(on):.1f}" y2="{H - BOTTOM}"/>'
              f'<text class="today" x="{x(on):.1f}" y="{TOP - 16}" font-size="{FONT}" text-anchor="end">{on}</text>'
              if first <= on <= last else "")
     frame = _frame([(x(dt.date(yr, 1, 1)), str(yr)) for yr in years if first <= dt.date(yr, 1, 1) <= last],
                    [(y(v), _money(v)) for v in yt], "Date the schedule takes effect", "Fee for 300 PU")
-    desc = "; ".join(f"from {a}: ${v:,}" + (" (in force on the site's date)" if now else "") for a, _, v, now in pts)
+    desc = "; ".join((f"from a day {maybe[a].start_words()}" if a in maybe else f"from {a}") + f": ${v:,}"
+                     + (" (in force on the site's date)" if now else "") for a, _, v, now in pts)
     return (_svg(route, "r", f"{name}: the fee for 300 pilotage units over time", desc, frame + steps + today)
             + f'<p class="chart-alt" data-search-exclude>The fee for 300 pilotage units, {esc.text(desc)}.</p>')
 

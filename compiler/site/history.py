@@ -154,8 +154,11 @@ def _history(env: Environment, P: Pages, sec: str, page: str, comps: list[tuple[
         prefix = f"v{d.isoformat()}-"
         body = "\n".join(render_node(comp.section, P, page, prefix=prefix)) if comp.section is not None else ""
         red = render_html(compare(prev, comp.section), link) if prev is not None and comp.section is not None else ""
+        # a version some of whose texts start on a day known only between bounds: said with the date
+        bounded = sorted({v.start_words() for _, v in comp.sources if v.possible_from is not None and v.start == d})
         versions.append({"date": d.isoformat(), "message": comp.message, "gaps": comp.gaps, "html": body,
-                         "redline": red, "sources": [source_line(pid, v) for pid, v in comp.sources]})
+                         "redline": red, "sources": [source_line(pid, v) for pid, v in comp.sources],
+                         "between": "; ".join(bounded)})
         if comp.section is not None:
             prev = comp.section
             texts.append((d.isoformat(), comp.section))

@@ -153,7 +153,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                       if isinstance(c, Provision)] if shown is not None else [],
             absent=comp.message if shown is None else "",  # type: ignore[attr-defined]
             known=P.notes.get(page, {}).get(sec, ""), parts=len(comp.sources) > 1,  # type: ignore[attr-defined]
-            sources=sources, gaps=comp.gaps,  # type: ignore[attr-defined]
+            sources=sources, gaps=comp.gaps + timeline.pending(sec, on),  # type: ignore[attr-defined]  (and texts that may already be in force)
             history=_rel(page, hist) if hist in history else "", bracketed=page in P.bracketed, amended=page in P.amended,
             picker=picker(timeline, sec, on, hist in history),
             duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,
@@ -244,7 +244,11 @@ def _claim(out: dict[str, str], page: str, what: str) -> None:
 def _when(t: AnyTariff) -> str:
     e = t.effective
     start = e.start.isoformat() if e.start else "not established"
+    if e.start_from is not None:  # a start known only between bounds
+        start = f"a day {e.start_words()}"
     end = e.end.isoformat() if e.end else ("not established" if e.end_basis == "unresolved" else "")
+    if e.end_from is not None and e.end is not None:
+        end = f"a day between {e.end_from - dt.timedelta(days=1)} and {e.end}"
     return esc.text(f"{start} – {end}" if end else f"from {start}")
 
 

@@ -9,19 +9,96 @@ act's new text states keeps the unit clamps of the text the act leaves unchanged
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import re
 from dataclasses import replace
+from typing import Any
 
 from compiler.diagnostics import Diagnostics
-from compiler.frontend.nodes import lineage
-from compiler.law.timeline import TextVersion, Timeline, short_name
+from compiler.frontend.nodes import lineage, section_of
+from compiler.law.timeline import Span, TextVersion, Timeline, short_name
 from compiler.tariffs.model import AnyTariff
 from compiler.tariffs.routes import RouteTable
 
 
-def date_tariffs(tariffs: list[AnyTariff], timeline: Timeline) -> list[AnyTariff]:
-    """Every tariff with its effective range decided: see the module's docstring."""
-    return inherit_clamps(follow_timeline(_within_texts(tariffs), timeline))
+def date_tariffs(tariffs: list[AnyTariff], timeline: Timeline, diags: Diagnostics | None = None) -> list[AnyTariff]:
+    """Every tariff with its effective range decided: see the module's docstring. With ``diags``, a provision
+    whose new text yields none of the fees its old text did is an error (``check_successors``)."""
+    dated = _say_bounds(inherit_clamps(succession(follow_timeline(_within_texts(tariffs), timeline))))
+    if diags is not None:
+        check_successors(dated, timeline, diags)
+    return dated
+
+
+def succession(tariffs: list[AnyTariff]) -> list[AnyTariff]:
+    """Across texts, a schedule left open ends where the next schedule of its series starts, by that schedule's
+    own date: a clause an act adds "effective January first, two thousand twenty-eight" ends its sibling's
+    schedule then, not on the act's date."""
+    out = list(tariffs)
+    by_series: dict[str, list[int]] = {}
+    for i, t in enumerate(out):
+        if t.series and t.effective.start is not None:
+            by_series.setdefault(t.series, []).append(i)
+    for idxs in by_series.values():
+        for i in idxs:
+            e = out[i].effective
+            if e.end is not None or e.end_basis == "unresolved":
+                continue
+            later = [out[k] for k in idxs if out[k].file != out[i].file and out[k].effective.start > e.start]  # type: ignore[operator]
+            if later:
+                nxt = min(later, key=lambda u: (u.effective.start, u.id))
+                out[i] = replace(out[i], effective=replace(e, end=nxt.effective.start, end_basis="successor",
+                                                           end_phrase=f"replaced by {nxt.citation}",
+                                                           end_from=nxt.effective.start_from))
+    return out
+
+
+def check_successors(tariffs: list[AnyTariff], timeline: Timeline, diags: Diagnostics) -> None:
+    """Tariffs follow provisions: a schedule ends where a new text of its provision (or of one enclosing it)
+    takes effect. When that new text yields no fee of the schedule's series where the old one did, the new
+    rate could not be read: an error naming the provision and the day, never the old rate carried on."""
+    from compiler.diagnostics import Diagnostic, Severity
+
+    said: set[tuple[str, str]] = set()
+    for t in tariffs:
+        e = t.effective
+        if not t.series or t.kind == "penalty" or e.end is None or e.end_basis != "successor":
+            continue
+        v = _version_of(timeline, t.file, t.provision)
+        if v is None:
+            continue
+        _, w = provision_span(timeline, v, t.provision)
+        if w is None or w.node is None or w.start != e.end or (w.target, t.series) in said:
+            continue
+        wfile = w.compiled.source.path if w.compiled is not None else w.file
+        scope = w.target
+        if any(u.series == t.series and u.file == wfile and (u.provision == scope or u.provision.startswith(scope + "/"))
+               for u in tariffs):
+            continue
+        said.add((w.target, t.series))
+        where = w.node.citation or w.target
+        doc, _, part = wfile.partition("#section-")
+        by = f"§ {part} of {short_name(doc)}" if part else short_name(doc)
+        diags.add(Diagnostic(Severity.ERROR, f"the law at {where} changed {'' if w.possible_from else 'on '}"
+                             f"{w.start_words()} and its new rate could not be read: {by} gives it a new text, in "
+                             f"which navlaw reads no {t.series} fee where the old text stated {t.citation}", doc,
+                             0, 0, "", "tariff-successor",
+                             "navlaw does not carry the old rate past the day its text changed; check the new text "
+                             "(a rate worded in a way no tariff form reads) or the manifest's dates"))
+
+
+def _say_bounds(tariffs: list[AnyTariff]) -> list[AnyTariff]:
+    """A schedule whose start is known only between bounds says so in its notes (every quote on it carries
+    them); an act's text says it already (act_tariffs: the act's bounds)."""
+    out = []
+    for t in tariffs:
+        e = t.effective
+        if e.start_from is not None and not e.act:
+            t = replace(t, notes=t.notes + (f"Its start is known only between bounds: in force from a day "
+                                            f"{e.start_words()}, certainly from {e.start} ({e.uncertain}).",))
+        out.append(t)
+    return out
 
 
 def _within_texts(tariffs: list[AnyTariff]) -> list[AnyTariff]:
@@ -40,7 +117,8 @@ def _within_texts(tariffs: list[AnyTariff]) -> list[AnyTariff]:
             if cur.end is not None or cur.end_basis in ("text", "anchor"):
                 continue
             if nxt.start is not None:
-                eff = replace(cur, end=nxt.start, end_basis="successor", end_phrase=f"replaced by {out[b].citation}")
+                eff = replace(cur, end=nxt.start, end_basis="successor", end_phrase=f"replaced by {out[b].citation}",
+                              end_from=nxt.start_from)
             elif nxt.start_basis == "unresolved":
                 eff = replace(cur, end=None, end_basis="unresolved",
                               end_phrase=f"replaced by {out[b].citation}, whose start is unresolved")
@@ -60,17 +138,95 @@ def _version_of(timeline: Timeline, file: str, provision: str) -> TextVersion | 
     return best
 
 
-def act_tariffs(timeline: Timeline, diags: Diagnostics, routes: RouteTable) -> list[AnyTariff]:
-    """Tariffs read from the texts amending acts put in force."""
+def provision_span(timeline: Timeline, v: TextVersion, provision: str) -> tuple[Span, TextVersion | None]:
+    """When the text of ``provision`` — read from version ``v`` (of it, or of a provision enclosing it) — is in
+    force: until a later text of it or of a provision enclosing it takes effect; a text of a sibling (or of a
+    provision inside it, whose words are not the ones the tariff was read from) does not end it. Returns the
+    span and the version that ends it (None when none does)."""
+    pv = replace(v, target=provision) if provision.startswith(v.target + "/") else v
+    return timeline.span(pv), timeline._next_start(pv)[1]
+
+
+def _from_act(v: TextVersion) -> bool:
+    return v.compiled is not None and v.compiled.entry is not None and v.compiled.entry.kind == "act"
+
+
+def act_tariffs(timeline: Timeline, diags: Diagnostics, routes: RouteTable,
+                raws: dict[str, str] | None = None) -> list[AnyTariff]:
+    """Tariffs read from the texts amending acts put in force. With ``raws`` (each act file's text as received),
+    every amount points at its characters in the act as printed (``in_print``), not at the new text navlaw
+    composed from it."""
     from compiler.tariffs.extract import extract_document
 
     out: list[AnyTariff] = []
     for vs in timeline.versions.values():
         for v in vs:
             if v.compiled is not None and v.compiled.entry is not None and v.compiled.entry.kind == "act":
-                out.extend(t for t in extract_document(v.compiled, diags, routes)
-                           if t.provision == v.target or t.provision.startswith(v.target + "/"))
+                e = v.compiled.entry
+                name = e.cite or short_name(e.file)  # the act is cited with the provision it amends
+                said = (f"The law by {name}, whose date is known only between bounds: {v.uncertain}.",) if v.uncertain else ()
+                raw_file = v.compiled.source.path.split("#section-")[0]
+                for t in extract_document(v.compiled, diags, routes):
+                    if t.provision == v.target or t.provision.startswith(v.target + "/"):
+                        t = replace(t, effective=replace(t.effective, act=name), notes=t.notes + said)
+                        out.append(in_print(t, raw_file, (raws or {}).get(raw_file), v.target))
     return out
+
+
+_INSTRUCTION_END = re.compile(r"(?i)to\s+read\s+as\s+follows\s*:")
+
+
+def in_print(t, raw_file: str, raw: str | None, target: str):  # type: ignore[no-untyped-def]
+    """``t`` with its amounts' sources in the act as printed: from the new text of ``target`` (its label at a line
+    start after an instruction's "to read as follows:"), each amount is the next occurrence of its characters,
+    outside [brackets] (the deleted old matter). Left as read when the print does not hold them in that order."""
+    from compiler.tariffs.model import Amount, Effective, Source
+
+    if raw is None:
+        return t
+    label = re.escape(f"({target.rsplit('/', 1)[-1]})")
+    head = next((m.end() for m in _INSTRUCTION_END.finditer(raw)), None)
+    at = re.compile(rf"(?m)^[ \t\d]*{label}").search(raw, head) if head is not None else None
+    if at is None:
+        return t
+    deleted = [(m.start(), m.end()) for m in re.finditer(r"\[[^\[\]]*\]", raw)]
+    cursor = {"amount": at.start(), "source": at.start(), "effective": at.start()}  # amounts, and the other cited words (a row's range)
+    moved: dict[int, object] = {}
+
+    def find(src: Source, kind: str) -> Source:
+        words = r"\s+".join(re.escape(w) for w in src.text.split())
+        pat = re.compile(rf"(?<![\w.]){words}(?![\w]|\.\d)")
+        for m in pat.finditer(raw, cursor[kind]):
+            if any(s <= m.start() < e for s, e in deleted):
+                continue
+            cursor[kind] = m.end()
+            line_start = raw.rfind("\n", 0, m.start()) + 1
+            return Source(raw_file, m.start(), m.end(), raw.count("\n", 0, m.start()) + 1, m.start() - line_start + 1,
+                          raw[m.start():m.end()])
+        raise LookupError(src.text)
+
+    def walk(x: Any) -> Any:
+        if isinstance(x, (Amount, Source)):
+            if id(x) not in moved:
+                moved[id(x)] = Amount(x.value, find(x.source, "amount")) if isinstance(x, Amount) else \
+                    find(x, "source") if x.text.strip() else x
+            return moved[id(x)]
+        if isinstance(x, tuple):
+            return tuple(walk(y) for y in x)
+        if isinstance(x, Effective):  # the words its date is read from: moved when found, kept otherwise
+            try:
+                return replace(x, source=find(x.source, "effective")) if x.source is not None else x
+            except LookupError:
+                return x
+        if dataclasses.is_dataclass(x) and not isinstance(x, type):
+            changes = {f.name: walk(getattr(x, f.name)) for f in dataclasses.fields(x)}
+            return replace(x, **{k: v for k, v in changes.items() if v is not getattr(x, k)})
+        return x
+
+    try:
+        return walk(t)
+    except LookupError:
+        return t
 
 
 def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[type-arg]
@@ -98,7 +254,17 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
         last_in_file = {out[i].file: i for i in idxs}
         ordered = sorted(files.items(), key=lambda kv: kv[1])
         cap: dict[str, tuple[dt.date, str, bool]] = {}
-        for (fa, _), (fb, sb) in zip(ordered, ordered[1:]):
+        # a later *text of the law* of the series (a section text, a consolidation) supersedes an older text's
+        # schedules; an amending act does not: it replaces only the provisions it names, and the timeline ends
+        # their schedules (tariffs follow provisions: a clause an act adds leaves its siblings' fees in force)
+        acts = {f for f in files if any(out[i].file == f and (w := version_of[i]) is not None and _from_act(w)
+                                        for i in idxs)}
+        later = [(fa, next(((fb, sb) for fb, sb in ordered[k + 1:] if fb not in acts), None))
+                 for k, (fa, _) in enumerate(ordered)]
+        for fa, nxt in later:
+            if nxt is None:
+                continue
+            fb, sb = nxt
             va = next((version_of[i] for i in idxs if out[i].file == fa and version_of[i] is not None), None)
             ku = va.known_until if va is not None else None
             if ku is not None and ku < sb:
@@ -111,7 +277,7 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
             if e.start_basis == "with":
                 if v is None or v.start is None:
                     continue
-                span = timeline.span(v)
+                span, _ = provision_span(timeline, v, t.provision)
                 e = Effective(v.start, span.end, "with-text", f"in force with its text: {v.note}",
                               "unresolved" if span.gap_until else ("successor" if span.end else "open"),
                               span.end_note if span.end else "", "inferred" if not v.hard_start else e.confidence,
@@ -126,7 +292,7 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
                     e = Effective(v.start, e.end, "text-version", f"from its text's effective date: {v.note}",
                                   e.end_basis, e.end_phrase, e.confidence, e.source)
             if v is not None and t.effective.start_basis != "with":
-                span = timeline.span(v)
+                span, _ = provision_span(timeline, v, t.provision)
                 if span.end is not None and ((e.end is None and e.end_basis != "unresolved") or
                                              (e.end is not None and e.end > span.end)):
                     e = Effective(e.start, span.end, e.start_basis, e.start_phrase,
@@ -143,6 +309,7 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
                 # a date in its own rate table) was never law under it: the text before the act holds until then
                 e = Effective(v.start, e.end, "text-version", f"superseded before its text took effect: {v.note}",
                               e.end_basis, e.end_phrase, e.confidence, e.source)
+            e = _bounded(e, t.effective, v, timeline, t.provision)
             if e is not t.effective:
                 out[i] = replace(t, effective=e)
     # a schedule an act repeats but which ends before the act takes effect was never law under it; and a
@@ -150,6 +317,30 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
     return [t for t in out if not (t.effective.start is not None and t.effective.end is not None
                                    and t.effective.end <= t.effective.start
                                    and (t.effective.start_basis == "text-version" or t.effective.end_basis == "successor"))]
+
+
+def _bounded(e, given, v: TextVersion | None, timeline: Timeline, provision: str):  # type: ignore[no-untyped-def]
+    """Carry a date known only between bounds: a start taken from a text version whose start is bounded (an
+    act whose became_law the manifest bounds) may come from the version's first possible day (not before the
+    date the schedule's own words give); a start the words gave keeps its own bounds (an anchor's); an end
+    where the next text starts may come as early as that text may start."""
+    if v is not None and v.possible_from is not None and e.start == v.start and e.start != given.start:
+        first = max(v.possible_from, given.start) if given.start is not None else v.possible_from
+        if first < v.start:
+            e = replace(e, start_from=first, uncertain=v.uncertain)
+    elif e.start == given.start and given.start_from is not None and e.start_from is None:
+        e = replace(e, start_from=given.start_from, uncertain=given.uncertain)
+    if e.start_from is None and e.uncertain:
+        e = replace(e, uncertain="")
+    if v is not None and e.end is not None:
+        span, _ = provision_span(timeline, v, provision)
+        if span.end == e.end and span.end_possible is not None and span.end_possible < e.end:
+            e = replace(e, end_from=max(span.end_possible, e.start) if e.start else span.end_possible)
+        elif e.end == given.end and given.end_from is not None and e.end_from is None:
+            e = replace(e, end_from=given.end_from)
+    if given.act and not e.act:
+        e = replace(e, act=given.act)
+    return e
 
 
 def inherit_clamps(tariffs: list) -> list:  # type: ignore[type-arg]

@@ -66,6 +66,27 @@ class Effective:
     end_phrase: str = ""
     confidence: str = "verified"
     source: Source | None = None  # the phrase in the law text, when there is one
+    # A start known only between bounds (an act or anchor the manifest dates "after … by …"): ``start`` is
+    # the day from which the schedule is certainly in force, ``start_from`` the first day it may be, and
+    # ``uncertain`` says on what that rests. ``end_from``: the first day it may already have ended.
+    start_from: dt.date | None = None
+    end_from: dt.date | None = None
+    uncertain: str = ""
+    act: str = ""  # the amending act whose text states the tariff ("A.8982-A of 2024"); "" for the law's own text
+
+    def cited(self, citation: str) -> str:
+        """How a quote cites the tariff: its provision, and the act that gave it this text."""
+        return f"{citation}, as amended by {self.act}" if self.act else citation
+
+    def possibly(self, day: dt.date) -> bool:
+        """In force on ``day`` if a date known only between bounds came early enough, not certainly."""
+        return (self.start_from is not None and self.start is not None and self.start_from <= day < self.start
+                and (self.end is None or day < self.end))
+
+    def start_words(self) -> str:
+        if self.start_from is None:
+            return str(self.start)
+        return f"between {self.start_from - dt.timedelta(days=1)} and {self.start}"
 
     def contains(self, day: dt.date) -> bool | None:
         """True/False, or None when an unresolved bound makes it unknowable."""

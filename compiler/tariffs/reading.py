@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Iterator
@@ -139,11 +139,32 @@ _EVENT_RE = rx(r"(?i)\bon\s+and\s+after\s+the\s+date\s+of\s+receipt\b")
 
 
 def anchor_date(ctx: Ctx, phrase: str) -> tuple[dt.date, str, str] | None:
+    """The manifest's date for a relative phrase; for one known only between bounds, its last possible day
+    (``anchor_bounds`` gives the bounds)."""
     want = " ".join(phrase.lower().split())
     for a in ctx.entry.anchors if ctx.entry else ():
         if " ".join(a.phrase.lower().split()) == want:
             return a.date, a.source, a.confidence
     return None
+
+
+def anchor_bounds(ctx: Ctx, phrase: str):  # type: ignore[no-untyped-def]
+    """The manifest's bounds of a relative phrase's date (``Bounds``), when it knows the date only between them."""
+    want = " ".join(phrase.lower().split())
+    return next((a.bounds for a in (ctx.entry.anchors if ctx.entry else ())
+                 if " ".join(a.phrase.lower().split()) == want), None)
+
+
+def bounded(e: Effective, ctx: Ctx, anchor: str, move) -> Effective:  # type: ignore[no-untyped-def]
+    """``e`` (dated from ``anchor`` at its last possible day) with the first day it may start, when the manifest
+    knows the anchor only between bounds; ``move`` counts from an anchor day as the text does."""
+    b = anchor_bounds(ctx, anchor)
+    if b is None or e.start is None:
+        return e
+    first = move(b.earliest)
+    if first >= e.start:
+        return e
+    return replace(e, start_from=first, uncertain=f"\"{anchor}\" is known only {b.rests_on()}")
 
 
 def start_date(ctx: Ctx, node: Node, text: str, offset: int) -> Effective:
@@ -170,15 +191,17 @@ def start_date(ctx: Ctx, node: Node, text: str, offset: int) -> Effective:
             hit = anchor_date(ctx, anchor)
             if hit:
                 day, source, conf = hit
+                def move(x: dt.date, n: int = n, months: bool = m["unit"].lower().startswith("month")) -> dt.date:
+                    return add_months(x, n) if months else x + dt.timedelta(days=n)
                 try:
-                    d = add_months(day, n) if m["unit"].lower().startswith("month") else day + dt.timedelta(days=n)
+                    d = move(day)
                 except (OverflowError, ValueError):  # past 9999-12-31: no date to give it
                     found.append((m.start(), Effective(None, None, "unresolved",
                                                        f"{phrase}: from {anchor} = {day} it falls after 9999-12-31, "
                                                        "the last date navlaw can represent", source=where)))
                 else:
-                    found.append((m.start(), Effective(d, None, "anchor", f"{phrase} ({anchor} = {day}: {source})",
-                                                       confidence=conf, source=where)))
+                    found.append((m.start(), bounded(Effective(d, None, "anchor", f"{phrase} ({anchor} = {day}: {source})",
+                                                               confidence=conf, source=where), ctx, anchor, move)))
             else:
                 found.append((m.start(), Effective(None, None, "unresolved",
                                                    f"{phrase}: the manifest gives no date for \"{anchor}\"",
@@ -190,8 +213,9 @@ def start_date(ctx: Ctx, node: Node, text: str, offset: int) -> Effective:
         hit = anchor_date(ctx, anchor)
         if hit:
             day, source, conf = hit
-            found.append((m2.start(), Effective(day, None, "anchor", f"{' '.join(m2.group(0).split())} ({day}: {source})",
-                                                confidence=conf, source=where)))
+            found.append((m2.start(), bounded(Effective(day, None, "anchor", f"{' '.join(m2.group(0).split())} ({day}: "
+                                                        f"{source})", confidence=conf, source=where), ctx, anchor,
+                                              lambda x: x)))
         else:
             found.append((m2.start(), Effective(None, None, "unresolved",
                                                 f"the manifest gives no date for \"{anchor}\"", source=where)))

@@ -82,9 +82,12 @@
       let u = units();
       if (typeof u !== "string") u = u.exact;  // exact: L × B × D / 10,000 as a fraction
       const q = quote(form.route.value, u, form.on.value, options);
-      result.innerHTML = `<table class="quote"><tr><th>Item</th><th>Amount</th><th>Law</th></tr>` +
-        q.lines.map((l) => `<tr><td>${esc(l.description)}</td><td class="amount">${money(l.amount)}</td><td>${link(l)}</td></tr>`).join("") +
-        `<tr class="total"><td>Total</td><td class="amount" id="total">${money(q.total)}</td><td></td></tr></table>` +
+      const table = (one, id, caption) => `<table class="quote">${caption ? `<caption>${esc(caption)}</caption>` : ""}<tr><th>Item</th><th>Amount</th><th>Law</th></tr>` +
+        one.lines.map((l) => `<tr><td>${esc(l.description)}</td><td class="amount">${money(l.amount)}</td><td>${link(l)}</td></tr>`).join("") +
+        `<tr class="total"><td>Total</td><td class="amount" id="${id}">${money(one.total)}</td><td></td></tr></table>`;
+      const alts = q.alternatives || [];  // a date known only between bounds: each possible amount
+      result.innerHTML = table(q, "total", alts.length ? "If the change had not yet taken effect on that day" : "") +
+        alts.map((a, i) => table(a.quote, `total-${i + 2}`, `If ${a.condition}`)).join("") +
         `<ul class="notes">${q.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>`;
     } catch (e) {
       result.innerHTML = `<p class="error" id="error">${esc(e.message)}</p>`;

@@ -73,6 +73,14 @@ function hourly(p, hours) {
   return mx !== null && Q.cmp(t, mx) > 0 ? mx : t;
 }
 
+function dayBefore(iso) {
+  const d = new Date(iso + "T00:00:00Z");
+  d.setUTCDate(d.getUTCDate() - 1);
+  return d.toISOString().slice(0, 10);
+}
+
+// A schedule whose start is known only between bounds may already be in force on ``on``: the quote gives both
+// amounts (navlaw_fees' q.alternatives), the total being the law before that change, and says so first.
 function quote(route, units, on, options) {
   const plan = PLANS[route];
   if (!plan) throw new Error(`unknown route ${route}`);
@@ -80,6 +88,27 @@ function quote(route, units, on, options) {
   if (u.n <= 0n) throw new Error("units must be more than zero");
   const base = plan.periods.find((p) => inForce(p, on));
   if (!base) throw new Error(plan.no_schedule.replace("{on}", on));
+  const q = quoteOn(plan, base, u, on, options);
+  const others = plan.periods.filter((p) => p !== base && p.possible_from && p.possible_from <= on && on < p.start
+                                            && (p.end === null || on < p.end));
+  if (!others.length) return q;
+  const between = (p) => `between ${dayBefore(p.possible_from)} and ${p.start}`;
+  const dollars = (t) => { const [w, f] = t.split("."); return "$" + w.replace(/\B(?=(\d{3})+$)/g, ",") + "." + f; };
+  const alts = others.map((p) => ({ period: p, quote: quoteOn(plan, p, u, on, options) }));
+  const differ = alts.filter((a) => a.quote.total !== q.total);
+  if (!differ.length) {
+    const p = others[0];
+    q.notes.unshift(`${p.citation} may already be in force on ${on} (it is in force from a day ${between(p)}); the amount is the same under it.`);
+    return q;
+  }
+  q.alternatives = differ.map((a) => ({ condition: `${a.period.citation} was already in force on ${on} (it is in force from a day ${between(a.period)})`, quote: a.quote }));
+  q.notes.unshift(`Not settled: on ${on} the amount depends on a date the corpus knows only between bounds. ${dollars(q.total)} (the total: the law before that change) or ` +
+    differ.map((a) => `${dollars(a.quote.total)} if ${a.period.citation} was already in force (it is in force from a day ${between(a.period)}, certainly from ${a.period.start})`).join("; or ") +
+    ". navlaw picks no day inside the bounds.");
+  return q;
+}
+
+function quoteOn(plan, base, u, on, options) {
   const extras = plan.groups[base.group];
   const f = fee(base, u);
   let baseCents = Q.cents(f.exact);
