@@ -13,6 +13,7 @@ from compiler.frontend.manifest import Entry, Manifest, load_manifest
 from compiler.frontend.normalize import normalize
 from compiler.frontend.nodes import NAV_LAW, Code, Document
 from compiler.frontend.assess import assess, refuse_non_law
+from compiler.frontend.figures import check_figures
 from compiler.frontend.fragments import restore_labels, wrap_fragments
 from compiler.frontend.tree import build
 
@@ -75,6 +76,7 @@ def compile_source(src: SourceDocument, entry: Entry | None = None,
         doc = restore_labels(doc, list(entry.lost_labels), code, diags, entry.line)
     if entry and entry.fragments:
         doc = wrap_fragments(doc, [(f.covers, *f.lines) for f in entry.fragments], code, diags)
+    check_figures(nt, src.path, diags)
     assess(doc, src.text, entry, diags, src.encoding)
     return doc
 

@@ -30,6 +30,6 @@ def tariffs_and_lint(corpus: Corpus, timeline: Timeline | None = None,
     if timeline is None:
         timeline = build_timeline(corpus, diags)
     tariffs = extract(corpus, diags, cache) + act_tariffs(timeline, diags, RouteTable(corpus.manifest.routes))
-    tariffs = unique_ids(date_tariffs(tariffs, timeline))
+    tariffs = unique_ids(date_tariffs(tariffs, timeline, diags))
     diags.extend(lint(tariffs, raw_line_lookup(corpus)))
     return tariffs, diags

@@ -12,16 +12,18 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import replace
 
-from compiler.diagnostics import Diagnostics
-from compiler.frontend.nodes import lineage
+from compiler.diagnostics import Diagnostic, Diagnostics, Severity
+from compiler.frontend.nodes import lineage, section_name, section_of
 from compiler.law.timeline import TextVersion, Timeline, short_name
 from compiler.tariffs.model import AnyTariff
 from compiler.tariffs.routes import RouteTable
 
 
-def date_tariffs(tariffs: list[AnyTariff], timeline: Timeline) -> list[AnyTariff]:
-    """Every tariff with its effective range decided: see the module's docstring."""
-    return inherit_clamps(follow_timeline(_within_texts(tariffs), timeline))
+def date_tariffs(tariffs: list[AnyTariff], timeline: Timeline, diags: Diagnostics | None = None) -> list[AnyTariff]:
+    """Every tariff with its effective range decided: see the module's docstring. Where a series' rate
+    would otherwise outlive its text (a later text of its section prices the route but states no tariff
+    of the series), the rate ends where its text is known and ``diags`` gets an error."""
+    return inherit_clamps(follow_timeline(_within_texts(tariffs), timeline, diags))
 
 
 def _within_texts(tariffs: list[AnyTariff]) -> list[AnyTariff]:
@@ -73,14 +75,29 @@ def act_tariffs(timeline: Timeline, diags: Diagnostics, routes: RouteTable) -> l
     return out
 
 
-def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[type-arg]
+def _later_texts(tariffs: list, version_of: dict) -> dict[tuple[str, str], dict[str, dt.date]]:  # type: ignore[type-arg]
+    """(route, section) -> file -> the earliest start of its versions: which texts price a route in a
+    section, and from when."""
+    out: dict[tuple[str, str], dict[str, dt.date]] = {}
+    for i, t in enumerate(tariffs):
+        v = version_of[i]
+        if v is not None and v.start is not None and t.provision:
+            files = out.setdefault((t.route, section_of(t.provision)), {})
+            files[t.file] = min(files.get(t.file, dt.date.max), v.start)
+    return out
+
+
+def follow_timeline(tariffs: list, timeline: Timeline, diags: Diagnostics | None = None) -> list:  # type: ignore[type-arg]
     """Date each tariff by the text it comes from:
 
     - a schedule the text does not date, and that no later schedule of its text follows, is in force
       while its text is known to be (file 000's $5.30 § 89-b rate: from 2002-07-01);
     - nothing is in force before its text's effective date (an act's copy of older schedules);
     - a schedule ends when a later text of its series starts, or — when its text is only known up to a
-      date and the next text starts later — at that date, with the gap left unresolved.
+      date and the next text starts later — at that date, with the gap left unresolved;
+    - a later text of the same section that prices the route but states no tariff of the series (its
+      sentence reworded past what the forms read) ends the series' last text there too: the older rate
+      is never carried over the newer text; that is an error in ``diags``, never a quiet fallback.
     """
     from compiler.tariffs.model import Effective
 
@@ -89,6 +106,7 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
         by_series.setdefault(t.series, []).append(i)
     out = list(tariffs)
     version_of = {i: _version_of(timeline, t.file, t.provision) for i, t in enumerate(tariffs)}
+    pricing = _later_texts(tariffs, version_of)
     for idxs in by_series.values():
         files: dict[str, dt.date] = {}
         for i in idxs:
@@ -105,6 +123,21 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
                 cap[fa] = (ku, f"the corpus has no text known in force from {ku} until {sb} ({short_name(fb)})", True)
             else:
                 cap[fa] = (sb, f"replaced by {short_name(fb)} from {sb}", False)
+        silent: dict[str, str] = {}  # file -> the later text of its section that states no tariff of the series
+        if ordered:
+            fa, sa = ordered[-1]
+            first = next(i for i in idxs if out[i].file == fa)
+            others = pricing.get((out[first].route, section_of(out[first].provision)), {})
+            later = sorted((sb, fb) for fb, sb in others.items() if sb > sa and fb not in files)
+            if later:
+                sb, fb = later[0]
+                va = version_of[first]
+                ku = va.known_until if va is not None else None
+                gap = ku is not None and ku < sb
+                cap[fa] = ((ku, f"the corpus has no text of it known in force after {ku}: {short_name(fb)}, the text "
+                                f"from {sb}, states no such rate", True) if gap and ku is not None else
+                           (sb, f"{short_name(fb)}, the text from {sb}, states no such rate", True))
+                silent[fa] = fb
         for i in idxs:
             t, v = out[i], version_of[i]
             e = t.effective
@@ -137,6 +170,8 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
                 if (e.end is None and e.end_basis != "unresolved") or (e.end is not None and e.end > end):
                     e = Effective(e.start, end, e.start_basis, e.start_phrase, "unresolved" if gap else "successor",
                                   why, e.confidence, e.source)
+                    if t.file in silent and diags is not None:
+                        _report_silent(diags, t, silent[t.file], end)
             if e is not t.effective:
                 out[i] = replace(t, effective=e)
     # a schedule an act repeats but which ends before the act takes effect was never law under it; and a
@@ -144,6 +179,19 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
     return [t for t in out if not (t.effective.start is not None and t.effective.end is not None
                                    and t.effective.end <= t.effective.start
                                    and (t.effective.start_basis == "text-version" or t.effective.end_basis == "successor"))]
+
+
+def _report_silent(diags: Diagnostics, t: AnyTariff, later: str, end: dt.date) -> None:
+    from compiler.tariffs.model import amounts
+
+    where = next(iter(amounts(t)), None)
+    line, col, text = (where.source.line, where.source.column, where.source.text) if where else (0, 0, "")
+    diags.add(Diagnostic(
+        Severity.ERROR, f"{t.title} ({t.citation}, {short_name(t.file)}) is not read in {short_name(later)}, a later "
+        f"text of {section_name(section_of(t.provision))} that prices {t.route}: the older rate ends on {end}, and no "
+        f"rate of this kind is known after it", t.file, line, col, text, "tariff-lost",
+        f"check the sentence of {short_name(later)} that states it: if its words changed, navlaw does not read them "
+        "yet (report it); the older rate is never used in its place"))
 
 
 def inherit_clamps(tariffs: list) -> list:  # type: ignore[type-arg]
