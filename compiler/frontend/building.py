@@ -67,6 +67,8 @@ class BuilderBase:
         self.record_mode = ""  # "toc": chapter and article records hold navigation, not law
         self.record_start = -1  # the record line not yet given to a node
         self.record_opened: tuple[_B, int] | None = None  # where a section record's nodes begin
+        self.named_sections = False  # the text has section headings ("§ 4.", "Section 4.", "S 4.")
+        self.page_ended = False  # a web page's "Top of Page", "Last modified: …" was read: the law has ended
 
     # -- diagnostics --
     def diag(self, severity: Severity, offset: int, message: str, code: str, hint: str = "") -> None:
@@ -116,8 +118,17 @@ class BuilderBase:
             node.flags.append("deleted")  # NY bracket notation: a whole provision struck out
         elif body.startswith("* NB "):
             node.flags.append("editorial-note")  # LBDC's note on a provision marked "*": "* NB Expires June 16, 2015"
-        elif layout.chrome(body):
-            node.flags.append("chrome")
+        self._add(self._container(), node)
+
+    def _chrome_line(self, line: Line) -> None:
+        """A line of the web page around the law ("Top of Page", "Last modified: …", a disclaimer, a
+        navigation bar): kept, flagged "chrome", never part of a provision. What ends the law on the page
+        closes the open section, and the lines after it are the page's until a section heading."""
+        body = line.body.strip()
+        node = _B(Text, line.start, line.end, text=[body], at=line.start + line.indent, flags=["chrome"])
+        if self.page_ended or layout.page_end(body):
+            self.page_ended = True
+            self.section, self.part, self.article, self.stack = None, None, None, []
         self._add(self._container(), node)
 
     def _blank_after(self, start: int, end: int) -> bool:

@@ -145,12 +145,42 @@ _CHROME_RE = re.compile(
 _BREADCRUMB_RE = re.compile(r"[^\n›»]{1,80}(?:[ \t]+[›»>][ \t]+[^\n›»>]{1,80}){2,}[ \t]*$")
 
 
+# What ends the law on a page: the links and notes a site puts under the text ("Top of Page", "Last
+# modified: February 3, 2019", "‹ Prev All New York sectio…", "Next ›", a disclaimer). After one, what
+# follows is the page's, not the law's, until a section heading starts the law again.
+_PAGE_END_RE = re.compile(
+    r"[ \t]*(?:(?:Back[ \t]+to[ \t]+)?Top[ \t]+of[ \t]+(?:Page|page)[ \t]*$|Go[ \t]+to[ \t]+top[ \t]*$"
+    r"|Last[ \t]+(?:modified|updated|amended)(?:[ \t]+on)?:?[ \t]+\S[^\n]{0,40}$"
+    r"|(?:[‹«<][ \t]*)?(?:Prev|Previous)\b(?:[ \t]+(?:Section|Page))?(?:[ \t]+All[ \t][^\n]{0,60})?[ \t]*(?:[|·•][^\n]{0,60})?$"
+    r"|Next[ \t]*[›»>]?[ \t]*$|(?:Next|Previous)[ \t]+Section\b[^\n]{0,80}$|Disclaimer:)")
+# A site's own disclaimer, in its words: no warranty, no liability, not the official text.
+_DISCLAIMER_WORDS = re.compile(r"(?i)\b(?:warrant(?:y|ies)|liability|disclaim\w*|accuracy|official reporters?|"
+                               r"not (?:be )?legal advice|this (?:web)?site)\b")
+# Navigation bars: short items between middle dots or bullets ("Open in Lexace · Ask the AI about this
+# section"), the headers of an official site's page ("Search OpenLegislation Statutes", "This entry was
+# published on 2014-09-22").
+_BAR_RE = re.compile(r"[ \t]*[^\n·•|]{1,40}(?:[ \t]+[·•|][ \t]+[^\n·•|]{1,60})+[ \t]*$")
+_SITE_RE = re.compile(r"[ \t]*(?:Search[ \t]+OpenLegislation\b|This[ \t]+entry[ \t]+was[ \t]+published[ \t]+on\b"
+                      r"|The[ \t]+selection[ \t]+dates[ \t]+indicate\b|Share[ \t]+this\b|Print[ \t]+this\b)")
+
+
 def chrome(line: str) -> bool:
     """Whether a line is web-page chrome around the law text, not law."""
     if len(line) > 300:
-        return False
-    return _CHROME_RE.match(line) is not None or ("›" in line or "»" in line or " > " in line) and (
-        _BREADCRUMB_RE.match(line) is not None)
+        return page_end(line)
+    return (page_end(line) or _CHROME_RE.match(line) is not None or _PAGE_END_RE.match(line) is not None
+            or _SITE_RE.match(line) is not None or ("·" in line or "•" in line) and _BAR_RE.match(line) is not None
+            or ("›" in line or "»" in line or " > " in line) and _BREADCRUMB_RE.match(line) is not None)
+
+
+def page_end(line: str) -> bool:
+    """Whether a line ends the law on a web page: "Top of Page", "Last modified: …", "‹ Prev …", a
+    disclaimer (two or more of its words: warranty, liability, accuracy, official reporters …)."""
+    if len(line) <= 200 and _PAGE_END_RE.match(line) is not None:
+        return True
+    words = {m.group().lower() for m in _DISCLAIMER_WORDS.finditer(line)} if "this" in line or "isclaim" in line else set()
+    # a site speaks of itself ("this website", "official reporters"); a law on warranties does not
+    return len(words) >= 2 and any(w.startswith(("this", "official", "disclaim", "not")) for w in words)
 
 
 # ---- LBDC records ----------------------------------------------------------------------------------
