@@ -108,10 +108,10 @@ def inline_labels(text: str) -> tuple[list[int], list[str]]:
 # ---- tables of contents ------------------------------------------------------------------------------
 # "Section 1. Short title." over "        2. Policy of state ...": an entry is a number and a heading;
 # "Article  1.   Short title; ... (§§ 1-3.)" names the sections an article holds; "Sec." heads a list.
-TOC_HEADER_RE = re.compile(r"[ \t]*(?:Sec\.|Section|Sections|SECTION)[ \t]*$")
+TOC_HEADER_RE = re.compile(r"[ \t]*(?:Sec\.|Section|Sections|SECTION)(?:[ \t]+(?:Description|Heading|Title))?[ \t]*$")
 TOC_RANGE_RE = re.compile(r"\((?:§§?|Sections?)[ \t]*[0-9][^()\n]{0,40}\)\.?[ \t]*$")
 _TOC_ENTRY_RE = re.compile(r"[ \t]*(?:(?:Section|Article|ARTICLE)[ \t]+)?(?P<num>[0-9]{1,4}(?:-[a-zA-Z]{1,4})?|[IVXLC]{1,6}(?:-[A-Z])?)"
-                           r"\.[ \t]+(?P<head>\S[^\n]{0,120})$")
+                           r"(?:\.|(?=[ \t]+[A-Z]))[ \t]+(?P<head>\S[^\n]{0,200})$")
 
 
 def toc_entry(line: str) -> bool:
@@ -121,7 +121,7 @@ def toc_entry(line: str) -> bool:
         return False
     head = TOC_RANGE_RE.sub("", m.group("head")).rstrip()
     return (not _COMMAND_RE.search(head) and not _INLINE_RE.search(head) and not _HEAD_END_RE.search(head)
-            and len(head) <= 100)
+            and len(head) <= MAX_HEADING)
 
 
 def toc_number(line: str) -> int:

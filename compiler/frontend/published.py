@@ -123,6 +123,8 @@ class PublishedLayouts(BuilderBase):
         article entry naming its sections ("Article 1. Short title; definitions. (§§ 1-3.)")."""
         line = lines[i]
         kind = line.kind
+        if kind == "provision" and line.labels[-1].text[-1:] == "." and self._contents_run(lines, i):
+            return True
         if kind == "text" and not line.body.lstrip().startswith(("Sec", "SEC")) or kind in ("provision", "blank"):
             return False  # the common case, decided without a pattern
         if self.record_mode == "article":
@@ -148,6 +150,29 @@ class PublishedLayouts(BuilderBase):
         # the next entry has a later number: "Section 300. ..." over "302. ..." (301 was repealed); a
         # section's first subdivision would be 1
         return layout.toc_entry(whole) and layout.toc_number(whole) > after
+
+    def _contents_run(self, lines: list[Line], i: int) -> bool:
+        """A contents block without a header: three or more lines, each a section number and a heading
+        and nothing more, in the order of the law ("33. Deposit of refuse …" / "33-a. Sanitary
+        facilities …" / "34. Regattas."), as a site lists an article's sections. Not a list of
+        subdivisions, whose items say something: it starts past 1, or inserts a number, or no section is open."""
+        numbers: list[tuple[int, int]] = []
+        j = i
+        while j < len(lines) and len(numbers) < 3:
+            line = lines[j]
+            j += 1
+            if line.kind == "blank":
+                continue
+            if line.kind != "provision" or len(line.labels) != 1:
+                return False
+            whole = self.text[line.start + line.indent : line.body_start + len(line.body)]
+            r = L.readings(line.labels[0].text)
+            if not r or r[0].style != "number" or not layout.toc_entry(whole):
+                return False
+            if numbers and (r[0].base, r[0].insert) <= numbers[-1]:
+                return False
+            numbers.append((r[0].base, r[0].insert))
+        return len(numbers) == 3 and (self.section is None or numbers[0][0] > 1 or any(n[1] for n in numbers))
 
     def _toc_block(self, lines: list[Line], i: int) -> int:
         self.record_mode, saved = "toc", self.record_mode
