@@ -94,6 +94,9 @@ _INLINE_RE = re.compile(r"[.:][ \t]+" + _LABEL_AHEAD)
 # substring search instead of testing a class at every character (4x faster on the corpus).
 _AFTER_PERIOD_RE = re.compile(r"\. [ \t]*" + _LABEL_AHEAD)
 _AFTER_COLON_RE = re.compile(r": [ \t]*" + _LABEL_AHEAD)
+# "…; and    (ii) an efficient sound …": a run of items flattened onto one line; such a label must
+# continue an open list (tree.py decides), since "; and (2) of this section" may be a citation.
+_AFTER_SEMICOLON_RE = re.compile(r"; [ \t]*(?:(?:and|or)[ \t]+)?" + _LABEL_AHEAD)
 
 
 def inline_labels(text: str) -> tuple[list[int], list[str]]:
@@ -101,8 +104,24 @@ def inline_labels(text: str) -> tuple[list[int], list[str]]:
     found = [(m.end(), ".") for m in _AFTER_PERIOD_RE.finditer(text)]
     if ": " in text:
         found.extend((m.end(), ":") for m in _AFTER_COLON_RE.finditer(text))
+    if "; " in text:
+        found.extend((m.end(), ";") for m in _AFTER_SEMICOLON_RE.finditer(text))
+    if len(found) > 1:
         found.sort()
     return [o for o, _ in found], [k for _, k in found]
+
+
+# A section that starts inside a line, after the sentence that ends the one before: "… shall be a
+# misdemeanor. S 2251. Penalties. 1. …" (a section flattened into its neighbour). tree.py takes it only
+# when its number comes after the open section's, so "as provided in § 12. The board …" stays text.
+INLINE_SECTION_RE = re.compile(r"(?<=[.;:])[ \t]+(?=(?:§|S)[ \t]*(?P<num>[0-9]{1,5}(?:-[a-zA-Z]{1,5})*)\.[ \t]+[A-Z])")
+
+
+def section_key(num: str) -> tuple[int, str] | None:
+    """A section number's place in the law's order: "2251" -> (2251, ""), "33-a" -> (33, "a"); None if
+    it does not start with a number."""
+    m = re.match(r"([0-9]+)(?:-(.*))?$", num.lower())
+    return (int(m.group(1)), m.group(2) or "") if m else None
 
 
 # ---- tables of contents ------------------------------------------------------------------------------

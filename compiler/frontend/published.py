@@ -8,7 +8,7 @@ from bisect import bisect_left
 from compiler.diagnostics import Severity
 from compiler.frontend import labels as L
 from compiler.frontend import layout
-from compiler.frontend.building import _ARTICLE_RE, BuilderBase, _B
+from compiler.frontend.building import _ARTICLE_RE, _SECTION_RE, BuilderBase, _B
 from compiler.frontend.nodes import Article, Part, Section, Text
 from compiler.frontend.parse import Line, line_at
 
@@ -70,8 +70,54 @@ class PublishedLayouts(BuilderBase):
             prev = stack[depth].reading
             if prev is not None and any(r.continues(prev) for r in cands):
                 return "continues"
+            if mark == ";":
+                return None  # after "; and" only the next item of the innermost list: "(ii)" after "(i)"
         if any(r.first for r in cands) and (self.section is not None or stack):
             return "starts" if mark == "." else "follows a colon"
+        return None
+
+    # -- a section that starts inside a line --
+    def _inline_sections(self, lines: list[Line]) -> list[Line]:
+        """Cut each line where a later section starts inside it ("… a misdemeanor. S 2251. Penalties. …"):
+        the text before it, then a section heading line. A later section: its number comes after the one
+        of the section open there (so "as provided in § 12. The board …" stays text), and a heading
+        follows it. Said with an info note."""
+        out: list[Line] = []
+        cur: tuple[int, str] | None = None
+        for line in lines:
+            if line.kind == "section_head":
+                m = _SECTION_RE.match(line.body)
+                cur = layout.section_key(m.group("num")) if m else cur
+            if cur is None or line.kind not in ("text", "provision", "section_head") or not (
+                    "§" in line.body or "S " in line.body):
+                out.append(line)
+                continue
+            while True:
+                cut = self._section_cut(line, cur)
+                if cut is None:
+                    out.append(line)
+                    break
+                at, num, key = cut
+                eol = line.body_start + len(line.body)
+                before = self.text[line.body_start:at].rstrip()
+                out.append(Line(line.kind, line.start, at, line.indent, line.labels, line.body_start, before))
+                line = Line("section_head", at, line.end, 0, (), at, self.text[at:eol])
+                self.diag(Severity.INFO, at, f"§ {num} starts inside a line, after a sentence: read as a section "
+                          "(its number comes after the section's before it)", "section-form")
+                cur = key
+        return out
+
+    def _section_cut(self, line: Line, cur: tuple[int, str]) -> tuple[int, str, tuple[int, str]] | None:
+        eol = line.body_start + len(line.body)
+        start = line.body_start + (1 if line.kind == "section_head" else 0)
+        for m in layout.INLINE_SECTION_RE.finditer(self.text, start, eol):
+            key = layout.section_key(m["num"])
+            if key is None or key <= cur:
+                continue
+            rest = self.text[m.end():eol]
+            head = layout.split_heading(rest[rest.find(".") + 1:].lstrip())
+            if head.heading:  # "§ 12. The board shall …" is a citation and a sentence: no heading
+                return m.end(), m["num"], key
         return None
 
     # -- LBDC records and tables of contents --

@@ -39,6 +39,8 @@ class Builder(PublishedLayouts, Drawings):
         if self.named_sections:
             self.section_hint = ""  # the text names its sections itself
         self.inline, self.inline_marks = layout.inline_labels(self.text)
+        if self.named_sections:
+            lines = self._inline_sections(lines)
         i = 0
         n = len(lines)
         while i < n:

@@ -87,6 +87,16 @@ def _later_texts(tariffs: list, version_of: dict) -> dict[tuple[str, str], dict[
     return out
 
 
+def _replaces(timeline: Timeline, file: str, provision: str) -> bool:
+    """Whether ``file`` gives a new text of ``provision``, of a provision it is part of, or of a part of it
+    (the § 88 text of 2022 restates § 88(4)(b)(1)(ii)(1)(A), inside the old § 88(4)(b) that held the addition)."""
+    for target, vs in timeline.versions.items():
+        if (target == provision or provision.startswith(target + "/") or target.startswith(provision + "/")) and any(
+                (v.compiled.source.path if v.compiled is not None else v.file) == file for v in vs):
+            return True
+    return False
+
+
 def follow_timeline(tariffs: list, timeline: Timeline, diags: Diagnostics | None = None) -> list:  # type: ignore[type-arg]
     """Date each tariff by the text it comes from:
 
@@ -128,7 +138,9 @@ def follow_timeline(tariffs: list, timeline: Timeline, diags: Diagnostics | None
             fa, sa = ordered[-1]
             first = next(i for i in idxs if out[i].file == fa)
             others = pricing.get((out[first].route, section_of(out[first].provision)), {})
-            later = sorted((sb, fb) for fb, sb in others.items() if sb > sa and fb not in files)
+            provision = out[first].provision
+            later = sorted((sb, fb) for fb, sb in others.items() if sb > sa and fb not in files
+                           and _replaces(timeline, fb, provision))
             if later:
                 sb, fb = later[0]
                 va = version_of[first]
