@@ -5,7 +5,7 @@
 #   089-a.4-7-8.txt  d38e15f370ace50d364b0c8ac93b9e819a7d0e56838037bbf3c2a1d8486e84c9
 #   089-b.2022.txt  9c51ef4687c1aa0998f86b44aa0d58b81e1ed058df627c086974529fb3accc94
 #   21nycrr-55.2.proposed-2016.txt  0aaf33ddeadbbcd9a9bfe024b2877bb7d39cd39ea875891f05ce7b94fc1a23c7
-#   manifest.toml  a8e225cccdcb5e53d47b3a307ee1687284cb3c3d3c45df5df94336474129c8fb
+#   manifest.toml  e014458222abecea0f0af3638daab0219ff447a4678b843f05bc9b4d90b672b4
 #   nav-law.consolidated.txt  331da2a25ee54c5e6966c2fa16fd18551f7f755940c65bdb94fe0a847446cf0c
 
 """Runtime of the generated fee module: Quote, Line, FeeError and exact-money helpers.

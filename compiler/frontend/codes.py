@@ -109,3 +109,10 @@ def chapter_name(citation: str) -> str:
     head = citation.split(" §", 1)[0].strip()
     law = _BY_CITE.get(head.lower())
     return law.name if law else head
+
+
+def without_code(citation: str) -> str:
+    """A statute's citation as its own chapter's readers shorten it: "Nav. Law § 89-b(4)" -> "§ 89-b(4)";
+    a rule keeps its code ("21 NYCRR § 55.2(d)"), which is not a chapter of the consolidated laws."""
+    head, sep, rest = citation.partition(" §")
+    return f"§{rest}" if sep and head.strip().lower() in _BY_CITE else citation

@@ -16,6 +16,7 @@ from compiler.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FlatFe
 from compiler.frontend.acts import Act
 from compiler.frontend.nodes import section_name, section_order
 from compiler.law.timeline import Timeline
+from compiler.frontend.codes import without_code
 
 
 def _money(x: Decimal) -> str:
@@ -53,7 +54,7 @@ def brief(t: AnyTariff) -> str:
 
 
 def _short(citation: str) -> str:
-    return citation.replace("Nav. Law ", "")
+    return without_code(citation)
 
 
 def tariff_deltas(tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> list[str]:
