@@ -50,7 +50,8 @@ _BY_NAME = {law.name.lower(): law for law in LAWS}
 _BY_CITE = {law.cite.lower(): law for law in LAWS}
 _NYCRR_RE = re.compile(r"(?i)^\s*(?:title\s+)?(?P<t>\d{1,2})\s*(?:NYCRR|CRR-NY)\s*$")
 # "21 CRR-NY 51.1" (Westlaw's line above each section), "21 NYCRR § 55.2", "Title 21 NYCRR"
-NYCRR_TEXT_RE = re.compile(r"(?m)^[ \t]*(?P<t>\d{1,2})[ \t]+(?:CRR-NY|NYCRR)[ \t]+(?:§[ \t]*)?(?P<s>\d+(?:\.\d+)+)[ \t]*$")
+NYCRR_TEXT_RE = re.compile(r"(?m)^[ \t]*(?P<t>\d{1,2})[ \t]+(?:CRR-NY|NYCRR)[ \t]+(?:§[ \t]*)?(?P<s>\d+(?:\.\d+)+)"
+                           r"(?:[ \t]*NY-CRR)?[ \t]*$")
 _TITLE_RE = re.compile("(?i)(?:" + "|".join(
     [re.escape(law.name).replace(r"\ ", r"\s+") for law in LAWS] + [law.words for law in LAWS if law.words]) + ")")
 

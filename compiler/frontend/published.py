@@ -3,14 +3,22 @@ contents, article headings under "ARTICLE 1" (see compiler/frontend/layout.py fo
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 
 from compiler.diagnostics import Severity
 from compiler.frontend import labels as L
-from compiler.frontend import layout
+from compiler.frontend import codes, layout
 from compiler.frontend.building import _ARTICLE_RE, _SECTION_RE, BuilderBase, _B
 from compiler.frontend.nodes import Article, Part, Section, Text
 from compiler.frontend.parse import Line, line_at
+
+
+# Westlaw's NYCRR: "51.1 Sandy Hook pilot apprentices." and the compilation's header lines
+# ("TITLE 21. MISCELLANEOUS", "CHAPTER II. BOARD OF COMMISSIONERS OF PILOTS", "STATE COMPILATION OF …").
+_NYCRR_SECTION_RE = re.compile(r"(?P<num>[0-9]{1,4}\.[0-9]{1,4}(?:-[a-z])?)[ \t]+(?P<rest>[A-Z][^\n]*)$")
+_COMPILATION_RE = re.compile(r"(?:TITLE|CHAPTER|SUBCHAPTER)[ \t]+[0-9IVXLC]+[A-Z]?\.[ \t]+[A-Z][^a-z]*$"
+                             r"|(?:STATE|OFFICIAL)[ \t]+COMPILATION[ \t]+OF[ \t]+CODES")
 
 
 class PublishedLayouts(BuilderBase):
@@ -119,6 +127,34 @@ class PublishedLayouts(BuilderBase):
             if head.heading:  # "§ 12. The board shall …" is a citation and a sentence: no heading
                 return m.end(), m["num"], key
         return None
+
+    # -- NYCRR as Westlaw prints it --
+    def _westlaw(self, line: Line) -> bool:
+        """A rule as Westlaw prints it: "21 CRR-NY 51.1" lines and the compilation's title lines are
+        navigation; "51.1 Sandy Hook pilot apprentices." (no §: the number has its part's number before
+        the point) is the section, in a text whose code is an NYCRR title."""
+        body = line.body.strip()
+        if codes.NYCRR_TEXT_RE.match(body) or body == "NY-CRR" or (
+                self.section is None and _COMPILATION_RE.match(body)):
+            self._add(self._container() if self.section is not None else self.part or self.article or self.doc,
+                      _B(Text, line.start, line.end, text=[body], flags=["title"], at=line.start + line.indent))
+            return True
+        m = _NYCRR_SECTION_RE.match(body)
+        if m is None or not self.code.prefix.endswith("nycrr"):
+            return False
+        part = self.part.label if self.part is not None else m["num"].split(".")[0]
+        if m["num"].split(".")[0] != part:
+            return False  # "52.3 …" under Part 51 is not one of its sections
+        head = layout.split_heading(m["rest"])
+        heading = head.heading or layout.fold(m["rest"]).rstrip(".")
+        at = line.start + line.indent
+        body_at = line.body_start + (len(line.body) - len(line.body.lstrip())) + m.start("rest") + head.body_at \
+            if head.body_at is not None else None
+        end = body_at if body_at is not None else line.end
+        self._new_section(m["num"], heading, line.start, end, at)
+        if end < line.end:
+            self._split(line_at(self.text, end, line.end), "line")
+        return True
 
     # -- LBDC records and tables of contents --
     def _record(self, line: Line) -> None:

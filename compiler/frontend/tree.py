@@ -79,6 +79,8 @@ class Builder(PublishedLayouts, Drawings):
                 continue
             elif kind == "provision" and self._bare_section(line):
                 pass
+            elif kind == "text" and (self.code.prefix or "CRR-NY" in line.body) and self._westlaw(line):
+                pass
             elif kind == "text" and (self.page_ended or layout.chrome(line.body)):
                 self._chrome_line(line)
             elif self._continues(lines, i):
