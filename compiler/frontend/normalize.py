@@ -8,7 +8,12 @@ After ``normalize(raw)`` returns ``nt``, these hold (each is a test in tests/tes
 3. Mojibake of the section sign and of common punctuation is repaired: "ｧ" and "Â§" became "§",
    "â€”" "—", "â€“" "–", "â€™" "’", "â€œ" "“", "â€\\x9d" "”"; and "õ" before a section number
    ("õ 4.", "õõ 1-3": LBDC's CP850 § read as Latin-1) became "§".
-4. A no-break space became a plain space, and a run of tabs became one tab (one cell separator).
+4. A no-break space became a plain space, and a run of tabs became one tab (one cell separator); every
+   other exotic space (thin, hair, figure, narrow no-break, ideographic …) became a plain space, and every
+   invisible format character (zero-width space, joiner and non-joiner, word joiner, soft hyphen, a BOM
+   inside the text, the bidirectional embeddings, overrides, isolates and marks) is gone: none of them
+   can change a label or a section number. Each such edit is a stage of its own ("exotic space",
+   "format character", "bidi control"), which compiler/frontend/unicode.py reports at its file:line:col.
 5. With list numbering judged an artifact (a flattened HTML list: "2. (b) ...", "   3. (ii) ..."),
    the ordinal and the spaces after it are gone before a parenthesized label; indentation stays,
    and an ordinal alone on its line ("4.") or before text ("1. Every vessel") stays.
@@ -154,6 +159,9 @@ _MOJIBAKE = {"ｧ": "§", "Â§": "§", "â€”": "—", "â€“": "–", "�
 _NEWLINE_RE = re.compile(r"\r\n?")
 _ESCAPED_NEWLINE_RE = re.compile(r"\\n")
 _NBSP_RE = re.compile("\u00a0")
+_EXOTIC_SPACE_RE = re.compile("[\u1680\u2000-\u200a\u202f\u205f\u3000]")
+_FORMAT_RE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
+_BIDI_RE = re.compile("[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
 _TAB_RUN_RE = re.compile("\t\t+")
 # An ordinal that begins a line (after indentation) and precedes a parenthesized label.
 # These two are tried at line starts only (see _at_line_starts).
@@ -207,6 +215,10 @@ def normalize(raw: str, list_numbering: ListNumbering = "auto") -> NormalText:
     if "õ" in text:
         text = step(text, _LBDC_SECTION_SIGN_RE.finditer(text), lambda m: "§", "mojibake")
     text = step(text, _NBSP_RE.finditer(text), lambda m: " ", "no-break space")
+    if not text.isascii():  # one C pass; law texts are mostly ASCII
+        text = step(text, _EXOTIC_SPACE_RE.finditer(text), lambda m: " ", "exotic space")
+        text = step(text, _FORMAT_RE.finditer(text), lambda m: "", "format character")
+        text = step(text, _BIDI_RE.finditer(text), lambda m: "", "bidi control")
     text = step(text, _TAB_RUN_RE.finditer(text), lambda m: "\t", "tab run")
     mode = detect_list_numbering(text) if list_numbering == "auto" else list_numbering
     if mode == "artifact":
