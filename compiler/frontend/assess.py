@@ -53,7 +53,7 @@ def _json_keys(data: object) -> list[str]:
 
 # Text nodes that are navigation or record-keeping, not law left unread: contents entries, an LBDC
 # chapter record's title lines, LBDC's "* NB" notes, a record line with nothing after it.
-_NAVIGATION = {"toc", "chapter", "title", "editorial-note", "record", "chrome"}
+_NAVIGATION = {"toc", "chapter", "title", "editorial-note", "record", "chrome", "furniture"}
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class Summary:
     def line(self, diags: Diagnostics) -> str:
         counts = {s: sum(1 for d in diags if d.severity is s) for s in Severity}
         contents = f", {self.contents} contents line(s)" if self.contents else ""
-        contents += f", {self.chrome} chrome line(s)" if self.chrome else ""
+        contents += f", {self.chrome} chrome/furniture line(s)" if self.chrome else ""
         return (f"{self.sections} section(s), {self.provisions} provision(s), {self.tables} table(s){contents}, "
                 f"{self.text} paragraph(s) left as plain text; {counts[Severity.ERROR]} error(s), "
                 f"{counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} note(s)")
@@ -78,7 +78,7 @@ def summarize(doc: Document) -> Summary:
     kinds: dict[str, int] = {}
     contents = chrome = 0
     for n in doc.walk():
-        if n.kind == "text" and "chrome" in n.flags:
+        if n.kind == "text" and ("chrome" in n.flags or "furniture" in n.flags):
             chrome += 1
             continue
         if n.kind == "text" and _NAVIGATION.intersection(n.flags):
@@ -123,6 +123,11 @@ def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, en
                              "became law, so its instructions amend the law from their effective date"))
     s = summarize(doc)
     chrome = [n for n in doc.walk() if n.kind == "text" and "chrome" in n.flags]
+    furniture = [n for n in doc.walk() if n.kind == "text" and "furniture" in n.flags]
+    if furniture:
+        diags.add(Diagnostic(Severity.INFO, f"{len(furniture)} line(s) of a bill print's furniture (EXPLANATION footer, "
+                             f"LBD code, page headers) kept out of the law, the first: {furniture[0].text[:60]!r}", path,
+                             furniture[0].line, furniture[0].column, "", "input-kind"))
     if chrome:
         first = chrome[0]
         diags.add(Diagnostic(Severity.INFO, f"{len(chrome)} line(s) of web-page chrome (breadcrumbs, citation lines, "

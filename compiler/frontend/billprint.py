@@ -71,3 +71,9 @@ def _numbered(lines: list[str]) -> bool:
         return False
     rising = sum(1 for a, b in zip(numbers, numbers[1:]) if b == a + 1)
     return rising >= 0.6 * len(numbers)
+
+
+def furniture(line: str) -> bool:
+    """Whether a line is a bill print's furniture (its page header, the EXPLANATION footer, its LBD code),
+    for the tree builder, which keeps such a line flagged, out of the law."""
+    return bool(_PAGE_HEADER.match(line) or _EXPLANATION.match(line) or _EXPLANATION_2.match(line) or _LBD.match(line))

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from compiler.diagnostics import Diagnostic, Diagnostics, Severity
+from compiler.frontend import billprint
 from compiler.frontend import labels as L
 from compiler.frontend import layout
 from compiler.frontend.normalize import NormalText
@@ -118,6 +119,9 @@ class BuilderBase:
             node.flags.append("deleted")  # NY bracket notation: a whole provision struck out
         elif body.startswith("* NB "):
             node.flags.append("editorial-note")  # LBDC's note on a provision marked "*": "* NB Expires June 16, 2015"
+        elif ("EXPLANATION" in body or "LBD" in body or "old law" in body or body[:2] in ("S.", "A.")) and (
+                billprint.furniture(body)):
+            node.flags.append("furniture")  # a bill print's footer, LBD code or page header: not law
         self._add(self._container(), node)
 
     def _chrome_line(self, line: Line) -> None:

@@ -17,6 +17,7 @@ from compiler.frontend.nodes import Code, Document
 from compiler.frontend.normalize import NormalText
 from compiler.frontend.assess import assess, refuse_non_law
 from compiler.frontend.figures import check_figures
+from compiler.frontend.invariants import check_tree
 from compiler.frontend.unicode import check_invisible
 from compiler.frontend.fragments import restore_labels, wrap_fragments
 from compiler.frontend.tree import build
@@ -83,6 +84,7 @@ def compile_source(src: SourceDocument, entry: Entry | None = None,
     check_figures(nt, src.path, diags)
     check_invisible(nt, src.path, diags)
     assess(doc, src.text, entry, diags, src.encoding)
+    check_tree(doc, diags)
     return doc
 
 
