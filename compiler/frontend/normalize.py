@@ -171,6 +171,15 @@ _LINE_BREAK_RE = re.compile("\n")
 _LEADER_RE = re.compile(r"\.\.\.\.+")
 
 
+def _exotic_space(m: re.Match[str]) -> str:
+    """A plain space, or nothing inside a label or a number ("(\u2009b)", "8\u20098"): a space there would
+    change what the label is."""
+    text, a, b = m.string, m.start(), m.end()
+    before, after = text[a - 1 : a], text[b : b + 1]
+    inside = before == "(" or after == ")" or (before.isdigit() and after.isdigit())
+    return "" if inside else " "
+
+
 def detect_list_numbering(text: str) -> Literal["artifact", "real"]:
     """In a flattened HTML list nearly every line that opens with a parenthesized label carries an
     ordinal before it ("1. (a)", "2. (b)", "   1. (1)"); in statute text only a subdivision number
@@ -216,7 +225,7 @@ def normalize(raw: str, list_numbering: ListNumbering = "auto") -> NormalText:
         text = step(text, _LBDC_SECTION_SIGN_RE.finditer(text), lambda m: "§", "mojibake")
     text = step(text, _NBSP_RE.finditer(text), lambda m: " ", "no-break space")
     if not text.isascii():  # one C pass; law texts are mostly ASCII
-        text = step(text, _EXOTIC_SPACE_RE.finditer(text), lambda m: " ", "exotic space")
+        text = step(text, _EXOTIC_SPACE_RE.finditer(text), _exotic_space, "exotic space")
         text = step(text, _FORMAT_RE.finditer(text), lambda m: "", "format character")
         text = step(text, _BIDI_RE.finditer(text), lambda m: "", "bidi control")
     text = step(text, _TAB_RUN_RE.finditer(text), lambda m: "\t", "tab run")
