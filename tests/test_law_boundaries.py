@@ -246,7 +246,7 @@ def test_the_invariant_check_finds_what_the_builder_did_not_split():
     s = doc.sections()[0]
     bad = Provision(id="1/1", label="1.", text="(a) Every vessel. Top of Page", line=2, column=1, citation="§ 1(1)")
     twin = Provision(id="1/1", label="3.", text="more", line=3, column=1, citation="§ 1(1)")
-    broken = Document(id="", children=(Section(id="1", label="1", line=1, column=1, children=(bad, twin)),),
+    broken = Document(id="", children=(Section(id="1", label="1", line=1, column=1, citation="§ 1", children=(bad, twin)),),
                       file="x.txt", normal=doc.normal)
     diags = Diagnostics()
     assert check_tree(broken, diags) == 4
