@@ -19,6 +19,8 @@ _FIGURE_RE = re.compile(r"\((?P<dollar>\$)?[ \t]*(?P<num>[0-9][0-9,]*(?:\.[0-9]+
 _BETWEEN_RE = re.compile(r"[ \t\n]*(?:(?:percent|per centum)[ \t\n]*)?$", re.I)
 _PREV_WORD_RE = re.compile(r"(?P<w>[A-Za-z]+)[ \t\n-]*$")
 _LARGE = {"million", "millions", "billion", "billions", "trillion"}
+# the words a number in words can end with, and the unit said between it and its figure
+_LAST_WORDS = {w.lower() for w in W.VOCABULARY} | {"percent", "centum"}
 _WINDOW = 160  # the longest phrase in words ("five hundred thousand dollars and ninety-nine cents") fits
 _GROUPED_RE = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})*(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?")
 
@@ -28,6 +30,9 @@ def check_figures(nt: NormalText, file: str, diags: Diagnostics) -> int:
     text = nt.text
     checked = 0
     for m in _FIGURE_RE.finditer(text) if "(" in text else ():
+        word = _PREV_WORD_RE.search(text, max(0, m.start() - 40), m.start())
+        if word is None or word["w"].lower() not in _LAST_WORDS:
+            continue  # "(1) Upon …", "section 2101 (34)": no number in words just before the figure
         lo = max(0, m.start() - _WINDOW)
         before = text[lo : m.start()]
         phrases = [p for p in W.scan(before) if p.kind in ("cardinal", "fraction", "money")]

@@ -8,6 +8,7 @@ begins with another section's heading.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from compiler.diagnostics import Diagnostic, Diagnostics, Severity
 from compiler.frontend import labels as L
@@ -30,13 +31,16 @@ def check_tree(doc: Document, diags: Diagnostics, file: str | None = None) -> in
     said = {d.line for d in diags if d.file == path and d.code in _EXPLAINED}
     nt = doc.normal
     found: list[tuple[int, int, str]] = []
+    # one pass over the whole text for furniture words; a node's text is searched only if one falls in it
+    marks = _marks(nt.text) if nt is not None else []
     seen: dict[str, Node] = {}
     for n in doc.walk():
         if n.id:
             if n.id in seen and n.line not in said:
                 found.append((n.line, n.column, f"the id {n.id!r} is given twice (first at line {seen[n.id].line})"))
             seen.setdefault(n.id, n)
-        if n.kind in ("section", "provision", "text") and n.text and not _navigation(n):
+        if marks and n.kind in ("section", "provision", "text") and n.text and not _navigation(n) and (
+                bisect_left(marks, n.start) < len(marks) and marks[bisect_left(marks, n.start)] < n.end):
             m = _FURNITURE_RE.search(n.text)
             if m is not None:
                 found.append((n.line, n.column, f"{_name(n)} holds page chrome or print furniture "
@@ -52,6 +56,21 @@ def check_tree(doc: Document, diags: Diagnostics, file: str | None = None) -> in
         diags.add(Diagnostic(Severity.WARNING, message, path, line, col, nt.raw_line(line) if nt else "",
                              "invariant", "check the outline (`navlaw parse FILE`) at this line"))
     return len(found)
+
+
+_WORDS = ("Top of Page", "Last modified:", "Last updated:", "‹ Prev", "Next ›", "Universal Citation:", "Disclaimer:",
+          "EXPLANATION--Matter", "LBD")
+
+
+def _marks(text: str) -> list[int]:
+    """Where furniture words occur in ``text``, sorted (substring searches: faster than one pattern)."""
+    out: list[int] = []
+    for w in _WORDS:
+        at = text.find(w)
+        while at >= 0:
+            out.append(at)
+            at = text.find(w, at + 1)
+    return sorted(out)
 
 
 def _sequence(parent: Node, said: set[int], found: list[tuple[int, int, str]]) -> None:

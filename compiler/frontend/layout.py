@@ -197,7 +197,10 @@ def page_end(line: str) -> bool:
     disclaimer (two or more of its words: warranty, liability, accuracy, official reporters …)."""
     if len(line) <= 200 and _PAGE_END_RE.match(line) is not None:
         return True
-    words = {m.group().lower() for m in _DISCLAIMER_WORDS.finditer(line)} if "this" in line or "isclaim" in line else set()
+    lower = line.lower() if "this" in line or "This" in line or "isclaim" in line or "fficial" in line else ""
+    if not any(w in lower for w in ("this site", "this web", "official report", "disclaim", "legal advice")):
+        return False  # a site speaks of itself: the common case decided with substring tests
+    words = {m.group().lower() for m in _DISCLAIMER_WORDS.finditer(line)}
     # a site speaks of itself ("this website", "official reporters"); a law on warranties does not
     return len(words) >= 2 and any(w.startswith(("this", "official", "disclaim", "not")) for w in words)
 

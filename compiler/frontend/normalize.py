@@ -159,9 +159,12 @@ _MOJIBAKE = {"ｧ": "§", "Â§": "§", "â€”": "—", "â€“": "–", "�
 _NEWLINE_RE = re.compile(r"\r\n?")
 _ESCAPED_NEWLINE_RE = re.compile(r"\\n")
 _NBSP_RE = re.compile("\u00a0")
-_EXOTIC_SPACE_RE = re.compile("[\u1680\u2000-\u200a\u202f\u205f\u3000]")
-_FORMAT_RE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
-_BIDI_RE = re.compile("[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
+_EXOTIC_SPACES = "\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u202f\u205f\u3000"
+_FORMATS = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
+_BIDIS = "\u200e\u200f\u061c" + "".join(map(chr, range(0x202A, 0x202F))) + "".join(map(chr, range(0x2066, 0x206A)))
+_EXOTIC_SPACE_RE = re.compile(f"[{_EXOTIC_SPACES}]")
+_FORMAT_RE = re.compile(f"[{_FORMATS}]")
+_BIDI_RE = re.compile(f"[{_BIDIS}]")
 _TAB_RUN_RE = re.compile("\t\t+")
 # An ordinal that begins a line (after indentation) and precedes a parenthesized label.
 # These two are tried at line starts only (see _at_line_starts).
@@ -225,9 +228,13 @@ def normalize(raw: str, list_numbering: ListNumbering = "auto") -> NormalText:
         text = step(text, _LBDC_SECTION_SIGN_RE.finditer(text), lambda m: "§", "mojibake")
     text = step(text, _NBSP_RE.finditer(text), lambda m: " ", "no-break space")
     if not text.isascii():  # one C pass; law texts are mostly ASCII
-        text = step(text, _EXOTIC_SPACE_RE.finditer(text), _exotic_space, "exotic space")
-        text = step(text, _FORMAT_RE.finditer(text), lambda m: "", "format character")
-        text = step(text, _BIDI_RE.finditer(text), lambda m: "", "bidi control")
+        # a substring test per character is a fast C search; a character class would be tried at every position
+        if any(c in text for c in _EXOTIC_SPACES):
+            text = step(text, _EXOTIC_SPACE_RE.finditer(text), _exotic_space, "exotic space")
+        if any(c in text for c in _FORMATS):
+            text = step(text, _FORMAT_RE.finditer(text), lambda m: "", "format character")
+        if any(c in text for c in _BIDIS):
+            text = step(text, _BIDI_RE.finditer(text), lambda m: "", "bidi control")
     text = step(text, _TAB_RUN_RE.finditer(text), lambda m: "\t", "tab run")
     mode = detect_list_numbering(text) if list_numbering == "auto" else list_numbering
     if mode == "artifact":

@@ -96,8 +96,9 @@ class PublishedLayouts(BuilderBase):
             if line.kind == "section_head":
                 m = _SECTION_RE.match(line.body)
                 cur = layout.section_key(m.group("num")) if m else cur
+            body = line.body
             if cur is None or line.kind not in ("text", "provision", "section_head") or not (
-                    "§" in line.body or "S " in line.body):
+                    body.find("§", 1) >= 0 or " S " in body):  # a heading's own "§" at 0 does not count
                 out.append(line)
                 continue
             while True:
@@ -245,11 +246,14 @@ class PublishedLayouts(BuilderBase):
             j += 1
             if line.kind == "blank":
                 continue
-            if line.kind != "provision" or len(line.labels) != 1:
-                return False
+            if line.kind != "provision" or len(line.labels) != 1 or len(line.body) > layout.MAX_HEADING or (
+                    ". " in line.body.rstrip()):
+                return False  # a sentence after the heading: a provision, decided without a pattern
             whole = self.text[line.start + line.indent : line.body_start + len(line.body)]
+            if not layout.toc_entry(whole):
+                return False
             r = L.readings(line.labels[0].text)
-            if not r or r[0].style != "number" or not layout.toc_entry(whole):
+            if not r or r[0].style != "number":
                 return False
             if numbers and (r[0].base, r[0].insert) <= numbers[-1]:
                 return False
