@@ -242,9 +242,12 @@ def test_generic_warnings_point_at_the_line_they_are_about():
 
 
 def test_the_invariant_check_finds_what_the_builder_did_not_split():
-    doc, _ = read("§ 1. Fees.\n1. Vessels shall pay.\n")
+    doc, diags = read("§ 1. Fees.\n1. Vessels shall pay. Top of Page\n")  # a page's link glued into a line
+    assert [(d.line, d.message) for d in diags if d.code == "invariant"] == [
+        (2, "§ 1(1) holds page chrome or print furniture ('Top of Page'): it is not law text")]
     s = doc.sections()[0]
-    bad = Provision(id="1/1", label="1.", text="(a) Every vessel. Top of Page", line=2, column=1, citation="§ 1(1)")
+    bad = Provision(id="1/1", label="1.", text="(a) Every vessel. Top of Page", start=11, end=len(doc.normal.text),
+                    line=2, column=1, citation="§ 1(1)")
     twin = Provision(id="1/1", label="3.", text="more", line=3, column=1, citation="§ 1(1)")
     broken = Document(id="", children=(Section(id="1", label="1", line=1, column=1, citation="§ 1", children=(bad, twin)),),
                       file="x.txt", normal=doc.normal)
