@@ -10,6 +10,7 @@ act's new text states keeps the unit clamps of the text the act leaves unchanged
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 from dataclasses import replace
 
 from compiler.diagnostics import Diagnostic, Diagnostics, Severity
@@ -87,14 +88,40 @@ def _later_texts(tariffs: list, version_of: dict) -> dict[tuple[str, str], dict[
     return out
 
 
-def _replaces(timeline: Timeline, file: str, provision: str) -> bool:
-    """Whether ``file`` gives a new text of ``provision``, of a provision it is part of, or of a part of it
-    (the § 88 text of 2022 restates § 88(4)(b)(1)(ii)(1)(A), inside the old § 88(4)(b) that held the addition)."""
+def _restates(timeline: Timeline, file: str, provision: str, words: str) -> bool:
+    """Whether ``file`` gives a new text of the sentence ``words`` stood in: one of its versions is of
+    ``provision``, of a provision it is part of, or of a part of it, and holds a sentence much like it (the
+    § 88 text of 2022 restates, in § 88(4)(b)(1)(ii)(1)(A), the addition the consolidation had in
+    § 88(4)(b)); an act that replaces only the tables under it does not."""
+    old = words.lower().split()
+    if not old:
+        return False
     for target, vs in timeline.versions.items():
-        if (target == provision or provision.startswith(target + "/") or target.startswith(provision + "/")) and any(
-                (v.compiled.source.path if v.compiled is not None else v.file) == file for v in vs):
-            return True
+        if not (target == provision or provision.startswith(target + "/") or target.startswith(provision + "/")):
+            continue
+        for v in vs:
+            if (v.compiled.source.path if v.compiled is not None else v.file) != file or v.node is None:
+                continue
+            for n in v.node.walk():
+                if n.text and difflib.SequenceMatcher(None, old, n.text.lower().split(), autojunk=False).ratio() >= 0.6:
+                    return True
     return False
+
+
+def _sentence(timeline: Timeline, t: AnyTariff) -> str:
+    """The sentence of the raw text a tariff's first amount was read from."""
+    from compiler.tariffs.model import amounts
+
+    v = _version_of(timeline, t.file, t.provision)
+    first = next(iter(amounts(t)), None)
+    nt = v.compiled.document.normal if v is not None and v.compiled is not None else None
+    if first is None or nt is None:
+        return ""
+    line = nt.raw_line(first.source.line)
+    at = first.source.column - 1
+    start = line.rfind(". ", 0, at) + 2 if line.rfind(". ", 0, at) >= 0 else 0
+    end = line.find(". ", at)
+    return line[start : end if end >= 0 else len(line)]
 
 
 def follow_timeline(tariffs: list, timeline: Timeline, diags: Diagnostics | None = None) -> list:  # type: ignore[type-arg]
@@ -139,8 +166,9 @@ def follow_timeline(tariffs: list, timeline: Timeline, diags: Diagnostics | None
             first = next(i for i in idxs if out[i].file == fa)
             others = pricing.get((out[first].route, section_of(out[first].provision)), {})
             provision = out[first].provision
+            words = _sentence(timeline, out[first]) if any(sb > sa and fb not in files for fb, sb in others.items()) else ""
             later = sorted((sb, fb) for fb, sb in others.items() if sb > sa and fb not in files
-                           and _replaces(timeline, fb, provision))
+                           and _restates(timeline, fb, provision, words))
             if later:
                 sb, fb = later[0]
                 va = version_of[first]
