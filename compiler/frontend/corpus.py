@@ -89,6 +89,7 @@ def compile_source(src: SourceDocument, entry: Entry | None = None,
 
 
 _LAW_STARTS = re.compile(r"(?m)^[ \t]*(?:§|Section[ \t]+\d|S[ \t]+\d|\d+\.[ \t]+[A-Z]|\.\.SO DOC)")
+_ACT_RE = re.compile(r"(?i)\bAN\s+ACT\b|\bBill\s+ID\b|\bdo\s+enact\b|\bIN\s+(?:SENATE|ASSEMBLY)\b")
 _RECORD_LAW = re.compile(r"(?m)^\.\.SO DOC[ \t]+(?P<law>[A-Z]{3})")
 
 
@@ -103,9 +104,12 @@ def whose_law(nt: NormalText, path: str, entry: Entry | None, diags: Diagnostics
     m = _RECORD_LAW.search(text, 0, 4096)
     if m is not None:
         said, at = codes.law_of_record(m["law"]), m.start("law")
+    header = ""
     if not said:
         start = _LAW_STARTS.search(text, 0, 4096)
-        found = codes.named_in(text[: start.start() if start else 2048]) or (
+        header = text[: start.start() if start else 2048]
+    if not said and not _ACT_RE.search(header):  # an act names the laws it amends: its sections are its own
+        found = codes.named_in(header) or (
             codes.named_in(text[:20000]) if codes.NYCRR_TEXT_RE.search(text, 0, 20000) else None)
         if found is not None:
             said, at = found
