@@ -56,6 +56,9 @@ _TITLE_RE = re.compile("(?i)(?:" + "|".join(
     [re.escape(law.name).replace(r"\ ", r"\s+") for law in LAWS] + [law.words for law in LAWS if law.words]) + ")")
 
 
+_LEAD_RE = re.compile(r"[ \t]*(?:(?:New[ \t]+York|N\.Y\.|NY)(?:[ \t]+State)?[ \t]+)?(?:Consolidated[ \t]+Laws[ \t]+of[ \t]+New[ \t]+York'?s?[ \t]+)?")
+
+
 def lookup(name: str) -> Law | None:
     """A law by its LBDC id, its name or its citation ("VAT", "Vehicle and Traffic Law", "Veh. & Traf. Law")."""
     n = " ".join(name.split())
@@ -81,12 +84,25 @@ def named_in(text: str) -> tuple[str, int] | None:
     m = NYCRR_TEXT_RE.search(text)
     if m:
         return f"{int(m['t'])} NYCRR", m.start("t")
-    m = _TITLE_RE.search(text)
+    m = None
+    prev = ""
+    base = 0
+    for k, line in enumerate(x for x in text.split("\n")[:40] if x.strip()):
+        if k >= 6:
+            break
+        hit = _TITLE_RE.search(line) if len(line) <= 160 else None
+        # a title names the law at its start ("New York Navigation Law Section 98 - …", "Navigation (NAV)
+        # CHAPTER 37"); "Statutory authority:" / "Navigation Law, section 87" is a value, not a title
+        if hit is not None and _LEAD_RE.fullmatch(line[: hit.start()]) and not prev.rstrip().endswith(":"):
+            m = hit
+            base = text.index(line)
+            break
+        prev = line
     if m is None:
         return None
     word = m.group()
     law = lookup(word) or next((x for x in LAWS if x.words and re.fullmatch(x.words, word, re.I)), None)
-    return (law.name, m.start()) if law else None
+    return (law.name, base + m.start()) if law else None
 
 
 def _chapter() -> Code:

@@ -77,6 +77,8 @@ def _sequence(parent: Node, said: set[int], found: list[tuple[int, int, str]]) -
     """Each provision label of ``parent``'s list continues the one before it (or starts the list)."""
     prev: list[L.Reading] = []
     prev_label = ""
+    if "fragment" in parent.flags or any("fragment" in c.flags for c in parent.children):
+        return  # the manifest's fragments: each says which provision it is, in no sequence of labels
     for c in parent.children:
         if c.kind != "provision" or "deleted" in c.flags:
             continue
