@@ -122,8 +122,9 @@ def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, en
                              "input-kind", "give it kind = \"act\" in corpus/manifest.toml, with the date it "
                              "became law, so its instructions amend the law from their effective date"))
     s = summarize(doc)
-    chrome = [n for n in doc.walk() if n.kind == "text" and "chrome" in n.flags]
-    furniture = [n for n in doc.walk() if n.kind == "text" and "furniture" in n.flags]
+    texts = [n for n in doc.walk() if n.kind == "text"]  # one walk of the tree for what follows
+    chrome = [n for n in texts if "chrome" in n.flags]
+    furniture = [n for n in texts if "furniture" in n.flags]
     if furniture:
         diags.add(Diagnostic(Severity.INFO, f"{len(furniture)} line(s) of a bill print's furniture (EXPLANATION footer, "
                              f"LBD code, page headers) kept out of the law, the first: {furniture[0].text[:60]!r}", path,
@@ -134,7 +135,7 @@ def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, en
                              f"disclaimers) kept out of the law, the first: {first.text[:80]!r}", path, first.line,
                              first.column, "", "input-kind"))
     covered = entry is not None and (entry.section or entry.covers)
-    plain = [n for n in doc.walk() if n.kind == "text" and not _NAVIGATION.intersection(n.flags)]
+    plain = [n for n in texts if not n.flags or not _NAVIGATION.intersection(n.flags)]
     lines = ", ".join(str(n.line) for n in plain[:5]) + (" …" if len(plain) > 5 else "")
     if s.sections == 0 and not covered and s.contents and not s.provisions and s.text <= s.contents:
         first = next((n for n in doc.walk() if "toc" in n.flags or "chapter" in n.flags), doc)

@@ -81,7 +81,7 @@ def code_for(name: str, own: bool = True) -> Code | None:
 def named_in(text: str) -> tuple[str, int] | None:
     """The law a page's header names ("New York Navigation Law Section 98 - …", "Navigation (NAV) CHAPTER 37",
     "Vehicle and Traffic Law § 2251", "21 CRR-NY 51.1") and the offset where it does; None if none."""
-    m = NYCRR_TEXT_RE.search(text)
+    m = NYCRR_TEXT_RE.search(text) if "CRR-NY" in text or "NYCRR" in text else None
     if m:
         return f"{int(m['t'])} NYCRR", m.start("t")
     m = None

@@ -110,7 +110,7 @@ def whose_law(nt: NormalText, path: str, entry: Entry | None, diags: Diagnostics
         header = text[: start.start() if start else 2048]
     if not said and not _ACT_RE.search(header):  # an act names the laws it amends: its sections are its own
         found = codes.named_in(header) or (
-            codes.named_in(text[:20000]) if codes.NYCRR_TEXT_RE.search(text, 0, 20000) else None)
+            codes.named_in(text[:20000]) if "CRR-NY" in text[:20000] or "NYCRR" in text[:20000] else None)
         if found is not None:
             said, at = found
     declared = Code(entry.code_prefix, entry.code_cite) if entry is not None and entry.code_cite else None

@@ -30,7 +30,10 @@ def check_figures(nt: NormalText, file: str, diags: Diagnostics) -> int:
     text = nt.text
     checked = 0
     for m in _FIGURE_RE.finditer(text) if "(" in text else ():
-        word = _PREV_WORD_RE.search(text, max(0, m.start() - 40), m.start())
+        at = m.start()
+        if at < 2 or text[at - 1] not in " \t\n" or not (text[at - 2].isalpha() or text[at - 2] in " \t"):
+            continue  # "(1)" opening a line, "§ 12(3)": no word just before the figure
+        word = _PREV_WORD_RE.search(text, max(0, at - 40), at)
         if word is None or word["w"].lower() not in _LAST_WORDS:
             continue  # "(1) Upon …", "section 2101 (34)": no number in words just before the figure
         lo = max(0, m.start() - _WINDOW)

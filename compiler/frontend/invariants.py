@@ -34,24 +34,30 @@ def check_tree(doc: Document, diags: Diagnostics, file: str | None = None) -> in
     # one pass over the whole text for furniture words; a node's text is searched only if one falls in it
     marks = _marks(nt.text) if nt is not None else []
     seen: dict[str, Node] = {}
+    readings: dict[str, list[L.Reading]] = {}
     for n in doc.walk():
-        if n.id:
-            if n.id in seen and n.line not in said:
-                found.append((n.line, n.column, f"the id {n.id!r} is given twice (first at line {seen[n.id].line})"))
-            seen.setdefault(n.id, n)
-        if marks and n.kind in ("section", "provision", "text") and n.text and not _navigation(n) and (
-                bisect_left(marks, n.start) < len(marks) and marks[bisect_left(marks, n.start)] < n.end):
-            m = _FURNITURE_RE.search(n.text)
+        nid, kind, text = n.id, n.kind, n.text
+        if nid:
+            if nid in seen and n.line not in said:
+                found.append((n.line, n.column, f"the id {nid!r} is given twice (first at line {seen[nid].line})"))
+            seen.setdefault(nid, n)
+        if text and marks and kind != "table" and not _navigation(n):
+            k = bisect_left(marks, n.start)
+            m = _FURNITURE_RE.search(text) if k < len(marks) and marks[k] < n.end else None
             if m is not None:
                 found.append((n.line, n.column, f"{_name(n)} holds page chrome or print furniture "
                               f"({m.group()!r}): it is not law text"))
-        if n.kind == "provision" and n.text and _STARTS_WITH_LABEL_RE.match(n.text) and n.line not in said:
+        if kind == "text":
+            continue
+        if text and kind == "provision" and text[0] in "(0123456789" and _STARTS_WITH_LABEL_RE.match(text) \
+                and n.line not in said:
             found.append((n.line, n.column, f"the text of {_name(n)} begins with a label "
-                          f"({n.text.split()[0]!r}): a provision the tree did not split off"))
-        if n.kind in ("section", "provision") and n.text and _SECTION_START_RE.match(n.text):
+                          f"({text.split()[0]!r}): a provision the tree did not split off"))
+        if text and text[0] in "§S" and _SECTION_START_RE.match(text):
             found.append((n.line, n.column, f"the text of {_name(n)} begins with a section heading "
-                          f"({' '.join(n.text.split()[:2])!r}): a section the tree did not read"))
-        _sequence(n, said, found)
+                          f"({' '.join(text.split()[:2])!r}): a section the tree did not read"))
+        if n.children:
+            _sequence(n, said, found, readings)
     for line, col, message in found:
         diags.add(Diagnostic(Severity.WARNING, message, path, line, col, nt.raw_line(line) if nt else "",
                              "invariant", "check the outline (`navlaw parse FILE`) at this line"))
@@ -73,16 +79,18 @@ def _marks(text: str) -> list[int]:
     return sorted(out)
 
 
-def _sequence(parent: Node, said: set[int], found: list[tuple[int, int, str]]) -> None:
+def _sequence(parent: Node, said: set[int], found: list[tuple[int, int, str]],
+              readings: dict[str, list[L.Reading]]) -> None:
     """Each provision label of ``parent``'s list continues the one before it (or starts the list)."""
+    kids = [c for c in parent.children if c.kind == "provision" and "deleted" not in c.flags]
+    if not kids or "fragment" in parent.flags or any("fragment" in c.flags for c in kids):
+        return  # the manifest's fragments: each says which provision it is, in no sequence of labels
     prev: list[L.Reading] = []
     prev_label = ""
-    if "fragment" in parent.flags or any("fragment" in c.flags for c in parent.children):
-        return  # the manifest's fragments: each says which provision it is, in no sequence of labels
-    for c in parent.children:
-        if c.kind != "provision" or "deleted" in c.flags:
-            continue
-        cands = L.readings(c.label)
+    for c in kids:
+        cands = readings.get(c.label)
+        if cands is None:
+            cands = readings[c.label] = L.readings(c.label)
         ok = (not prev and any(r.first for r in cands)) or any(r.continues(p) for r in cands for p in prev) or \
             any(r.style == "other" for r in cands)
         if not ok and c.line not in said and cands:

@@ -183,12 +183,15 @@ _SITE_RE = re.compile(r"[ \t]*(?:Search[ \t]+OpenLegislation\b|This[ \t]+entry[ 
                       r"|The[ \t]+selection[ \t]+dates[ \t]+indicate\b|Share[ \t]+this\b|Print[ \t]+this\b)")
 
 
+_LINE_CHROME_RE = re.compile(f"(?:{_CHROME_RE.pattern})|(?:{_PAGE_END_RE.pattern})|(?:{_SITE_RE.pattern})")
+
+
 def chrome(line: str) -> bool:
     """Whether a line is web-page chrome around the law text, not law."""
     if len(line) > 300:
         return page_end(line)
-    return (page_end(line) or _CHROME_RE.match(line) is not None or _PAGE_END_RE.match(line) is not None
-            or _SITE_RE.match(line) is not None or ("·" in line or "•" in line) and _BAR_RE.match(line) is not None
+    return (_LINE_CHROME_RE.match(line) is not None or page_end(line)
+            or ("·" in line or "•" in line) and _BAR_RE.match(line) is not None
             or ("›" in line or "»" in line or " > " in line) and _BREADCRUMB_RE.match(line) is not None)
 
 
@@ -197,9 +200,11 @@ def page_end(line: str) -> bool:
     disclaimer (two or more of its words: warranty, liability, accuracy, official reporters …)."""
     if len(line) <= 200 and _PAGE_END_RE.match(line) is not None:
         return True
-    lower = line.lower() if "this" in line or "This" in line or "isclaim" in line or "fficial" in line else ""
+    if "site" not in line:
+        return False  # a site speaks of itself ("this site", "this website"): decided with one substring test
+    lower = line.lower()
     if not any(w in lower for w in ("this site", "this web", "official report", "disclaim", "legal advice")):
-        return False  # a site speaks of itself: the common case decided with substring tests
+        return False
     words = {m.group().lower() for m in _DISCLAIMER_WORDS.finditer(line)}
     # a site speaks of itself ("this website", "official reporters"); a law on warranties does not
     return len(words) >= 2 and any(w.startswith(("this", "official", "disclaim", "not")) for w in words)

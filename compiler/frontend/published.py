@@ -4,7 +4,7 @@ contents, article headings under "ARTICLE 1" (see compiler/frontend/layout.py fo
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 
 from compiler.diagnostics import Severity
 from compiler.frontend import labels as L
@@ -19,6 +19,24 @@ from compiler.frontend.parse import Line, line_at
 _NYCRR_SECTION_RE = re.compile(r"(?P<num>[0-9]{1,4}\.[0-9]{1,4}(?:-[a-z])?)[ \t]+(?P<rest>[A-Z][^\n]*)$")
 _COMPILATION_RE = re.compile(r"(?:TITLE|CHAPTER|SUBCHAPTER)[ \t]+[0-9IVXLC]+[A-Z]?\.[ \t]+[A-Z][^a-z]*$"
                              r"|(?:STATE|OFFICIAL)[ \t]+COMPILATION[ \t]+OF[ \t]+CODES")
+
+
+def _candidates(text: str) -> list[int]:
+    """Offsets of a "§" or "S " after a sentence's end and spaces ("… void. § 137."), where a section may
+    start inside a line; found with substring searches (a pattern opening with [.;:] is tried at every
+    period of the text)."""
+    out: list[int] = []
+    for sign in ("§", " S "):
+        at = text.find(sign)
+        while at >= 0:
+            k = at + (1 if sign == " S " else 0)
+            j = k - 1
+            while j >= 0 and text[j] in " \t":
+                j -= 1
+            if j < k - 1 and j >= 0 and text[j] in ".;:":
+                out.append(k)
+            at = text.find(sign, at + 1)
+    return sorted(out)
 
 
 class PublishedLayouts(BuilderBase):
@@ -90,15 +108,19 @@ class PublishedLayouts(BuilderBase):
         the text before it, then a section heading line. A later section: its number comes after the one
         of the section open there (so "as provided in § 12. The board …" stays text), and a heading
         follows it. Said with an info note."""
+        marks = _candidates(self.text)
+        if not marks:
+            return lines  # no section sign after a sentence anywhere: the common case, one pass
+        starts = [line.start for line in lines]
+        hits = sorted({bisect_right(starts, m) - 1 for m in marks})
         out: list[Line] = []
-        cur: tuple[int, str] | None = None
-        for line in lines:
-            if line.kind == "section_head":
-                m = _SECTION_RE.match(line.body)
-                cur = layout.section_key(m.group("num")) if m else cur
-            body = line.body
-            if cur is None or line.kind not in ("text", "provision", "section_head") or not (
-                    body.find("§", 1) >= 0 or " S " in body):  # a heading's own "§" at 0 does not count
+        last = 0
+        for i in hits:  # only the lines a candidate falls in; the rest are copied as they are
+            line = lines[i]
+            out.extend(lines[last:i])
+            last = i + 1
+            cur = self._section_before(lines, i)
+            if cur is None or line.kind not in ("text", "provision", "section_head"):
                 out.append(line)
                 continue
             while True:
@@ -114,7 +136,17 @@ class PublishedLayouts(BuilderBase):
                 self.diag(Severity.INFO, at, f"§ {num} starts inside a line, after a sentence: read as a section "
                           "(its number comes after the section's before it)", "section-form")
                 cur = key
+        out.extend(lines[last:])
         return out
+
+    def _section_before(self, lines: list[Line], i: int) -> tuple[int, str] | None:
+        """The number of the section whose heading is the last at or before line ``i``, if any."""
+        for j in range(i, -1, -1):
+            if lines[j].kind == "section_head":
+                m = _SECTION_RE.match(lines[j].body)
+                if m is not None:
+                    return layout.section_key(m.group("num"))
+        return None
 
     def _section_cut(self, line: Line, cur: tuple[int, str]) -> tuple[int, str, tuple[int, str]] | None:
         eol = line.body_start + len(line.body)

@@ -41,6 +41,7 @@ class Builder(PublishedLayouts, Drawings):
         self.inline, self.inline_marks = layout.inline_labels(self.text)
         if self.named_sections:
             lines = self._inline_sections(lines)
+        westlaw = "CRR-NY" in self.text  # Westlaw's NYCRR lines, in a text whose code is not said otherwise
         i = 0
         n = len(lines)
         while i < n:
@@ -77,9 +78,9 @@ class Builder(PublishedLayouts, Drawings):
             elif kind == "formula_rule":
                 i = self._formula(lines, i)
                 continue
-            elif kind == "provision" and self._bare_section(line):
+            elif kind == "provision" and self.section is None and self._bare_section(line):
                 pass
-            elif kind == "text" and (self.code.prefix or "CRR-NY" in line.body) and self._westlaw(line):
+            elif kind == "text" and (self.code.prefix or westlaw) and self._westlaw(line):
                 pass
             elif kind == "text" and (self.page_ended or layout.chrome(line.body)):
                 self._chrome_line(line)
