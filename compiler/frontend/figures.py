@@ -20,7 +20,7 @@ _BETWEEN_RE = re.compile(r"[ \t\n]*(?:(?:percent|per centum)[ \t\n]*)?$", re.I)
 _PREV_WORD_RE = re.compile(r"(?P<w>[A-Za-z]+)[ \t\n-]*$")
 _LARGE = {"million", "millions", "billion", "billions", "trillion"}
 # the words a number in words can end with, and the unit said between it and its figure
-_LAST_WORDS = {w.lower() for w in W.VOCABULARY} | {"percent", "centum"}
+_LAST_WORDS = {w.lower() for w in W.VOCABULARY if w != "and"} | {"percent", "centum"}  # no phrase ends with "and"
 _WINDOW = 160  # the longest phrase in words ("five hundred thousand dollars and ninety-nine cents") fits
 _GROUPED_RE = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})*(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?")
 
