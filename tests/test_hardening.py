@@ -204,7 +204,9 @@ STRICT = ["compiler/publish.py", "compiler/cache.py", "compiler/site/mkdocs_buil
           "compiler/tariffs/dating.py", "compiler/frontend/tree.py", "compiler/frontend/building.py",
           "compiler/frontend/published.py", "compiler/frontend/drawings.py", "compiler/frontend/layout.py",
           "compiler/site/render.py", "compiler/site/history.py", "compiler/site/findings.py",
-          "compiler/site/penalties.py", "compiler/export/akn.py", "compiler/export/api.py", "compiler/export/command.py"]
+          "compiler/site/penalties.py", "compiler/export/akn.py", "compiler/export/api.py", "compiler/export/command.py",
+          "compiler/frontend/codes.py", "compiler/frontend/figures.py",
+          "compiler/frontend/unicode.py"]
 
 
 PACKAGE = "compiler"  # the import name the compiler/ folder is installed as (pyproject.toml's package-dir)

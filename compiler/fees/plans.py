@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from compiler.runtime import MAX_OCCURRENCES, FeeError
 from compiler.tariffs.routes import RouteTable
 from compiler.tariffs.model import OPTION_TITLES, AnyTariff, BoardSet, BracketSchedule, Percentage, PerUnitFee
+from compiler.frontend.codes import without_code
 
 HOURS_OPTIONS = ("stop_hours", "ice_detention_hours", "delay_hours", "detained_hours", "standby_hours",
                  "departure_delay_hours", "late_arrival_hours")
@@ -96,7 +97,7 @@ def _common_citation(citations: list[str]) -> str:
         if any(x != group[0] for x in group):
             break
         common.append(group[0])
-    return "".join(common).replace("Nav. Law ", "").strip()
+    return without_code("".join(common).strip()).strip()
 
 
 def option_help(plans: dict[str, Plan]) -> dict[str, str]:

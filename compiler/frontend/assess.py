@@ -54,7 +54,7 @@ def _json_keys(data: object) -> list[str]:
 
 # Text nodes that are navigation or record-keeping, not law left unread: contents entries, an LBDC
 # chapter record's title lines, LBDC's "* NB" notes, a record line with nothing after it.
-_NAVIGATION = {"toc", "chapter", "title", "editorial-note", "record", "chrome"}
+_NAVIGATION = {"toc", "chapter", "title", "editorial-note", "record", "chrome", "furniture"}
 
 
 @dataclass(frozen=True)
@@ -64,10 +64,12 @@ class Summary:
     text: int  # unlabelled paragraphs and lines the tree keeps as plain text
     tables: int
     contents: int = 0  # table-of-contents entries and title lines (navigation, not law)
+    chrome: int = 0  # lines of the web page around the law (navigation, disclaimers, "Last modified")
 
     def line(self, diags: Diagnostics) -> str:
         counts = {s: sum(1 for d in diags if d.severity is s) for s in Severity}
         contents = f", {self.contents} contents line(s)" if self.contents else ""
+        contents += f", {self.chrome} chrome/furniture line(s)" if self.chrome else ""
         return (f"{self.sections} section(s), {self.provisions} provision(s), {self.tables} table(s){contents}, "
                 f"{self.text} paragraph(s) left as plain text; {counts[Severity.ERROR]} error(s), "
                 f"{counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} note(s)")
@@ -75,14 +77,17 @@ class Summary:
 
 def summarize(doc: Document) -> Summary:
     kinds: dict[str, int] = {}
-    contents = 0
+    contents = chrome = 0
     for n in doc.walk():
+        if n.kind == "text" and ("chrome" in n.flags or "furniture" in n.flags):
+            chrome += 1
+            continue
         if n.kind == "text" and _NAVIGATION.intersection(n.flags):
             contents += 1
             continue
         kinds[n.kind] = kinds.get(n.kind, 0) + 1
     return Summary(kinds.get("section", 0), kinds.get("provision", 0), kinds.get("text", 0), kinds.get("table", 0),
-                   contents)
+                   contents, chrome)
 
 
 def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, encoding: str = "utf-8") -> None:
@@ -123,26 +128,38 @@ def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, en
                              "input-kind", "give it kind = \"act\" in corpus/manifest.toml, with the date it "
                              "became law, so its instructions amend the law from their effective date"))
     s = summarize(doc)
-    chrome = [n for n in doc.walk() if n.kind == "text" and "chrome" in n.flags]
+    texts = [n for n in doc.walk() if n.kind == "text"]  # one walk of the tree for what follows
+    chrome = [n for n in texts if "chrome" in n.flags]
+    furniture = [n for n in texts if "furniture" in n.flags]
+    if furniture:
+        diags.add(Diagnostic(Severity.INFO, f"{len(furniture)} line(s) of a bill print's furniture (EXPLANATION footer, "
+                             f"LBD code, page headers) kept out of the law, the first: {furniture[0].text[:60]!r}", path,
+                             furniture[0].line, furniture[0].column, "", "input-kind"))
     if chrome:
         first = chrome[0]
         diags.add(Diagnostic(Severity.INFO, f"{len(chrome)} line(s) of web-page chrome (breadcrumbs, citation lines, "
                              f"disclaimers) kept out of the law, the first: {first.text[:80]!r}", path, first.line,
                              first.column, "", "input-kind"))
     covered = entry is not None and (entry.section or entry.covers)
+    plain = [n for n in texts if not n.flags or not _NAVIGATION.intersection(n.flags)]
+    lines = ", ".join(str(n.line) for n in plain[:5]) + (" …" if len(plain) > 5 else "")
     if updates and s.sections == 0:
         pass  # an update file holds no text: its records are not contents
     elif s.sections == 0 and not covered and s.contents and not s.provisions and s.text <= s.contents:
+        first = next((n for n in doc.walk() if "toc" in n.flags or "chapter" in n.flags), doc)
         diags.add(Diagnostic(Severity.INFO, f"the text holds contents only ({s.contents} line(s)): no section's text",
-                             path, 1, 1, "", "input-kind"))
+                             path, first.line or 1, first.column or 1, "", "input-kind"))
     elif s.sections == 0 and not covered:
+        first = plain[0] if plain else next((n for n in doc.walk() if n.kind == "provision"), doc)
         diags.add(Diagnostic(Severity.WARNING, "no section heading (\"§ 12.\", \"Section 12.\") was recognized: the "
-                             "text is not a tree of sections", path, 1, 1, "", "input-kind",
+                             f"text is not a tree of sections (it begins here{'; plain text at lines ' + lines if plain else ''})",
+                             path, first.line or 1, first.column or 1, "", "input-kind",
                              "if it is one section's text, name the section in the manifest (section = \"12\")"))
     elif s.text > 20 and s.text > 2 * (s.sections + s.provisions):
+        first = plain[0] if plain else doc
         diags.add(Diagnostic(Severity.WARNING, f"most of the text is left as plain text ({s.text} paragraphs against "
-                             f"{s.sections} section(s) and {s.provisions} provision(s)): the layout may not be one "
-                             "navlaw reads", path, 1, 1, "", "input-kind",
+                             f"{s.sections} section(s) and {s.provisions} provision(s), at lines {lines}): the layout "
+                             "may not be one navlaw reads", path, first.line or 1, first.column or 1, "", "input-kind",
                              "check the outline (`navlaw parse FILE`); labels navlaw did not recognise stay text"))
 
 

@@ -192,3 +192,9 @@ def _html_lines(lines: list[str]) -> list[str]:
                 inside = False
         out.append(text)
     return out
+
+
+def furniture(line: str) -> bool:
+    """Whether a line is a bill print's furniture (its page header, the EXPLANATION footer, its LBD code),
+    for the tree builder, which keeps such a line flagged, out of the law."""
+    return bool(_PAGE_HEADER.match(line) or _EXPLANATION.match(line) or _EXPLANATION_2.match(line) or _LBD.match(line))

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from compiler.diagnostics import Diagnostic, Diagnostics, Severity
+from compiler.frontend import billprint
 from compiler.frontend import labels as L
 from compiler.frontend import layout
 from compiler.frontend.normalize import NormalText
@@ -67,6 +68,8 @@ class BuilderBase:
         self.record_mode = ""  # "toc": chapter and article records hold navigation, not law
         self.record_start = -1  # the record line not yet given to a node
         self.record_opened: tuple[_B, int] | None = None  # where a section record's nodes begin
+        self.named_sections = False  # the text has section headings ("§ 4.", "Section 4.", "S 4.")
+        self.page_ended = False  # a web page's "Top of Page", "Last modified: …" was read: the law has ended
 
     # -- diagnostics --
     def diag(self, severity: Severity, offset: int, message: str, code: str, hint: str = "") -> None:
@@ -116,8 +119,20 @@ class BuilderBase:
             node.flags.append("deleted")  # NY bracket notation: a whole provision struck out
         elif body.startswith("* NB "):
             node.flags.append("editorial-note")  # LBDC's note on a provision marked "*": "* NB Expires June 16, 2015"
-        elif layout.chrome(body):
-            node.flags.append("chrome")
+        elif ("EXPLANATION" in body or "LBD" in body or "old law" in body or body[:2] in ("S.", "A.")) and (
+                billprint.furniture(body)):
+            node.flags.append("furniture")  # a bill print's footer, LBD code or page header: not law
+        self._add(self._container(), node)
+
+    def _chrome_line(self, line: Line) -> None:
+        """A line of the web page around the law ("Top of Page", "Last modified: …", a disclaimer, a
+        navigation bar): kept, flagged "chrome", never part of a provision. What ends the law on the page
+        closes the open section, and the lines after it are the page's until a section heading."""
+        body = line.body.strip()
+        node = _B(Text, line.start, line.end, text=[body], at=line.start + line.indent, flags=["chrome"])
+        if self.page_ended or layout.page_end(body):
+            self.page_ended = True
+            self.section, self.part, self.article, self.stack = None, None, None, []
         self._add(self._container(), node)
 
     def _blank_after(self, start: int, end: int) -> bool:

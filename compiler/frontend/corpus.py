@@ -13,8 +13,13 @@ from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
 from compiler.frontend.load import SourceDocument, decode, load
 from compiler.frontend.manifest import Entry, Manifest, load_manifest
 from compiler.frontend.normalize import normalize
-from compiler.frontend.nodes import NAV_LAW, Code, Document
+from compiler.frontend import codes
+from compiler.frontend.nodes import Code, Document
+from compiler.frontend.normalize import NormalText
 from compiler.frontend.assess import assess, refuse_non_law
+from compiler.frontend.figures import check_figures
+from compiler.frontend.invariants import check_tree
+from compiler.frontend.unicode import check_invisible
 from compiler.frontend.fragments import restore_labels, wrap_fragments
 from compiler.frontend.tree import build
 
@@ -70,7 +75,7 @@ def compile_source(src: SourceDocument, entry: Entry | None = None,
     diags = diagnostics if diagnostics is not None else Diagnostics()
     refuse_non_law(src.text, src.path)
     nt = normalize(src.text, entry.list_numbering if entry else "auto")  # type: ignore[arg-type]
-    code = Code(entry.code_prefix, entry.code_cite) if entry and entry.code_cite else NAV_LAW
+    code = whose_law(nt, src.path, entry, diags)
     section = entry.section if entry else ""
     if entry and not section and entry.kind in ("section-text", "rule", "proposed-rule"):
         firsts = {c.split("/")[1 if code.prefix else 0] for c in entry.covers if c}
@@ -80,8 +85,55 @@ def compile_source(src: SourceDocument, entry: Entry | None = None,
         doc = restore_labels(doc, list(entry.lost_labels), code, diags, entry.line)
     if entry and entry.fragments:
         doc = wrap_fragments(doc, [(f.covers, *f.lines) for f in entry.fragments], code, diags)
+    check_figures(nt, src.path, diags)
+    check_invisible(nt, src.path, diags)
     assess(doc, src.text, entry, diags, src.encoding)
+    check_tree(doc, diags)
     return doc
+
+
+_LAW_STARTS = re.compile(r"(?m)^[ \t]*(?:§|Section[ \t]+\d|S[ \t]+\d|\d+\.[ \t]+[A-Z]|\.\.SO DOC)")
+_ACT_RE = re.compile(r"(?i)\bAN\s+ACT\b|\bBill\s+ID\b|\bdo\s+enact\b|\bIN\s+(?:SENATE|ASSEMBLY)\b")
+_RECORD_LAW = re.compile(r"(?m)^\.\.SO DOC[ \t]+(?P<law>[A-Z]{3})")
+
+
+def whose_law(nt: NormalText, path: str, entry: Entry | None, diags: Diagnostics) -> Code:
+    """The code a document's citations use: the manifest's (``law``, ``code``, NYCRR covers), else what
+    the text says of itself (an LBDC record's law id, its page header, a Westlaw "21 CRR-NY" line). Where
+    the two disagree, a warning at the text's words; where neither says, citations name no code, and a
+    note says so (never another law's name)."""
+    text = nt.text
+    said = ""
+    at = 0
+    m = _RECORD_LAW.search(text, 0, 4096)
+    if m is not None:
+        said, at = codes.law_of_record(m["law"]), m.start("law")
+    header = ""
+    if not said:
+        start = _LAW_STARTS.search(text, 0, 4096)
+        header = text[: start.start() if start else 2048]
+    if not said and not _ACT_RE.search(header):  # an act names the laws it amends: its sections are its own
+        found = codes.named_in(header) or (
+            codes.named_in(text[:20000]) if "CRR-NY" in text[:20000] or "NYCRR" in text[:20000] else None)
+        if found is not None:
+            said, at = found
+    declared = Code(entry.code_prefix, entry.code_cite) if entry is not None and entry.code_cite else None
+    found_code = codes.code_for(said, own=declared is None or not entry or codes.lookup(said) == codes.lookup(entry.law)) \
+        if said else None
+    line, col = nt.raw_linecol(at)
+    if declared is not None:
+        if found_code is not None and found_code.cite != declared.cite:
+            diags.add(Diagnostic(Severity.WARNING, f"the manifest says this is {declared.cite}, but the text names "
+                                 f"itself {said}: its citations say {declared.cite}", path, line, col,
+                                 nt.raw_line(line), "whose-law", "check the manifest's law key for this file"))
+        return declared
+    if found_code is not None:
+        return found_code
+    if entry is None or not entry.law:
+        diags.add(Diagnostic(Severity.INFO, "the text does not say whose law it is (no title, record id or manifest "
+                             "law key): its citations name no code (\"§ 12(a)\")", path, 1, 1, "", "whose-law",
+                             "give the file a law in the manifest (law = \"Navigation Law\")"))
+    return Code()
 
 
 def compile_text(text: str, file: str = "<input>", diagnostics: Diagnostics | None = None) -> Document:

@@ -94,6 +94,9 @@ _INLINE_RE = re.compile(r"[.:][ \t]+" + _LABEL_AHEAD)
 # substring search instead of testing a class at every character (4x faster on the corpus).
 _AFTER_PERIOD_RE = re.compile(r"\. [ \t]*" + _LABEL_AHEAD)
 _AFTER_COLON_RE = re.compile(r": [ \t]*" + _LABEL_AHEAD)
+# "…; and    (ii) an efficient sound …": a run of items flattened onto one line; such a label must
+# continue an open list (tree.py decides), since "; and (2) of this section" may be a citation.
+_AFTER_SEMICOLON_RE = re.compile(r"; [ \t]*(?:(?:and|or)[ \t]+)?" + _LABEL_AHEAD)
 
 
 def inline_labels(text: str) -> tuple[list[int], list[str]]:
@@ -101,17 +104,33 @@ def inline_labels(text: str) -> tuple[list[int], list[str]]:
     found = [(m.end(), ".") for m in _AFTER_PERIOD_RE.finditer(text)]
     if ": " in text:
         found.extend((m.end(), ":") for m in _AFTER_COLON_RE.finditer(text))
+    if "; " in text:
+        found.extend((m.end(), ";") for m in _AFTER_SEMICOLON_RE.finditer(text))
+    if len(found) > 1:
         found.sort()
     return [o for o, _ in found], [k for _, k in found]
+
+
+# A section that starts inside a line, after the sentence that ends the one before: "… shall be a
+# misdemeanor. S 2251. Penalties. 1. …" (a section flattened into its neighbour). tree.py takes it only
+# when its number comes after the open section's, so "as provided in § 12. The board …" stays text.
+INLINE_SECTION_RE = re.compile(r"(?<=[.;:])[ \t]+(?=(?:§|S)[ \t]*(?P<num>[0-9]{1,5}(?:-[a-zA-Z]{1,5})*)\.[ \t]+[A-Z])")
+
+
+def section_key(num: str) -> tuple[int, str] | None:
+    """A section number's place in the law's order: "2251" -> (2251, ""), "33-a" -> (33, "a"); None if
+    it does not start with a number."""
+    m = re.match(r"([0-9]+)(?:-(.*))?$", num.lower())
+    return (int(m.group(1)), m.group(2) or "") if m else None
 
 
 # ---- tables of contents ------------------------------------------------------------------------------
 # "Section 1. Short title." over "        2. Policy of state ...": an entry is a number and a heading;
 # "Article  1.   Short title; ... (§§ 1-3.)" names the sections an article holds; "Sec." heads a list.
-TOC_HEADER_RE = re.compile(r"[ \t]*(?:Sec\.|Section|Sections|SECTION)[ \t]*$")
+TOC_HEADER_RE = re.compile(r"[ \t]*(?:Sec\.|Section|Sections|SECTION)(?:[ \t]+(?:Description|Heading|Title))?[ \t]*$")
 TOC_RANGE_RE = re.compile(r"\((?:§§?|Sections?)[ \t]*[0-9][^()\n]{0,40}\)\.?[ \t]*$")
 _TOC_ENTRY_RE = re.compile(r"[ \t]*(?:(?:Section|Article|ARTICLE)[ \t]+)?(?P<num>[0-9]{1,4}(?:-[a-zA-Z]{1,4})?|[IVXLC]{1,6}(?:-[A-Z])?)"
-                           r"\.[ \t]+(?P<head>\S[^\n]{0,120})$")
+                           r"(?:\.|(?=[ \t]+[A-Z]))[ \t]+(?P<head>\S[^\n]{0,200})$")
 
 
 def toc_entry(line: str) -> bool:
@@ -121,7 +140,7 @@ def toc_entry(line: str) -> bool:
         return False
     head = TOC_RANGE_RE.sub("", m.group("head")).rstrip()
     return (not _COMMAND_RE.search(head) and not _INLINE_RE.search(head) and not _HEAD_END_RE.search(head)
-            and len(head) <= 100)
+            and len(head) <= MAX_HEADING)
 
 
 def toc_number(line: str) -> int:
@@ -145,12 +164,50 @@ _CHROME_RE = re.compile(
 _BREADCRUMB_RE = re.compile(r"[^\n›»]{1,80}(?:[ \t]+[›»>][ \t]+[^\n›»>]{1,80}){2,}[ \t]*$")
 
 
+# What ends the law on a page: the links and notes a site puts under the text ("Top of Page", "Last
+# modified: February 3, 2019", "‹ Prev All New York sectio…", "Next ›", a disclaimer). After one, what
+# follows is the page's, not the law's, until a section heading starts the law again.
+_PAGE_END_RE = re.compile(
+    r"[ \t]*(?:(?:Back[ \t]+to[ \t]+)?Top[ \t]+of[ \t]+(?:Page|page)[ \t]*$|Go[ \t]+to[ \t]+top[ \t]*$"
+    r"|Last[ \t]+(?:modified|updated|amended)(?:[ \t]+on)?:?[ \t]+\S[^\n]{0,40}$"
+    r"|(?:[‹«<][ \t]*)?(?:Prev|Previous)\b(?:[ \t]+(?:Section|Page))?(?:[ \t]+All[ \t][^\n]{0,60})?[ \t]*(?:[|·•][^\n]{0,60})?$"
+    r"|Next[ \t]*[›»>]?[ \t]*$|(?:Next|Previous)[ \t]+Section\b[^\n]{0,80}$|Disclaimer:)")
+# A site's own disclaimer, in its words: no warranty, no liability, not the official text.
+_DISCLAIMER_WORDS = re.compile(r"(?i)\b(?:warrant(?:y|ies)|liability|disclaim\w*|accuracy|official reporters?|"
+                               r"not (?:be )?legal advice|this (?:web)?site)\b")
+# Navigation bars: short items between middle dots or bullets ("Open in Lexace · Ask the AI about this
+# section"), the headers of an official site's page ("Search OpenLegislation Statutes", "This entry was
+# published on 2014-09-22").
+_BAR_RE = re.compile(r"[ \t]*[^\n·•|]{1,40}(?:[ \t]+[·•|][ \t]+[^\n·•|]{1,60})+[ \t]*$")
+_SITE_RE = re.compile(r"[ \t]*(?:Search[ \t]+OpenLegislation\b|This[ \t]+entry[ \t]+was[ \t]+published[ \t]+on\b"
+                      r"|The[ \t]+selection[ \t]+dates[ \t]+indicate\b|Share[ \t]+this\b|Print[ \t]+this\b)")
+
+
+_LINE_CHROME_RE = re.compile(f"(?:{_CHROME_RE.pattern})|(?:{_PAGE_END_RE.pattern})|(?:{_SITE_RE.pattern})")
+
+
 def chrome(line: str) -> bool:
     """Whether a line is web-page chrome around the law text, not law."""
     if len(line) > 300:
+        return page_end(line)
+    return (_LINE_CHROME_RE.match(line) is not None or page_end(line)
+            or ("·" in line or "•" in line) and _BAR_RE.match(line) is not None
+            or ("›" in line or "»" in line or " > " in line) and _BREADCRUMB_RE.match(line) is not None)
+
+
+def page_end(line: str) -> bool:
+    """Whether a line ends the law on a web page: "Top of Page", "Last modified: …", "‹ Prev …", a
+    disclaimer (two or more of its words: warranty, liability, accuracy, official reporters …)."""
+    if len(line) <= 200 and _PAGE_END_RE.match(line) is not None:
+        return True
+    if "site" not in line:
+        return False  # a site speaks of itself ("this site", "this website"): decided with one substring test
+    lower = line.lower()
+    if not any(w in lower for w in ("this site", "this web", "official report", "disclaim", "legal advice")):
         return False
-    return _CHROME_RE.match(line) is not None or ("›" in line or "»" in line or " > " in line) and (
-        _BREADCRUMB_RE.match(line) is not None)
+    words = {m.group().lower() for m in _DISCLAIMER_WORDS.finditer(line)}
+    # a site speaks of itself ("this website", "official reporters"); a law on warranties does not
+    return len(words) >= 2 and any(w.startswith(("this", "official", "disclaim", "not")) for w in words)
 
 
 # ---- LBDC records ----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from compiler.frontend import codes
 from compiler.diagnostics import Diagnostic, NavlawError, Severity
 from compiler.frontend.load import read_regular
 
@@ -18,7 +19,7 @@ STATUSES = ("in-force", "proposed", "adopted", "superseded", "repealed")
 CONFIDENCES = ("verified", "inferred")
 DOCUMENT_KEYS = {"file", "kind", "covers", "effective", "became_law", "status", "source", "confidence",
                  "anchors", "fragments", "note", "received_as", "list_numbering", "section", "code", "known_from",
-                 "known_until", "options", "format", "lost_labels", "cite"}
+                 "known_until", "options", "format", "lost_labels", "cite", "law"}
 ROUTE_KEYS = {"id", "name", "title", "sections", "family", "selectors", "part", "not_charged"}
 FRAGMENT_KEYS = {"covers", "lines", "effective", "confidence", "note", "source", "status"}
 ANCHOR_KEYS = {"date", "after", "by", "source", "confidence"}
@@ -95,6 +96,9 @@ class Entry:
     # became_law known only between bounds (``became_law`` is then its last possible day, ``bounds.by``)
     became_law_bounds: Bounds | None = None
     cite: str = ""  # how the document is cited ("A.8982-A of 2024"); quotes and reports name it so
+    # whose law the text is, as the manifest says (``law = "Vehicle and Traffic Law"``, or the manifest's
+    # top-level ``law``, the corpus's own chapter); "" = read from the text (compiler/frontend/codes.py)
+    law: str = ""
 
 
 @dataclass(frozen=True)
@@ -226,7 +230,9 @@ def _unquote(text: str) -> str:
         return text
 
 
-def _code_for(covers: tuple[str, ...], explicit: str) -> tuple[str, str]:
+def _code_for(covers: tuple[str, ...], explicit: str, law: str = "", own: bool = True) -> tuple[str, str]:
+    """(id prefix, citation) of a document: its ``code`` as written, an NYCRR title its covers name, its
+    ``law`` from the table of codes; ("", "") when the manifest does not say (the text may)."""
     if explicit:
         return re.sub(r"\W", "", explicit).lower(), explicit
     prefixes = {c.split("/")[0] for c in covers if "/" in c}
@@ -234,7 +240,8 @@ def _code_for(covers: tuple[str, ...], explicit: str) -> tuple[str, str]:
         m = re.fullmatch(r"(\d+)nycrr", p)
         if m:
             return p, f"{m.group(1)} NYCRR"
-    return "", "Nav. Law"
+    code = codes.code_for(law, own) if law else None
+    return (code.prefix, code.cite) if code else ("", "")
 
 
 def load_manifest(corpus: Path) -> Manifest:
@@ -259,7 +266,12 @@ def load_manifest(corpus: Path) -> Manifest:
         src = r.lines[line - 1] if 0 < line <= len(r.lines) else ""
         raise NavlawError([Diagnostic(Severity.ERROR, f"manifest.toml is not valid TOML: {str(exc).split(' (at')[0]}",
                                       str(path), line, int(m.group(2)) if m else 1, src, "manifest")]) from None
-    unknown_top = set(data) - {"document", "route"}
+    unknown_top = set(data) - {"document", "route", "law"}
+    top_law = data.get("law", "")
+    if not isinstance(top_law, str) or (top_law and codes.code_for(top_law) is None):
+        r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith("law")), 0),
+                f"unknown law {top_law!r}", f"the table of codes: {', '.join(l.name for l in codes.LAWS)}, or \"21 NYCRR\"")
+        top_law = ""
     for k in sorted(unknown_top):
         r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith(k)), 0), f"unknown top-level key {k!r}")
     entries: list[Entry] = []
@@ -367,7 +379,13 @@ def load_manifest(corpus: Path) -> Manifest:
                         f"last label, e.g. {parent}/1/{last}")
                 continue
             lost_labels.append((old, new))
-        prefix, cite = _code_for(tuple(covers), str(d.get("code", "")))
+        law = d.get("law", top_law)
+        if not isinstance(law, str) or (law and codes.code_for(law) is None):
+            r.error(r.line_of(i, "law"), f"unknown law {law!r}",
+                    f"the table of codes: {', '.join(l.name for l in codes.LAWS)}, or \"21 NYCRR\"")
+            law = ""
+        own = not top_law or codes.lookup(law) == codes.lookup(top_law)
+        prefix, cite = _code_for(tuple(covers), str(d.get("code", "")), law, own)
         section = str(d.get("section", ""))
         became, became_bounds = d.get("became_law"), None
         if isinstance(became, dict):
@@ -384,7 +402,7 @@ def load_manifest(corpus: Path) -> Manifest:
             known_from=r.date(i, "known_from", d.get("known_from")),
             known_until=r.date(i, "known_until", d.get("known_until")), options=tuple(options),
             format=r.choice(i, "format", d.get("format"), ("plain", "lbdc", "bill"), ""),
-            lost_labels=tuple(lost_labels), became_law_bounds=became_bounds, cite=str(d.get("cite", ""))))
+            lost_labels=tuple(lost_labels), became_law_bounds=became_bounds, cite=str(d.get("cite", "")), law=law))
         e = entries[-1]
         if e.known_from is not None and e.known_until is not None and e.known_from >= e.known_until:
             r.error(r.line_of(i, "known_until"),

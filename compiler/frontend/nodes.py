@@ -1,5 +1,5 @@
 """The section tree's nodes — typed, frozen, each with its id, label, span and citation — and how ids
-and citations are formed ("88/4/b/1/ii/1/A" -> "Nav. Law § 88(4)(b)(1)(ii)(1)(A)")."""
+and citations are formed ("88/4/b/1/ii/1/A" -> "Nav. Law § 88(4)(b)(1)(ii)(1)(A)", the code from compiler/frontend/codes.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterator
 
+from compiler.frontend.codes import NAV_LAW as NAV_LAW, Code as Code  # the table of codes (re-exported)
 from compiler.frontend.normalize import NormalText
 
 
@@ -122,15 +123,6 @@ class Document(Node):
 
 # ---- citations ---------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Code:
-    """The body of law a document belongs to: how its ids start and how it is cited."""
-
-    prefix: str = ""  # id prefix, e.g. "21nycrr"; empty for the Navigation Law
-    cite: str = "Nav. Law"
-
-
-NAV_LAW = Code()
 
 
 def citation(code: Code, node_id: str) -> str:
@@ -141,7 +133,8 @@ def citation(code: Code, node_id: str) -> str:
     if not parts or not parts[0]:
         return code.cite
     section = parts[0].split("*")[0]
-    return f"{code.cite} § {section}" + "".join(f"({p.split('*')[0]})" for p in parts[1:])
+    cite = f"{code.cite} § {section}" if code.cite else f"§ {section}"
+    return cite + "".join(f"({p.split('*')[0]})" for p in parts[1:])
 
 
 _OTHER_CODE = re.compile(r"(?P<title>\d+)nycrr")  # ids of another code start with its prefix: "21nycrr/55.2"

@@ -8,7 +8,12 @@ After ``normalize(raw)`` returns ``nt``, these hold (each is a test in tests/tes
 3. Mojibake of the section sign and of common punctuation is repaired: "ｧ" and "Â§" became "§",
    "â€”" "—", "â€“" "–", "â€™" "’", "â€œ" "“", "â€\\x9d" "”"; and "õ" before a section number
    ("õ 4.", "õõ 1-3": LBDC's CP850 § read as Latin-1) became "§".
-4. A no-break space became a plain space, and a run of tabs became one tab (one cell separator).
+4. A no-break space became a plain space, and a run of tabs became one tab (one cell separator); every
+   other exotic space (thin, hair, figure, narrow no-break, ideographic …) became a plain space, and every
+   invisible format character (zero-width space, joiner and non-joiner, word joiner, soft hyphen, a BOM
+   inside the text, the bidirectional embeddings, overrides, isolates and marks) is gone: none of them
+   can change a label or a section number. Each such edit is a stage of its own ("exotic space",
+   "format character", "bidi control"), which compiler/frontend/unicode.py reports at its file:line:col.
 5. With list numbering judged an artifact (a flattened HTML list: "2. (b) ...", "   3. (ii) ..."),
    the ordinal and the spaces after it are gone before a parenthesized label; indentation stays,
    and an ordinal alone on its line ("4.") or before text ("1. Every vessel") stays.
@@ -154,6 +159,12 @@ _MOJIBAKE = {"ｧ": "§", "Â§": "§", "â€”": "—", "â€“": "–", "�
 _NEWLINE_RE = re.compile(r"\r\n?")
 _ESCAPED_NEWLINE_RE = re.compile(r"\\n")
 _NBSP_RE = re.compile("\u00a0")
+_EXOTIC_SPACES = "\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u202f\u205f\u3000"
+_FORMATS = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
+_BIDIS = "\u200e\u200f\u061c" + "".join(map(chr, range(0x202A, 0x202F))) + "".join(map(chr, range(0x2066, 0x206A)))
+_EXOTIC_SPACE_RE = re.compile(f"[{_EXOTIC_SPACES}]")
+_FORMAT_RE = re.compile(f"[{_FORMATS}]")
+_BIDI_RE = re.compile(f"[{_BIDIS}]")
 _TAB_RUN_RE = re.compile("\t\t+")
 # An ordinal that begins a line (after indentation) and precedes a parenthesized label.
 # These two are tried at line starts only (see _at_line_starts).
@@ -161,6 +172,15 @@ _ORDINAL_RE = re.compile(r"([ \t]*)(\d{1,3}\.[ \t]+)(?=\[?\()")
 _LABEL_LINE_RE = re.compile(r"[ \t]*(\d{1,3}\.[ \t]+)?\[?\((?:\d{1,3}|[a-zA-Z]{1,5})(?:-\w{1,2})?\)")
 _LINE_BREAK_RE = re.compile("\n")
 _LEADER_RE = re.compile(r"\.\.\.\.+")
+
+
+def _exotic_space(m: re.Match[str]) -> str:
+    """A plain space, or nothing inside a label or a number ("(\u2009b)", "8\u20098"): a space there would
+    change what the label is."""
+    text, a, b = m.string, m.start(), m.end()
+    before, after = text[a - 1 : a], text[b : b + 1]
+    inside = before == "(" or after == ")" or (before.isdigit() and after.isdigit())
+    return "" if inside else " "
 
 
 def detect_list_numbering(text: str) -> Literal["artifact", "real"]:
@@ -207,6 +227,14 @@ def normalize(raw: str, list_numbering: ListNumbering = "auto") -> NormalText:
     if "õ" in text:
         text = step(text, _LBDC_SECTION_SIGN_RE.finditer(text), lambda m: "§", "mojibake")
     text = step(text, _NBSP_RE.finditer(text), lambda m: " ", "no-break space")
+    if not text.isascii():  # one C pass; law texts are mostly ASCII
+        # a substring test per character is a fast C search; a character class would be tried at every position
+        if any(c in text for c in _EXOTIC_SPACES):
+            text = step(text, _EXOTIC_SPACE_RE.finditer(text), _exotic_space, "exotic space")
+        if any(c in text for c in _FORMATS):
+            text = step(text, _FORMAT_RE.finditer(text), lambda m: "", "format character")
+        if any(c in text for c in _BIDIS):
+            text = step(text, _BIDI_RE.finditer(text), lambda m: "", "bidi control")
     text = step(text, _TAB_RUN_RE.finditer(text), lambda m: "\t", "tab run")
     mode = detect_list_numbering(text) if list_numbering == "auto" else list_numbering
     if mode == "artifact":

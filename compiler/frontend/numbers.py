@@ -42,6 +42,7 @@ _DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, 
 
 _VOCAB = sorted([*_UNITS, *_TEENS, *_TENS, *_ORD_UNITS, *_ORD_TEENS, *_ORD_TENS, *_MONTHS, *_DENOMINATORS,
                  "hundred", "thousand", "dollar", "dollars", "cent", "cents", "and"], key=len, reverse=True)
+VOCABULARY = frozenset(_VOCAB)
 _WORD = r"(?:%s)" % "|".join(_VOCAB)
 # A run of vocabulary words joined by spaces, line breaks, hyphens or a comma (dates).
 _RUN_RE = re.compile(r"(?i)\b%s\b(?:(?:[ \t\n]+|-|,[ \t\n]*)%s\b)*" % (_WORD, _WORD))

@@ -3,14 +3,40 @@ contents, article headings under "ARTICLE 1" (see compiler/frontend/layout.py fo
 
 from __future__ import annotations
 
-from bisect import bisect_left
+import re
+from bisect import bisect_left, bisect_right
 
 from compiler.diagnostics import Severity
 from compiler.frontend import labels as L
-from compiler.frontend import layout
-from compiler.frontend.building import _ARTICLE_RE, BuilderBase, _B
+from compiler.frontend import codes, layout
+from compiler.frontend.building import _ARTICLE_RE, _SECTION_RE, BuilderBase, _B
 from compiler.frontend.nodes import Article, Part, Section, Text
 from compiler.frontend.parse import Line, line_at
+
+
+# Westlaw's NYCRR: "51.1 Sandy Hook pilot apprentices." and the compilation's header lines
+# ("TITLE 21. MISCELLANEOUS", "CHAPTER II. BOARD OF COMMISSIONERS OF PILOTS", "STATE COMPILATION OF …").
+_NYCRR_SECTION_RE = re.compile(r"(?P<num>[0-9]{1,4}\.[0-9]{1,4}(?:-[a-z])?)[ \t]+(?P<rest>[A-Z][^\n]*)$")
+_COMPILATION_RE = re.compile(r"(?:TITLE|CHAPTER|SUBCHAPTER)[ \t]+[0-9IVXLC]+[A-Z]?\.[ \t]+[A-Z][^a-z]*$"
+                             r"|(?:STATE|OFFICIAL)[ \t]+COMPILATION[ \t]+OF[ \t]+CODES")
+
+
+def _candidates(text: str) -> list[int]:
+    """Offsets of a "§" or "S " after a sentence's end and spaces ("… void. § 137."), where a section may
+    start inside a line; found with substring searches (a pattern opening with [.;:] is tried at every
+    period of the text)."""
+    out: list[int] = []
+    for sign in ("§", " S "):
+        at = text.find(sign)
+        while at >= 0:
+            k = at + (1 if sign == " S " else 0)
+            j = k - 1
+            while j >= 0 and text[j] in " \t":
+                j -= 1
+            if j < k - 1 and j >= 0 and text[j] in ".;:":
+                out.append(k)
+            at = text.find(sign, at + 1)
+    return sorted(out)
 
 
 class PublishedLayouts(BuilderBase):
@@ -70,9 +96,98 @@ class PublishedLayouts(BuilderBase):
             prev = stack[depth].reading
             if prev is not None and any(r.continues(prev) for r in cands):
                 return "continues"
+            if mark == ";":
+                return None  # after "; and" only the next item of the innermost list: "(ii)" after "(i)"
         if any(r.first for r in cands) and (self.section is not None or stack):
             return "starts" if mark == "." else "follows a colon"
         return None
+
+    # -- a section that starts inside a line --
+    def _inline_sections(self, lines: list[Line]) -> list[Line]:
+        """Cut each line where a later section starts inside it ("… a misdemeanor. S 2251. Penalties. …"):
+        the text before it, then a section heading line. A later section: its number comes after the one
+        of the section open there (so "as provided in § 12. The board …" stays text), and a heading
+        follows it. Said with an info note."""
+        marks = _candidates(self.text)
+        if not marks:
+            return lines  # no section sign after a sentence anywhere: the common case, one pass
+        starts = [line.start for line in lines]
+        hits = sorted({bisect_right(starts, m) - 1 for m in marks})
+        out: list[Line] = []
+        last = 0
+        for i in hits:  # only the lines a candidate falls in; the rest are copied as they are
+            line = lines[i]
+            out.extend(lines[last:i])
+            last = i + 1
+            cur = self._section_before(lines, i)
+            if cur is None or line.kind not in ("text", "provision", "section_head"):
+                out.append(line)
+                continue
+            while True:
+                cut = self._section_cut(line, cur)
+                if cut is None:
+                    out.append(line)
+                    break
+                at, num, key = cut
+                eol = line.body_start + len(line.body)
+                before = self.text[line.body_start:at].rstrip()
+                out.append(Line(line.kind, line.start, at, line.indent, line.labels, line.body_start, before))
+                line = Line("section_head", at, line.end, 0, (), at, self.text[at:eol])
+                self.diag(Severity.INFO, at, f"§ {num} starts inside a line, after a sentence: read as a section "
+                          "(its number comes after the section's before it)", "section-form")
+                cur = key
+        out.extend(lines[last:])
+        return out
+
+    def _section_before(self, lines: list[Line], i: int) -> tuple[int, str] | None:
+        """The number of the section whose heading is the last at or before line ``i``, if any."""
+        for j in range(i, -1, -1):
+            if lines[j].kind == "section_head":
+                m = _SECTION_RE.match(lines[j].body)
+                if m is not None:
+                    return layout.section_key(m.group("num"))
+        return None
+
+    def _section_cut(self, line: Line, cur: tuple[int, str]) -> tuple[int, str, tuple[int, str]] | None:
+        eol = line.body_start + len(line.body)
+        start = line.body_start + (1 if line.kind == "section_head" else 0)
+        for m in layout.INLINE_SECTION_RE.finditer(self.text, start, eol):
+            key = layout.section_key(m["num"])
+            if key is None or key <= cur:
+                continue
+            rest = self.text[m.end():eol]
+            head = layout.split_heading(rest[rest.find(".") + 1:].lstrip())
+            if head.heading:  # "§ 12. The board shall …" is a citation and a sentence: no heading
+                return m.end(), m["num"], key
+        return None
+
+    # -- NYCRR as Westlaw prints it --
+    def _westlaw(self, line: Line) -> bool:
+        """A rule as Westlaw prints it: "21 CRR-NY 51.1" lines and the compilation's title lines are
+        navigation; "51.1 Sandy Hook pilot apprentices." (no §: the number has its part's number before
+        the point) is the section, in a text whose code is an NYCRR title."""
+        body = line.body.strip()
+        if codes.NYCRR_TEXT_RE.match(body) or body == "NY-CRR" or (
+                self.section is None and _COMPILATION_RE.match(body)):
+            self._add(self._container() if self.section is not None else self.part or self.article or self.doc,
+                      _B(Text, line.start, line.end, text=[body], flags=["title"], at=line.start + line.indent))
+            return True
+        m = _NYCRR_SECTION_RE.match(body)
+        if m is None or not self.code.prefix.endswith("nycrr"):
+            return False
+        part = self.part.label if self.part is not None else m["num"].split(".")[0]
+        if m["num"].split(".")[0] != part:
+            return False  # "52.3 …" under Part 51 is not one of its sections
+        head = layout.split_heading(m["rest"])
+        heading = head.heading or layout.fold(m["rest"]).rstrip(".")
+        at = line.start + line.indent
+        body_at = line.body_start + (len(line.body) - len(line.body.lstrip())) + m.start("rest") + head.body_at \
+            if head.body_at is not None else None
+        end = body_at if body_at is not None else line.end
+        self._new_section(m["num"], heading, line.start, end, at)
+        if end < line.end:
+            self._split(line_at(self.text, end, line.end), "line")
+        return True
 
     # -- LBDC records and tables of contents --
     def _record(self, line: Line) -> None:
@@ -123,6 +238,8 @@ class PublishedLayouts(BuilderBase):
         article entry naming its sections ("Article 1. Short title; definitions. (§§ 1-3.)")."""
         line = lines[i]
         kind = line.kind
+        if kind == "provision" and line.labels[-1].text[-1:] == "." and self._contents_run(lines, i):
+            return True
         if kind == "text" and not line.body.lstrip().startswith(("Sec", "SEC")) or kind in ("provision", "blank"):
             return False  # the common case, decided without a pattern
         if self.record_mode == "article":
@@ -148,6 +265,32 @@ class PublishedLayouts(BuilderBase):
         # the next entry has a later number: "Section 300. ..." over "302. ..." (301 was repealed); a
         # section's first subdivision would be 1
         return layout.toc_entry(whole) and layout.toc_number(whole) > after
+
+    def _contents_run(self, lines: list[Line], i: int) -> bool:
+        """A contents block without a header: three or more lines, each a section number and a heading
+        and nothing more, in the order of the law ("33. Deposit of refuse …" / "33-a. Sanitary
+        facilities …" / "34. Regattas."), as a site lists an article's sections. Not a list of
+        subdivisions, whose items say something: it starts past 1, or inserts a number, or no section is open."""
+        numbers: list[tuple[int, int]] = []
+        j = i
+        while j < len(lines) and len(numbers) < 3:
+            line = lines[j]
+            j += 1
+            if line.kind == "blank":
+                continue
+            if line.kind != "provision" or len(line.labels) != 1 or len(line.body) > layout.MAX_HEADING or (
+                    ". " in line.body.rstrip()):
+                return False  # a sentence after the heading: a provision, decided without a pattern
+            whole = self.text[line.start + line.indent : line.body_start + len(line.body)]
+            if not layout.toc_entry(whole):
+                return False
+            r = L.readings(line.labels[0].text)
+            if not r or r[0].style != "number":
+                return False
+            if numbers and (r[0].base, r[0].insert) <= numbers[-1]:
+                return False
+            numbers.append((r[0].base, r[0].insert))
+        return len(numbers) == 3 and (self.section is None or numbers[0][0] > 1 or any(n[1] for n in numbers))
 
     def _toc_block(self, lines: list[Line], i: int) -> int:
         self.record_mode, saved = "toc", self.record_mode

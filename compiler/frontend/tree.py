@@ -35,9 +35,13 @@ class Builder(PublishedLayouts, Drawings):
                           "ASCII (0-9): it is not read as a number", "label",
                           "write the number with the digits 0-9; the line is kept as text")
         self.wrapped = self.nt.wrapped and any(l.indent and (l.labels or l.kind == "section_head") for l in lines)
-        if any(l.kind == "section_head" for l in lines):
+        self.named_sections = any(l.kind == "section_head" for l in lines)
+        if self.named_sections:
             self.section_hint = ""  # the text names its sections itself
         self.inline, self.inline_marks = layout.inline_labels(self.text)
+        if self.named_sections:
+            lines = self._inline_sections(lines)
+        westlaw = "CRR-NY" in self.text  # Westlaw's NYCRR lines, in a text whose code is not said otherwise
         i = 0
         n = len(lines)
         while i < n:
@@ -74,6 +78,12 @@ class Builder(PublishedLayouts, Drawings):
             elif kind == "formula_rule":
                 i = self._formula(lines, i)
                 continue
+            elif kind == "provision" and self.section is None and self._bare_section(line):
+                pass
+            elif kind == "text" and (self.code.prefix or westlaw) and self._westlaw(line):
+                pass
+            elif kind == "text" and (self.page_ended or layout.chrome(line.body)):
+                self._chrome_line(line)
             elif self._continues(lines, i):
                 self._split(line, "continue")
             elif kind == "unparsed":
@@ -150,6 +160,7 @@ class Builder(PublishedLayouts, Drawings):
                       f"{kind.split('_')[0].title()} {num} appears {n} times; this one is '{node_id}'", "duplicate")
 
     def _new_section(self, num: str, heading: str, start: int, end: int, at: int, implied: bool = False) -> _B:
+        self.page_ended = False  # a section heading starts the law again
         base = f"{self.code.prefix}/{num.lower()}" if self.code.prefix else num.lower()
         if self.article is not None and self.article.id.startswith(("rule-", "joint-rule-")):
             base = f"{self.article.id}/{base}"  # the rules of each house number sections within each rule
@@ -194,6 +205,32 @@ class Builder(PublishedLayouts, Drawings):
         if end < line.end:
             self._split(line_at(self.text, end, line.end), "line")
         return nxt
+
+    def _bare_section(self, line: Line) -> bool:
+        """"98. Application of article. The provisions of …" at the start of a page whose text writes no
+        "§": a section, not a subdivision, when the number is followed by a heading (a short phrase that
+        names, not commands, ending in a period). Read so and said (an info note at the line)."""
+        if (self.section is not None or self.stack or self.section_hint or self.named_sections or self.record is not None
+                or len(line.labels) != 1 or not line.body[:1].isupper()):
+            return False
+        label = line.labels[0].text
+        m = re.fullmatch(r"([0-9]{1,4}(?:-[a-zA-Z]{1,4})?)\.", label)
+        if m is None:
+            return False
+        eol = line.body_start + len(line.body)
+        head = layout.split_heading(self.text[line.body_start:eol])
+        if not head.heading or not head.complete or len(head.heading) > 100 or head.heading[:1] in "\"“'":
+            return False
+        body_at = line.body_start + head.body_at if head.body_at is not None else None
+        end = body_at if body_at is not None else line.end
+        at = line.start + line.indent
+        self._new_section(m.group(1), head.heading, line.start, end, at)
+        self.diag(Severity.INFO, at, f"\"{label} {head.heading}.\" read as § {m.group(1)}: a number and a heading at the "
+                  "start of the page, which writes no § before its sections", "section-form",
+                  "if it is a subdivision, name its section in the manifest (section = \"N\")")
+        if end < line.end:
+            self._split(line_at(self.text, end, line.end), "line")
+        return True
 
     def _foreign_section(self, line: Line) -> bool:
         """In an LBDC section record, a heading of another section ("§ 4. The emergency tenant protection

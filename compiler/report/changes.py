@@ -17,6 +17,7 @@ from compiler.frontend.acts import Act
 from compiler.frontend.nodes import section_name, section_order
 from compiler.law.amend import earliest_reading
 from compiler.law.timeline import Timeline
+from compiler.frontend.codes import without_code
 
 
 def _money(x: Decimal) -> str:
@@ -54,7 +55,7 @@ def brief(t: AnyTariff) -> str:
 
 
 def _short(citation: str) -> str:
-    return citation.replace("Nav. Law ", "")
+    return without_code(citation)
 
 
 def _formulas(t: AnyTariff) -> list[str]:

@@ -34,6 +34,7 @@ from compiler.site.history import (act_insertions, change_pages, history_page, k
                                     source_line)
 from compiler.site.render import Memo, Pages, _rel, anchor, rel_path, render_node, section_slug, tariff_link
 from compiler.tariffs.model import AnyTariff, BracketSchedule
+from compiler.frontend.codes import chapter_name
 
 SITE = resources.path("site")
 TEMPLATES = resources.PACKAGE / "templates" / "site"
@@ -136,7 +137,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         page = P.section_page[sec]
         s = titled[sec]
         sources = [source_line(pid, v) for pid, v in comp.sources]  # type: ignore[attr-defined]
-        crumbs = [("Navigation Law" if s.citation.startswith("Nav. Law") else s.citation.split(" §")[0],
+        crumbs = [(chapter_name(s.citation),
                    _rel(page, "law/index.md"))]
         if a is not None:
             crumbs.append((_article_name(a), _rel(page, article_page[id(a)])))

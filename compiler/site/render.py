@@ -310,7 +310,7 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
         return out
     if isinstance(n, Text):
         # contents, record lines, LBDC notes and page chrome are on the page, marked as not law
-        aside = next((f for f in n.flags if f in ("toc", "chapter", "chrome", "editorial-note", "record")), "")
+        aside = next((f for f in n.flags if f in ("toc", "chapter", "chrome", "furniture", "title", "editorial-note", "record")), "")
         cls = "gap" if "gap" in n.flags else f"text {aside}" if aside else "text"
         body = mark(link_refs(link_relative(struck(esc.text(n.text), pages, page), within, pages, page), pages, page),
                     pages.terms(within) if within else [])

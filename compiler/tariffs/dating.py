@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import difflib
 import re
 from dataclasses import replace
 from typing import Any
 
-from compiler.diagnostics import Diagnostics
-from compiler.frontend.nodes import lineage, section_of
+from compiler.diagnostics import Diagnostic, Diagnostics, Severity
+from compiler.frontend.nodes import lineage, section_name, section_of
 from compiler.law.timeline import Span, TextVersion, Timeline, short_name
 from compiler.tariffs.model import AnyTariff
 from compiler.tariffs.routes import RouteTable
@@ -25,7 +26,7 @@ from compiler.tariffs.routes import RouteTable
 def date_tariffs(tariffs: list[AnyTariff], timeline: Timeline, diags: Diagnostics | None = None) -> list[AnyTariff]:
     """Every tariff with its effective range decided: see the module's docstring. With ``diags``, a provision
     whose new text yields none of the fees its old text did is an error (``check_successors``)."""
-    dated = _say_bounds(inherit_clamps(succession(follow_timeline(_within_texts(tariffs), timeline))))
+    dated = _say_bounds(inherit_clamps(succession(follow_timeline(_within_texts(tariffs), timeline, diags))))
     if diags is not None:
         check_successors(dated, timeline, diags)
     return dated
@@ -229,14 +230,65 @@ def in_print(t, raw_file: str, raw: str | None, target: str):  # type: ignore[no
         return t
 
 
-def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[type-arg]
+def _later_texts(tariffs: list, version_of: dict) -> dict[tuple[str, str], dict[str, dt.date]]:  # type: ignore[type-arg]
+    """(route, section) -> file -> the earliest start of its versions: which texts price a route in a
+    section, and from when."""
+    out: dict[tuple[str, str], dict[str, dt.date]] = {}
+    for i, t in enumerate(tariffs):
+        v = version_of[i]
+        if v is not None and v.start is not None and t.provision:
+            files = out.setdefault((t.route, section_of(t.provision)), {})
+            files[t.file] = min(files.get(t.file, dt.date.max), v.start)
+    return out
+
+
+def _restates(timeline: Timeline, file: str, provision: str, words: str) -> bool:
+    """Whether ``file`` gives a new text of the sentence ``words`` stood in: one of its versions is of
+    ``provision``, of a provision it is part of, or of a part of it, and holds a sentence much like it (the
+    § 88 text of 2022 restates, in § 88(4)(b)(1)(ii)(1)(A), the addition the consolidation had in
+    § 88(4)(b)); an act that replaces only the tables under it does not."""
+    old = words.lower().split()
+    if not old:
+        return False
+    for target, vs in timeline.versions.items():
+        if not (target == provision or provision.startswith(target + "/") or target.startswith(provision + "/")):
+            continue
+        for v in vs:
+            if (v.compiled.source.path if v.compiled is not None else v.file) != file or v.node is None:
+                continue
+            for n in v.node.walk():
+                if n.text and difflib.SequenceMatcher(None, old, n.text.lower().split(), autojunk=False).ratio() >= 0.6:
+                    return True
+    return False
+
+
+def _sentence(timeline: Timeline, t: AnyTariff) -> str:
+    """The sentence of the raw text a tariff's first amount was read from."""
+    from compiler.tariffs.model import amounts
+
+    v = _version_of(timeline, t.file, t.provision)
+    first = next(iter(amounts(t)), None)
+    nt = v.compiled.document.normal if v is not None and v.compiled is not None else None
+    if first is None or nt is None:
+        return ""
+    line = nt.raw_line(first.source.line)
+    at = first.source.column - 1
+    start = line.rfind(". ", 0, at) + 2 if line.rfind(". ", 0, at) >= 0 else 0
+    end = line.find(". ", at)
+    return line[start : end if end >= 0 else len(line)]
+
+
+def follow_timeline(tariffs: list, timeline: Timeline, diags: Diagnostics | None = None) -> list:  # type: ignore[type-arg]
     """Date each tariff by the text it comes from:
 
     - a schedule the text does not date, and that no later schedule of its text follows, is in force
       while its text is known to be (file 000's $5.30 § 89-b rate: from 2002-07-01);
     - nothing is in force before its text's effective date (an act's copy of older schedules);
     - a schedule ends when a later text of its series starts, or — when its text is only known up to a
-      date and the next text starts later — at that date, with the gap left unresolved.
+      date and the next text starts later — at that date, with the gap left unresolved;
+    - a later text of the same section that prices the route but states no tariff of the series (its
+      sentence reworded past what the forms read) ends the series' last text there too: the older rate
+      is never carried over the newer text; that is an error in ``diags``, never a quiet fallback.
     """
     from compiler.tariffs.model import Effective
 
@@ -245,6 +297,7 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
         by_series.setdefault(t.series, []).append(i)
     out = list(tariffs)
     version_of = {i: _version_of(timeline, t.file, t.provision) for i, t in enumerate(tariffs)}
+    pricing = _later_texts(tariffs, version_of)
     for idxs in by_series.values():
         files: dict[str, dt.date] = {}
         for i in idxs:
@@ -271,6 +324,24 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
                 cap[fa] = (ku, f"the corpus has no text known in force from {ku} until {sb} ({short_name(fb)})", True)
             else:
                 cap[fa] = (sb, f"replaced by {short_name(fb)} from {sb}", False)
+        silent: dict[str, str] = {}  # file -> the later text of its section that states no tariff of the series
+        if ordered:
+            fa, sa = ordered[-1]
+            first = next(i for i in idxs if out[i].file == fa)
+            others = pricing.get((out[first].route, section_of(out[first].provision)), {})
+            provision = out[first].provision
+            words = _sentence(timeline, out[first]) if any(sb > sa and fb not in files for fb, sb in others.items()) else ""
+            restating = sorted((sb, fb) for fb, sb in others.items() if sb > sa and fb not in files
+                               and _restates(timeline, fb, provision, words))
+            if restating:
+                sb, fb = restating[0]
+                va = version_of[first]
+                ku = va.known_until if va is not None else None
+                gap = ku is not None and ku < sb
+                cap[fa] = ((ku, f"the corpus has no text of it known in force after {ku}: {short_name(fb)}, the text "
+                                f"from {sb}, states no such rate", True) if gap and ku is not None else
+                           (sb, f"{short_name(fb)}, the text from {sb}, states no such rate", True))
+                silent[fa] = fb
         for i in idxs:
             t, v = out[i], version_of[i]
             e = t.effective
@@ -303,6 +374,8 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
                 if (e.end is None and e.end_basis != "unresolved") or (e.end is not None and e.end > end):
                     e = Effective(e.start, end, e.start_basis, e.start_phrase, "unresolved" if gap else "successor",
                                   why, e.confidence, e.source)
+                if t.file in silent and diags is not None:  # ended by its text's span or here: said either way
+                    _report_silent(diags, t, silent[t.file], end)
             if v is not None and v.quoted is not None and v.hard_start and v.start is not None and e.end is not None \
                     and e.end <= v.start:
                 # a dated schedule of an act that ends by the day the act takes effect (an act signed after
@@ -317,6 +390,19 @@ def follow_timeline(tariffs: list, timeline: Timeline) -> list:  # type: ignore[
     return [t for t in out if not (t.effective.start is not None and t.effective.end is not None
                                    and t.effective.end <= t.effective.start
                                    and (t.effective.start_basis == "text-version" or t.effective.end_basis == "successor"))]
+
+
+def _report_silent(diags: Diagnostics, t: AnyTariff, later: str, end: dt.date) -> None:
+    from compiler.tariffs.model import amounts
+
+    where = next(iter(amounts(t)), None)
+    line, col, text = (where.source.line, where.source.column, where.source.text) if where else (0, 0, "")
+    diags.add(Diagnostic(
+        Severity.ERROR, f"{t.title} ({t.citation}, {short_name(t.file)}) is not read in {short_name(later)}, a later "
+        f"text of {section_name(section_of(t.provision))} that prices {t.route}: the older rate ends on {end}, and no "
+        f"rate of this kind is known after it", t.file, line, col, text, "tariff-lost",
+        f"check the sentence of {short_name(later)} that states it: if its words changed, navlaw does not read them "
+        "yet (report it); the older rate is never used in its place"))
 
 
 def _bounded(e, given, v: TextVersion | None, timeline: Timeline, provision: str):  # type: ignore[no-untyped-def]

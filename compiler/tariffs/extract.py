@@ -13,17 +13,18 @@ Y tons burden, Z dollars" …), not the values: a new table in one of these form
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from compiler.cache import BuildCache
-from compiler.diagnostics import Diagnostic, Diagnostics
+from compiler.diagnostics import Diagnostic, Diagnostics, Severity
 from compiler.frontend.corpus import Compiled, Corpus
 from compiler.frontend.nodes import section_of
 from compiler.tariffs.forms import LATE, PRICED, UNPRICED
 from compiler.tariffs.forms import table
-from compiler.tariffs.model import AnyTariff, BracketSchedule
+from compiler.tariffs.model import OPTION_TITLES, AnyTariff, BracketSchedule
 from compiler.tariffs.reading import Ctx, provisions
 from compiler.tariffs.routes import RouteTable
 
@@ -84,7 +85,37 @@ def extract(corpus: Corpus, diags: Diagnostics | None = None, cache: BuildCache 
                        f"From {c.entry.file}, the latest text of {section_of(t.provision)} in the corpus.",))
                    for t in got]
         out.extend(got)
+        if c.entry is not None and c.entry.options:
+            _check_options(corpus, c, got, d)
     return unique_ids(out)
+
+
+def _check_options(corpus: Corpus, c: Compiled, got: list[AnyTariff], diags: Diagnostics) -> None:
+    """Each [document.options] entry names an option a form declares (OPTION_TITLES), at a provision of
+    the text where a fee was read: a mistyped name or id would drop the fee from quotes without a word."""
+    entry = c.entry
+    assert entry is not None
+    lines = corpus.manifest.text.split("\n")
+    ids = {n.id for n in c.document.walk()}
+    priced = {(t.provision, getattr(t, "option", "")) for t in got}
+    for pid, name, _ in entry.options:
+        line = next((k + 1 for k, l in enumerate(lines) if k + 1 >= entry.line and l.lstrip().startswith(f'"{pid}"')),
+                    entry.line)
+        where = (str(corpus.manifest.path), line, 1, lines[line - 1] if line else "", "manifest")
+        provision = pid.split("#", 1)[0]
+        if name not in OPTION_TITLES:
+            close = difflib.get_close_matches(name, list(OPTION_TITLES), 1)
+            diags.add(Diagnostic(Severity.ERROR, f"{entry.file}: option {name!r} of {pid!r} is not an option any fee "
+                                 "form declares: the fee would be left out of quotes", *where,
+                                 f"did you mean {close[0]!r}?" if close else
+                                 f"the options: {', '.join(sorted(OPTION_TITLES))}"))
+        elif provision not in ids:
+            diags.add(Diagnostic(Severity.ERROR, f"{entry.file}: option {name!r} is given for {pid!r}, but the text "
+                                 "has no such provision", *where, "use the provision id `navlaw parse` shows"))
+        elif (provision, name) not in priced:
+            diags.add(Diagnostic(Severity.ERROR, f"{entry.file}: option {name!r} is given for {pid!r}, but no fee "
+                                 "was read there", *where,
+                                 "check the provision id (\"#2\" is its second fee) and that the text states the fee"))
 
 
 def _extract_cached(c: Compiled, diags: Diagnostics, cache: BuildCache | None, routes: RouteTable) -> list[AnyTariff]:

@@ -7,6 +7,7 @@ nothing from the corpus can reach generated code except numbers (issue: safe cod
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
@@ -114,6 +115,10 @@ def parse_formula(text: str) -> Parsed:
             except LarkError:
                 pass
         column = getattr(e, "column", 1) or 1
+        bad = re.search(r"\d[\d,]*,\d[\d,.]*", text)
+        if bad is not None and re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", bad.group()) is None:
+            raise FormulaError(f"{text!r} is not an amount: {bad.group()!r} is not grouped by threes (write "
+                               "\"1,250\" or \"1250\")", bad.start()) from None
         raise FormulaError(f"not a fee formula: {text!r}", max(column - 1, 0)) from None
 
 

@@ -4,6 +4,7 @@ and a surcharge a board sets under a cap ("not to exceed three hundred dollars p
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 from typing import Iterator
 
 from compiler.frontend import numbers as W
@@ -21,12 +22,23 @@ _BOARD_INITIAL_RE = rx(r"(?i)by\s+not\s+more\s+than\s+(?P<m>[a-z\- ]+?dollars)\s
 _SURCHARGE_BOARD_RE = rx(r"(?P<who>(?:[A-Z][a-z]{1,30} ){1,6}(?:[a-z]{1,30} ){0,4}surcharge board)")
 
 
+def _agree(words: str, figure: Decimal) -> bool:
+    """Whether "seven and one-half" says the figure 7.5 (words that are not a number do not disagree)."""
+    try:
+        _, value = W.parse(words)
+    except ValueError:
+        return True
+    return not isinstance(value, (int, Fraction)) or Fraction(value) == Fraction(figure)
+
+
 def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
     """"plus seven and one-half (7.5%) percent of the calculated fee"; a surcharge the board sets,
     "not to exceed three hundred dollars per ship" (and its initial increase)."""
     for start, end in prose(node):
         text = ctx.text[start:end]
         for m in _PLUS_PERCENT_RE.finditer(text):
+            if not _agree(m["words"], Decimal(m["num"])):
+                continue  # the words and the figure disagree: an error of the front end (figures.py); no rate
             pct = ctx.amount(Decimal(m["num"]), start + m.start("num"), start + m.end("num"))
             yield Percentage(
                 id=f"{route}/{node.id}/addition", kind="percentage", route=route,

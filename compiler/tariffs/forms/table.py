@@ -15,8 +15,9 @@ from compiler.tariffs.model import Amount, Bracket, BracketSchedule, Effective
 from compiler.tariffs.reading import Ctx, provisions, prose, start_date
 
 
-_RANGE_RE = re.compile(r"(?i)^\s*(?:(?P<over>over|more than)\s+(?P<o>\d[\d,]*(?:\.\d+)?)"
-                       r"|(?P<lo>\d[\d,]*(?:\.\d+)?)\s*(?:(?:to|-|–)\s*(?P<hi>\d[\d,]*(?:\.\d+)?)"
+_NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"  # grouped by threes or not at all: "1,2,3" is no number
+_RANGE_RE = re.compile(r"(?i)^\s*(?:(?P<over>over|more than)\s+(?P<o>" + _NUM + r")"
+                       r"|(?P<lo>" + _NUM + r")\s*(?:(?:to|-|–)\s*(?P<hi>" + _NUM + r")"
                        r"|(?P<up>and\s+(?:up|over|above))))\s*$")
 
 
