@@ -45,7 +45,9 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
     path = Path(file)
     out = Checked(str(path))
     if not path.is_file():
-        out.errors.append(f"navlaw act check: {path}: no such file")
+        what = ("a directory" if path.is_dir() else "not a regular file (a FIFO, device or socket is not read)"
+                if path.exists() else "no such file")
+        out.errors.append(f"navlaw act check: {path}: {what}; give the act's file as printed")
         return out
     corpus = Path(corpus_dir)
     if not (corpus / "manifest.toml").is_file():
@@ -55,7 +57,12 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
     became = became_law or dt.date.today()
     with tempfile.TemporaryDirectory(prefix="navlaw-act-check-") as tmp:
         root = Path(tmp) / "corpus"
-        shutil.copytree(corpus, root, ignore=shutil.ignore_patterns(".git", "__pycache__"))
+        try:
+            shutil.copytree(corpus, root, ignore=_not_read, ignore_dangling_symlinks=True)
+        except (OSError, shutil.Error) as exc:
+            first = exc.args[0][0] if isinstance(exc, shutil.Error) and exc.args and exc.args[0] else (None, None, exc)
+            out.errors.append(f"navlaw act check: {corpus}/: cannot copy the corpus to review the act in: {first[-1]}")
+            return out
         name = path.name
         data = path.read_bytes()
         listed = _listed_acts(root)
@@ -164,6 +171,25 @@ def table(results: list[Checked]) -> list[str]:
 
 def _first(errors: list[str]) -> str:
     return errors[0].split(": error: ", 1)[-1].split("\n")[0][:70] if errors else ""
+
+
+def _not_read(folder: str, names: list[str]) -> set[str]:
+    """What the corpus copy leaves out: what a build never reads (version control, caches) and what cannot be
+    copied as a file: a FIFO, device or socket (a build refuses one it is given, without waiting) and a link to a
+    folder (a link back up the tree would be copied without end)."""
+    import os
+    import stat
+
+    left = {".git", "__pycache__"} & set(names)
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue  # a dangling link: the copy skips it
+        if os.path.islink(path) and stat.S_ISDIR(st.st_mode) or not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+            left.add(name)
+    return left
 
 
 def _listed_acts(root: Path) -> list[str]:
