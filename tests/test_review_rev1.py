@@ -35,3 +35,31 @@ def test_act_check_of_a_directory_or_fifo_says_what_it_is(tmp_path, capsys):
     assert f"navlaw act check: {tmp_path}: a directory; give the act's file as printed" in capsys.readouterr().err
     assert main(["act", "check", str(fifo), "--corpus", str(CORPUS)]) == 1
     assert f"{fifo}: not a regular file" in capsys.readouterr().err
+
+
+def corpus_with_act(tmp_path: Path, source: Path, entry: str) -> Path:
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    shutil.copy(source, corpus / source.name)
+    with open(corpus / "manifest.toml", "a", encoding="utf-8") as m:
+        m.write(f'\n[[document]]\nfile = "{source.name}"\nkind = "act"\n{entry}status = "in-force"\n')
+    return corpus
+
+
+def test_a_manifest_effective_the_acts_own_clause_contradicts_is_an_error_not_ignored(tmp_path, capsys):
+    """A4677 'shall take effect immediately'; the manifest said became_law 2024-01-01 and effective 2023-06-01.
+    The build applied it from 2024-01-01 and said nothing of the manifest's date (exit 0)."""
+    corpus = corpus_with_act(tmp_path, OUTSIDE / "nylg.2023-A4677.md", "became_law = 2024-01-01\neffective = 2023-06-01\n")
+    code = main(["build", "--no-site", "--corpus", str(corpus), "--out", str(tmp_path / "out"),
+                 "--module", str(tmp_path / "mod")])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert ("error: the manifest gives effective = 2023-06-01 for this act, but the act's own clause dates it 2024-01-01 "
+            "(immediately): navlaw does not choose between them") in err
+    assert "nylg.2023-A4677.md:" in err.split("the manifest gives effective")[0].splitlines()[-1]
+
+
+def test_a_manifest_effective_that_agrees_with_the_act_builds(tmp_path, capsys):
+    corpus = corpus_with_act(tmp_path, OUTSIDE / "nylg.2023-A4677.md", "became_law = 2024-01-01\neffective = 2024-01-01\n")
+    assert main(["build", "--no-site", "--corpus", str(corpus), "--out", str(tmp_path / "out"),
+                 "--module", str(tmp_path / "mod")]) == 0

@@ -273,6 +273,13 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
     if act.part_dates and not any(s.kind == "effective" and not s.part for s in act.sections):
         act.dates = E.Effective()  # no clause of the whole act: each Part's own dates it
     act.effective, act.effective_phrase = act.dates.date, act.dates.phrase
+    if entry.effective is not None and dated and entry.effective not in _dates_read(act):
+        first = next(s for s in act.sections if s.kind == "effective")
+        err(first.line, f"the manifest gives effective = {entry.effective} for this act, but the act's own clause dates it "
+            f"{act.effective or 'otherwise'}" + (f" ({act.effective_phrase})" if act.effective_phrase else "")
+            + ": navlaw does not choose between them",
+            "the manifest's `effective` is for a date another chapter or an event decides; take it out, or correct "
+            "became_law if that is what is wrong")
     for part_ in sorted({s.part for s in act.sections if s.part and s.kind != "effective"} - set(act.part_dates)):
         if not any(s.kind == "effective" and not s.part for s in act.sections) and part_.split(",")[0] not in act.part_dates:
             first = next(s for s in act.sections if s.part == part_)
@@ -281,6 +288,15 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
     if not dated:
         err(len(raw_lines), "the act has no effective-date section (\"This act shall take effect …\")")
     return act
+
+
+def _dates_read(act: Act) -> set[dt.date]:
+    """Every date the act's effective-date clauses name (the act's, its Parts', its sections', expiries)."""
+    out: set[dt.date] = set()
+    for e in [act.dates, *act.part_dates.values()]:
+        out |= {d for d in (e.date, e.expires, e.retroactive) if d is not None}
+        out |= {d for table in (e.sections, e.parts, e.section_expires) for d, _ in table.values() if d is not None}
+    return out
 
 
 def _instructions(act: Act, part: str, number: int, line: int, head: str, paras: list[tuple[int, str]],
