@@ -63,3 +63,24 @@ def test_a_manifest_effective_that_agrees_with_the_act_builds(tmp_path, capsys):
     corpus = corpus_with_act(tmp_path, OUTSIDE / "nylg.2023-A4677.md", "became_law = 2024-01-01\neffective = 2024-01-01\n")
     assert main(["build", "--no-site", "--corpus", str(corpus), "--out", str(tmp_path / "out"),
                  "--module", str(tmp_path / "mod")]) == 0
+
+
+def test_act_check_of_a_file_whose_name_holds_a_quote_or_backslash(tmp_path, capsys):
+    """The name went unescaped into the copy's manifest: 'manifest.toml is not valid TOML' at a line the user's
+    manifest does not have."""
+    for name in ('a"b.md', "a\\u.md"):
+        act = tmp_path / name
+        shutil.copy(ACT, act)
+        assert main(["act", "check", str(act), "--became-law", "2024-06-01", "--corpus", str(CORPUS)]) == 0
+        out = capsys.readouterr().out
+        assert "1 instruction(s) read: 1 applies" in out
+
+
+def test_act_check_with_a_became_law_navlaw_cannot_take_says_the_option_not_a_manifest_line(tmp_path, capsys):
+    """--became-law 0001-01-01 was said as 'corpus/manifest.toml:228:1: error: became_law = …' (the manifest has
+    223 lines: 228 was a line of the copy's)."""
+    assert main(["act", "check", str(ACT), "--became-law", "0001-01-01", "--corpus", str(CORPUS)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"navlaw act check: {ACT} with --became-law 0001-01-01: became_law = 0001-01-01 has no day "
+                          "before it")
+    assert "manifest.toml:" not in err

@@ -66,6 +66,13 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
         name = path.name
         data = path.read_bytes()
         listed = _listed_acts(root)
+        added = 0  # no entry added: the corpus's own entry dates the act
+
+        def say(d: Diagnostic) -> str:
+            if added and Path(d.file).name == "manifest.toml" and d.line >= added:  # the entry act check added
+                return f"navlaw act check: {path} with --became-law {became}: {d.message}"
+            return _here(d, root / name, path, corpus)
+
         same = next((f for f in listed if (root / f).is_file() and (root / f).read_bytes() == data), None)
         if same is not None:  # the corpus holds this act already: it is reviewed as the corpus has it
             name = same
@@ -74,19 +81,20 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
             while (root / name).exists():
                 name = "act-check-" + name
             shutil.copyfile(path, root / name)
+            added = len((root / "manifest.toml").read_bytes().split(b"\n")) + 1  # the line of the entry added below
             with open(root / "manifest.toml", "a", encoding="utf-8") as m:
-                m.write(f'\n[[document]]\nfile = "{name}"\nkind = "act"\nbecame_law = {became.isoformat()}\n'
+                m.write(f'\n[[document]]\nfile = {_toml_string(name)}\nkind = "act"\nbecame_law = {became.isoformat()}\n'
                         f'status = "in-force"\nsource = "navlaw act check"\nconfidence = "inferred"\n')
         try:
             law = compile_law(str(root))
         except NavlawError as exc:
-            out.errors += [_here(d, root / name, path, corpus) for d in exc.diagnostics if d.severity >= Severity.ERROR]
+            out.errors += [say(d) for d in exc.diagnostics if d.severity >= Severity.ERROR]
             return out
         act = next((a for a in law.corpus.acts if Path(a.file).name == name), None)
         mine = list(dict.fromkeys(d for d in list(law.corpus.diagnostics) + list(law.diagnostics)
                                   if Path(d.file).name.split("#")[0] == Path(name).name))
         if act is None:
-            out.errors += [_here(d, root / name, path, corpus) for d in mine if d.severity >= Severity.ERROR] or [
+            out.errors += [say(d) for d in mine if d.severity >= Severity.ERROR] or [
                 f"navlaw act check: {path}: not read as an act"]
             return out
         entry_date = getattr(act.entry, "became_law", None)
@@ -133,7 +141,7 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
         out.rejected = act.rejected
         out.reported = len(reported)
         out.refused = sum(1 for k, _ in results if k == "refused")
-        notes = [_here(d, root / name, path, corpus) for d in mine if d.severity >= Severity.WARNING]
+        notes = [say(d) for d in mine if d.severity >= Severity.WARNING]
         out.errors += [n for d, n in zip([d for d in mine if d.severity >= Severity.WARNING], notes)
                        if d.severity >= Severity.ERROR and d.code not in ("act-apply",)]
         out.lines += notes
@@ -171,6 +179,13 @@ def table(results: list[Checked]) -> list[str]:
 
 def _first(errors: list[str]) -> str:
     return errors[0].split(": error: ", 1)[-1].split("\n")[0][:70] if errors else ""
+
+
+def _toml_string(text: str) -> str:
+    """``text`` as a TOML basic string (a file name may hold a quote, a backslash or a control character)."""
+    import json
+
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def _not_read(folder: str, names: list[str]) -> set[str]:
