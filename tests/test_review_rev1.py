@@ -84,3 +84,15 @@ def test_act_check_with_a_became_law_navlaw_cannot_take_says_the_option_not_a_ma
     assert err.startswith(f"navlaw act check: {ACT} with --became-law 0001-01-01: became_law = 0001-01-01 has no day "
                           "before it")
     assert "manifest.toml:" not in err
+
+
+def test_the_redline_of_a_rate_act_shows_the_rate_it_changes(capsys):
+    """S8469A changes one rate in each of four tables; the redline of act check (and of the change report and the
+    site, which use the same comparison) showed only the tables' headings and never a cell: the rate change was
+    in no redline."""
+    assert main(["act", "check", str(OUTSIDE / "nylg.2024-S8469A.md"), "--became-law", "2024-12-20",
+                 "--corpus", str(CORPUS)]) == 0
+    redlines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("    88/4/b/1/ii/1/A/")]
+    assert len(redlines) == 4
+    for line, (old, new) in zip(redlines, [("3.97", "4.70"), ("4.09", "4.85"), ("4.21", "5.00"), ("4.34", "5.15")]):
+        assert f"1650 and up $((P.U. - 1650) x [-{old})-] {{+{new})+}}" in line
