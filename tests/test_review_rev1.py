@@ -96,3 +96,23 @@ def test_the_redline_of_a_rate_act_shows_the_rate_it_changes(capsys):
     assert len(redlines) == 4
     for line, (old, new) in zip(redlines, [("3.97", "4.70"), ("4.09", "4.85"), ("4.21", "5.00"), ("4.34", "5.15")]):
         assert f"1650 and up $((P.U. - 1650) x [-{old})-] {{+{new})+}}" in line
+
+
+def test_words_after_immediately_are_not_dropped_for_the_day_it_became_law():
+    """'take effect immediately for contracts entered into on or after January 1, 2026' was dated the day the act
+    became law, the rest dropped without a word (a date phrase with words after it is an error, #29)."""
+    import datetime as dt
+
+    from compiler.frontend import effective as E
+
+    for clause in ("This act shall take effect immediately for contracts entered into on or after January 1, 2026.",
+                   "This act shall take effect immediately upon the enactment of chapter 12 of the laws of 2025."):
+        errors: list[str] = []
+        assert E.read(clause, dt.date(2024, 6, 1), errors.append).date is None
+        assert errors and errors[0].startswith("cannot read the effective date 'immediately ")
+    # A4867A § 11: what the act applies to, after "except as otherwise expressly provided in this act", is no proviso
+    errors = []
+    e = E.read("This act shall take effect immediately and, except as otherwise expressly provided in this act, shall "
+               "apply to convictions entered before, on or after such effective date.", dt.date(2024, 6, 1), errors.append)
+    assert (e.date, errors) == (dt.date(2024, 6, 1), [])
+    assert e.unread == ["and shall apply to convictions entered before, on or after such effective date"]
