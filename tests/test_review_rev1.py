@@ -116,3 +116,21 @@ def test_words_after_immediately_are_not_dropped_for_the_day_it_became_law():
                "apply to convictions entered before, on or after such effective date.", dt.date(2024, 6, 1), errors.append)
     assert (e.date, errors) == (dt.date(2024, 6, 1), [])
     assert e.unread == ["and shall apply to convictions entered before, on or after such effective date"]
+
+
+def test_an_lbdc_update_file_named_by_no_date_is_an_error_not_a_traceback(tmp_path, capsys):
+    """20270230.UPDATE (ValueError), 00000000.UPDATE (ValueError), 00010101.UPDATE (OverflowError taking the day
+    before): each was a traceback out of `navlaw build`."""
+    record = (ROOT / "tests" / "acts" / "lbdc" / "20140923.UPDATE").read_text(encoding="utf-8").replace("ABC4", "NAV88-A")
+    for name, why in [("20270230.UPDATE", "its file is named by 20270230, which is not a date"),
+                      ("00000000.UPDATE", "its file is named by 00000000, which is not a date"),
+                      ("00010101.UPDATE", "its file is named by 0001-01-01, which has no day before it")]:
+        corpus = tmp_path / name / "corpus"
+        shutil.copytree(CORPUS, corpus)
+        (corpus / name).write_text(record, encoding="utf-8")
+        with open(corpus / "manifest.toml", "a", encoding="utf-8") as m:
+            m.write(f'\n[[document]]\nfile = "{name}"\nkind = "consolidated"\nstatus = "in-force"\n')
+        assert main(["build", "--no-site", "--corpus", str(corpus), "--out", str(tmp_path / name / "out"),
+                     "--module", str(tmp_path / name / "mod")]) == 1
+        assert (f"{name}:1:1: error: the LBDC update record `..SO DOC NAV88-A *REPEAL* LAWS(CONSOLIDATED)` has no date: "
+                f"{why}: not applied") in capsys.readouterr().err
