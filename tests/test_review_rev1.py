@@ -134,3 +134,11 @@ def test_an_lbdc_update_file_named_by_no_date_is_an_error_not_a_traceback(tmp_pa
                      "--module", str(tmp_path / name / "mod")]) == 1
         assert (f"{name}:1:1: error: the LBDC update record `..SO DOC NAV88-A *REPEAL* LAWS(CONSOLIDATED)` has no date: "
                 f"{why}: not applied") in capsys.readouterr().err
+
+
+def test_changes_over_a_period_that_ends_before_it_begins_is_a_usage_error(capsys):
+    """`navlaw changes --from 2025-01-01 --to 2024-01-01` said 'No provision or fee of the corpus changes in this
+    period', exit 0, over a year in which the § 88 and § 89-b rates change."""
+    assert main(["changes", "--from", "2025-01-01", "--to", "2024-01-01", "--corpus", str(CORPUS)]) == 2
+    assert capsys.readouterr().err == ("navlaw changes: --to 2024-01-01 is before --from 2025-01-01; give the earlier "
+                                       "date as --from\n")
