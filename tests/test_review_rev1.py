@@ -27,14 +27,20 @@ def test_act_check_with_a_fifo_and_a_link_loop_in_the_corpus_reviews_the_act(tmp
     assert "1 instruction(s) read: 1 applies, 0 reported, 0 refused — the act can be added to the corpus" in out
 
 
-def test_act_check_of_a_directory_or_fifo_says_what_it_is(tmp_path, capsys):
-    """`act check DIR` or `act check FIFO` said 'no such file' of a path that exists."""
+def test_act_check_of_a_directory_fifo_or_huge_file_says_what_it_is(tmp_path, capsys):
+    """`act check DIR` or `act check FIFO` said 'no such file' of a path that exists; a file of any size was read
+    whole and copied into the corpus copy before the front end refused it over 64 MB."""
     fifo = tmp_path / "act.fifo"
     os.mkfifo(fifo)
     assert main(["act", "check", str(tmp_path), "--corpus", str(CORPUS)]) == 1
-    assert f"navlaw act check: {tmp_path}: a directory; give the act's file as printed" in capsys.readouterr().err
+    assert f"{tmp_path}: error: this is a directory, not a file" in capsys.readouterr().err
     assert main(["act", "check", str(fifo), "--corpus", str(CORPUS)]) == 1
-    assert f"{fifo}: not a regular file" in capsys.readouterr().err
+    assert f"{fifo}: error: this is a FIFO (named pipe), not a file" in capsys.readouterr().err
+    huge = tmp_path / "huge.md"
+    with open(huge, "wb") as f:
+        f.truncate((64 << 20) + 1)  # sparse: no disk used
+    assert main(["act", "check", str(huge), "--corpus", str(CORPUS)]) == 1
+    assert f"{huge}: error: the file is larger than 64 MB" in capsys.readouterr().err
 
 
 def corpus_with_act(tmp_path: Path, source: Path, entry: str) -> Path:
@@ -142,3 +148,10 @@ def test_changes_over_a_period_that_ends_before_it_begins_is_a_usage_error(capsy
     assert main(["changes", "--from", "2025-01-01", "--to", "2024-01-01", "--corpus", str(CORPUS)]) == 2
     assert capsys.readouterr().err == ("navlaw changes: --to 2024-01-01 is before --from 2025-01-01; give the earlier "
                                        "date as --from\n")
+
+
+def test_parse_of_a_directory_is_one_line_not_a_traceback(tmp_path, capsys):
+    """`navlaw parse DIR`: os.fdopen raised IsADirectoryError before the file's kind was looked at."""
+    assert main(["parse", str(tmp_path)]) == 1
+    assert f"{tmp_path}: error: this is a directory, not a file: navlaw reads law texts from regular files" in \
+        capsys.readouterr().err

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.diagnostics import Diagnostic, NavlawError, Severity
+from compiler.frontend.load import read_regular
 from compiler.frontend.nodes import NAV_LAW, citation
 
 
@@ -44,10 +45,10 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
 
     path = Path(file)
     out = Checked(str(path))
-    if not path.is_file():
-        what = ("a directory" if path.is_dir() else "not a regular file (a FIFO, device or socket is not read)"
-                if path.exists() else "no such file")
-        out.errors.append(f"navlaw act check: {path}: {what}; give the act's file as printed")
+    try:  # a regular file of at most the size the front end reads (not read or copied whole first)
+        data = read_regular(path, str(path))
+    except NavlawError as exc:
+        out.errors += [d.format() for d in exc.diagnostics]
         return out
     corpus = Path(corpus_dir)
     if not (corpus / "manifest.toml").is_file():
@@ -64,7 +65,6 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
             out.errors.append(f"navlaw act check: {corpus}/: cannot copy the corpus to review the act in: {first[-1]}")
             return out
         name = path.name
-        data = path.read_bytes()
         listed = _listed_acts(root)
         added = 0  # no entry added: the corpus's own entry dates the act
 
@@ -73,14 +73,15 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
                 return f"navlaw act check: {path} with --became-law {became}: {d.message}"
             return _here(d, root / name, path, corpus)
 
-        same = next((f for f in listed if (root / f).is_file() and (root / f).read_bytes() == data), None)
+        same = next((f for f in listed if (root / f).is_file() and (root / f).stat().st_size == len(data)
+                     and (root / f).read_bytes() == data), None)
         if same is not None:  # the corpus holds this act already: it is reviewed as the corpus has it
             name = same
             out.lines.append(f"  (the corpus lists this act already, as {same}: reviewed with its entry's date)")
         else:
             while (root / name).exists():
                 name = "act-check-" + name
-            shutil.copyfile(path, root / name)
+            (root / name).write_bytes(data)
             added = len((root / "manifest.toml").read_bytes().split(b"\n")) + 1  # the line of the entry added below
             with open(root / "manifest.toml", "a", encoding="utf-8") as m:
                 m.write(f'\n[[document]]\nfile = {_toml_string(name)}\nkind = "act"\nbecame_law = {became.isoformat()}\n'
