@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import shutil
 from pathlib import Path
@@ -155,3 +156,42 @@ def test_parse_of_a_directory_is_one_line_not_a_traceback(tmp_path, capsys):
     assert main(["parse", str(tmp_path)]) == 1
     assert f"{tmp_path}: error: this is a directory, not a file: navlaw reads law texts from regular files" in \
         capsys.readouterr().err
+
+
+def test_an_act_is_applied_from_its_first_section_date_not_after_acts_dated_before_its_own(tmp_path):
+    """Act X takes effect 2029-01-01 but its § 1 on 2025-01-01; act Y (2026-01-01) amends the text X's § 1 made.
+    Acts were applied in the order of their own dates, so Y was checked against a law without X's § 1 and refused
+    ('"from" where the law has "on"'), though the law on 2025-12-31 is X's text."""
+    import re
+
+    from compiler.frontend.corpus import compile_corpus
+    from compiler.diagnostics import Diagnostics, Severity
+    from compiler.law import build_timeline
+
+    x = (ROOT / "tests" / "acts" / "lis-rates-2028.txt").read_text(encoding="utf-8").replace(
+        "  § 2. This act shall take effect on January 1, 2028.",
+        "  § 2. This act shall take effect January 1, 2029; provided, however, that section one of this act\n"
+        "shall take effect January 1, 2025.")
+    head, rest = x.split("  Section  1.", 1)
+    law = re.sub(r"\[[^\]]*\]\s*", "", rest.split("is amended to read as follows:\n", 1)[1].split("  § 2.")[0])
+    law = re.sub(r"\b[A-Z][A-Z-]+\b", lambda m: m.group(0).lower(), law)  # X's new matter, as the law now reads
+    law = law.replace("upon", "Upon").replace("january", "January").replace("janu-\n", "Janu-\n")
+    law = law.replace("eleven dollars\nand fifty-six", "eleven dollars\nand [fifty-six] SIXTY")
+    y = (head + "  Section  1.  Subparagraph 1 of paragraph (b) of subdivision 4 of section\n89-b of the navigation "
+         "law, as amended by chapter 1 of the laws of 2025,\nis amended to read as follows:\n" + law
+         + "  § 2. This act shall take effect January 1, 2026.\n")
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    (corpus / "x.txt").write_text(x, encoding="utf-8")
+    (corpus / "y.txt").write_text(y, encoding="utf-8")
+    with open(corpus / "manifest.toml", "a", encoding="utf-8") as m:
+        for f in ("x.txt", "y.txt"):
+            m.write(f'\n[[document]]\nfile = "{f}"\nkind = "act"\nbecame_law = 2024-06-01\nstatus = "in-force"\n')
+    compiled = compile_corpus(corpus)
+    diags = Diagnostics()
+    timeline = build_timeline(compiled, diags)
+    assert [d.message for d in list(compiled.diagnostics) + list(diags) if d.severity is Severity.ERROR] == []
+    assert [a.outcome for a in sorted(compiled.acts, key=lambda a: a.file)] == [
+        [("applied", "§ 1 amends 89-b/4/b/1, from 2025-01-01")], [("applied", "§ 1 amends 89-b/4/b/1, from 2026-01-01")]]
+    text = timeline.section_on("89-b", dt.date(2026, 1, 1)).section.full_text()
+    assert "eleven dollars and sixty cents" in text and "until January first, two thousand twenty-eight" in text

@@ -127,6 +127,13 @@ def case_book(corpus) -> CaseBook:  # type: ignore[no-untyped-def]
     return book
 
 
+def _first_day(act: Act) -> tuple[dt.date, str]:
+    """Acts are checked and applied in the order their first instruction takes effect (a section or Part dated
+    before the act's own date changes the law another act, dated between them, amends)."""
+    days = [d for ins in act.instructions if (d := act.effective_of(ins)[0]) is not None]
+    return min(days, default=act.effective or dt.date.max), act.file
+
+
 def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped-def]
     """Check each act's instructions against the law the day before they take effect, and add its versions."""
     from compiler.law.timeline import TextVersion, Timeline
@@ -134,7 +141,7 @@ def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped
     versions = [v for vs in timeline.versions.values() for v in vs]
     order = len(corpus.documents)
     book = case_book(corpus) if corpus.acts else CaseBook()
-    for act in sorted(corpus.acts, key=lambda a: (a.effective or dt.date.max, a.file)):
+    for act in sorted(corpus.acts, key=_first_day):
         act.outcome = []
         for r in act.reported:
             what = f"the {r.law}" if r.law else "no law"
