@@ -167,17 +167,17 @@ def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped
                 verb = {"amend": "amends", "add": "adds", "repeal": "repeals", "replace": "replaces",
                         "renumber": f"renumbers as {ins.renamed}"}[ins.action]
                 act.outcome.append(("applied", f"§ {ins.number} {verb} {ins.target}, from {when}"))
-        refused = [w for k, w in act.outcome if k == "refused"]
-        if refused and len(versions) > mark:
+        refusals = [w for k, w in act.outcome if k == "refused"]
+        if refusals and len(versions) > mark:
             # an act is law as a whole: one that `navlaw build` refuses is in no timeline (show, diff, changes,
             # the site), not in part
             del versions[mark:]
             act.rejected = True
-            diags.add(Diagnostic(Severity.WARNING, f"the act is refused as a whole ({len(refused)} of its instructions "
+            diags.add(Diagnostic(Severity.WARNING, f"the act is refused as a whole ({len(refusals)} of its instructions "
                                  "do not apply): none of its instructions is applied", act.file, 1, 1, "", "act-apply",
                                  "fix the corpus (or the act's entry) so that every instruction applies; `navlaw act "
                                  "check FILE` reviews an act instruction by instruction"))
-        elif refused:
+        elif refusals:
             act.rejected = True
     return Timeline(versions)
 
