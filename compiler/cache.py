@@ -37,7 +37,7 @@ from collections import Counter
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -91,31 +91,36 @@ def tree_files(root: Path) -> dict[str, FileState]:
     front end refuses them): its path relative to ``root`` -> the SHA-256 of its bytes, with the size,
     time and inode it had when read ({} if ``root`` is not a directory)."""
     out: dict[str, FileState] = {}
-    if not root.is_dir():
-        return out
-
-    def walk(d: str, rel: str) -> None:
-        with os.scandir(d) as it:
-            entries = sorted(it, key=lambda e: e.name)
-        for e in entries:
-            if e.is_dir(follow_symlinks=False):
-                walk(e.path, rel + e.name + "/")
-            elif e.is_file():
-                try:
-                    fd = os.open(e.path, os.O_RDONLY | os.O_NONBLOCK)
-                except OSError:
-                    continue  # removed or unreadable: the front end says why, if it needs it
-                with os.fdopen(fd, "rb") as f:
-                    st = os.fstat(f.fileno())
-                    if not stat.S_ISREG(st.st_mode):
-                        continue
-                    h = hashlib.sha256()
-                    while chunk := f.read(1 << 20):
-                        h.update(chunk)
-                out[rel + e.name] = (h.hexdigest(), st.st_size, st.st_mtime_ns, st.st_ino)
-
-    walk(str(root), "")
+    for rel, e in _entries(root):
+        if not e.is_file():
+            continue
+        try:
+            fd = os.open(e.path, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            continue  # removed or unreadable: the front end says why, if it needs it
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            h = hashlib.sha256()
+            while chunk := f.read(1 << 20):
+                h.update(chunk)
+        out[rel] = (h.hexdigest(), st.st_size, st.st_mtime_ns, st.st_ino)
     return out
+
+
+def _entries(root: Path, rel: str = "") -> Iterator[tuple[str, os.DirEntry[str]]]:
+    """Each entry below ``root`` that is not a directory (a link to one is not followed), by its path relative
+    to ``root``, in name order (nothing if ``root`` is not a directory)."""
+    if not rel and not root.is_dir():
+        return
+    with os.scandir(root) as it:
+        entries = sorted(it, key=lambda e: e.name)
+    for e in entries:
+        if e.is_dir(follow_symlinks=False):
+            yield from _entries(Path(e.path), rel + e.name + "/")
+        else:
+            yield rel + e.name, e
 
 
 def files_digest(hashes: dict[str, str]) -> str:
@@ -147,20 +152,12 @@ def tree_stamp(root: Path) -> str:
     if not root.is_dir():
         return ""
     parts: list[str] = []
-
-    def walk(d: str, rel: str) -> None:
-        with os.scandir(d) as it:
-            entries = sorted(it, key=lambda e: e.name)
-        for e in entries:
-            if e.is_dir(follow_symlinks=False):
-                walk(e.path, rel + e.name + "/")
-            elif e.is_file(follow_symlinks=False):
-                st = e.stat(follow_symlinks=False)
-                parts.append(f"{rel}{e.name}\0{st.st_size}\0{st.st_mtime_ns}")
-            else:
-                parts.append(f"{rel}{e.name}\0other")
-
-    walk(str(root), "")
+    for rel, e in _entries(root):
+        if e.is_file(follow_symlinks=False):
+            st = e.stat(follow_symlinks=False)
+            parts.append(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}")
+        else:
+            parts.append(f"{rel}\0other")
     return digest(*parts)
 
 

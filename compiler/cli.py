@@ -129,6 +129,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def cmd_changes(args: argparse.Namespace) -> int:
     from compiler.report.changes import change_report
 
+    if args.to < args.from_:  # a period that ends before it begins was reported as one with no change
+        print(f"navlaw changes: --to {args.to} is before --from {args.from_}; give the earlier date as --from", file=sys.stderr)
+        return EXIT_USAGE
     compiled = _compile_checked(args.corpus)
     if compiled is None:
         return EXIT_ERRORS

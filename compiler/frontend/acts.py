@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
+from typing import Any
 from lark.exceptions import LarkError
 
 from compiler.diagnostics import Diagnostic, Diagnostics, Severity
@@ -158,7 +159,7 @@ def _structure(paragraphs: list[tuple[int, str]]) -> list[tuple[str, int, int, l
     followed by a section 1, the quoted "§ 5." that begins the new text of "Section 5 of … is amended to
     read as follows:", a "§ 2." of new matter (CAPITALS), a "§ 1199." of the law a section adds."""
     sections: list[tuple[str, int, int, list[tuple[int, str]]]] = []
-    stack: list[list] = [["", 0, False]]  # [label, last section number, closed (its effective-date section seen)]
+    stack: list[list[Any]] = [["", 0, False]]  # [label, last section number, closed (its effective-date section seen)]
 
     def starts_one(k: int) -> bool:
         nxt = paragraphs[k + 1][1] if k + 1 < len(paragraphs) else ""
@@ -273,6 +274,13 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
     if act.part_dates and not any(s.kind == "effective" and not s.part for s in act.sections):
         act.dates = E.Effective()  # no clause of the whole act: each Part's own dates it
     act.effective, act.effective_phrase = act.dates.date, act.dates.phrase
+    if entry.effective is not None and dated and entry.effective not in _dates_read(act):
+        first = next(s for s in act.sections if s.kind == "effective")
+        err(first.line, f"the manifest gives effective = {entry.effective} for this act, but the act's own clause dates it "
+            f"{act.effective or 'otherwise'}" + (f" ({act.effective_phrase})" if act.effective_phrase else "")
+            + ": navlaw does not choose between them",
+            "the manifest's `effective` is for a date another chapter or an event decides; take it out, or correct "
+            "became_law if that is what is wrong")
     for part_ in sorted({s.part for s in act.sections if s.part and s.kind != "effective"} - set(act.part_dates)):
         if not any(s.kind == "effective" and not s.part for s in act.sections) and part_.split(",")[0] not in act.part_dates:
             first = next(s for s in act.sections if s.part == part_)
@@ -283,8 +291,17 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
     return act
 
 
-def _instructions(act: Act, part: str, number: int, line: int, head: str, paras: list[tuple[int, str]],
-                  err, report) -> None:  # type: ignore[no-untyped-def]
+def _dates_read(act: Act) -> set[dt.date]:
+    """Every date the act's effective-date clauses name (the act's, its Parts', its sections', expiries)."""
+    out: set[dt.date] = set()
+    for e in [act.dates, *act.part_dates.values()]:
+        out |= {d for d in (e.date, e.expires, e.retroactive) if d is not None}
+        out |= {d for table in (e.sections, e.parts, e.section_expires) for d, _ in table.values() if d is not None}
+    return out
+
+
+def _instructions(act: Act, part: str, number: int, line: int, head: str, paras: list[tuple[int, str]],  # type: ignore[no-untyped-def]
+                  err, report) -> None:
     folded = " ".join(head.split())
     m = SENTENCE.match(folded)
     sentence, rest = ((m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4) or "")) if m else (folded, "")
@@ -349,9 +366,9 @@ def _instructions(act: Act, part: str, number: int, line: int, head: str, paras:
         for target, text in added:
             add("replace" if target.id in {t.id for t in targets} else "add", target, text)
     elif kind == "amend_renumber_add":
-        renamed, added = news[:2], news[2:]
+        renamed, more = news[:2], news[2:]
         add("renumber", renamed[0], "", renamed[1].id)
-        for target, text in _split_bodies(targets + added, bodies, number, line, err):
+        for target, text in _split_bodies(targets + more, bodies, number, line, err):
             add("amend" if target in targets else "replace" if target.id == renamed[0].id else "add", target, text)
     elif kind in ("renumber", "renumber_add", "renumber_amend", "designate", "designate_add"):
         renamed_to = news[: len(targets)]
@@ -377,8 +394,8 @@ def _label_forms(level: str, label: str) -> tuple[str, ...]:
     return (f"{label}.", f"({label})", f"{label.upper()}.", f"({label.upper()})")
 
 
-def _split_bodies(targets: list[Target], paras: list[str], number: int, line: int, err
-                  ) -> list[tuple[Target, str]]:  # type: ignore[no-untyped-def]
+def _split_bodies(targets: list[Target], paras: list[str], number: int, line: int, err,  # type: ignore[no-untyped-def]
+                  ) -> list[tuple[Target, str]]:
     """The new text of each target: for several ("Subitems (iii), (iv), (v) and (vi) …"), the text from
     each one's label to the next's (an opening paragraph's or a heading's from where the one before it
     ends). A label starts a paragraph, or is run in after a stop ("… complaint; or (ii) their judgment",

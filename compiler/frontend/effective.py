@@ -33,6 +33,10 @@ _ENUMERATED = re.compile(r"(?:^|;\s*(?:and\s+)?)\((?:[a-z]|[ivx]+|\d+)\)\s+")
 # of any rule … are authorized …" (dates nothing); one that dates something is read as a proviso
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]])\.\s+(?=[A-Z])")
 _AND_SHALL = re.compile(r",?\s+and\s+shall\s+", re.I)
+# "immediately and, except as otherwise expressly provided in this act, shall apply to …": what it applies to, not a
+# proviso (its "provided" would be read as one)
+_EXCEPT_AS_PROVIDED = re.compile(r",?\s+and\s*,\s*except\s+as\s+otherwise\s+(?:expressly\s+)?provided\s+(?:in|by)\s+this\s+act\s*,\s*"
+                                 r"shall\s+", re.I)
 _EXPIRY = re.compile(r"^(?:expire|be\s+deemed\s+repealed|remain\s+in\s+(?:full\s+)?force\s+and\s+effect\s+(?:only\s+)?until)"
                      r"(?:\s+and\s+be\s+deemed\s+repealed)?\s*(?P<when>.*)$", re.S | re.I)
 _RETRO = re.compile(r"^(?:be\s+)?deemed\s+to\s+have\s+been\s+in\s+(?:full\s+force\s+and\s+)?effect\s+(?:on\s+and\s+after|from\s+and\s+after|"
@@ -80,7 +84,7 @@ def read(text: str, became_law: dt.date | None, fail: Callable[[str], None], giv
     """Read an effective-date section (its text after "§ N."). ``fail`` is told what cannot be read;
     ``given`` is the manifest's ``effective`` for the act: the date a clause tied to another chapter or
     to an event names."""
-    text = " ".join(text.split())
+    text = _EXCEPT_AS_PROVIDED.sub(" and shall ", " ".join(text.split()))
     sentences = _SENTENCE_END.split(text)
     m = _TAKE_EFFECT.match(sentences[0])
     out = Effective()
@@ -270,7 +274,7 @@ def _when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], 
     p = re.sub(r"^on\s+and\s+after\s+", "", p)
     if p in ("such date", "such effective date", "the effective date of this act") and base is not None:
         return base
-    if p.startswith("immediately"):
+    if p == "immediately":  # "immediately upon …", "immediately for …": words after it date the act otherwise
         if became_law is None:
             fail("\"take effect immediately\": the manifest must give became_law for this act")
         return became_law

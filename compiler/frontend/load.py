@@ -110,12 +110,13 @@ def read_regular(path: str | Path, shown: str, limit: int | None = None) -> byte
         raise _fail(shown, "this is a directory, not a file") from None
     except OSError as exc:
         raise _fail(shown, f"cannot read the file: {exc.strerror or exc}") from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):  # before os.fdopen, which raises IsADirectoryError for a directory
+        os.close(fd)
+        kind = next((name for test, name in _KINDS if test(st.st_mode)), "not a regular file")
+        raise _fail(shown, f"this is {kind}, not a file: navlaw reads law texts from regular files",
+                    "give the path of the text file itself")
     with os.fdopen(fd, "rb", buffering=0) as f:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            kind = next((name for test, name in _KINDS if test(st.st_mode)), "not a regular file")
-            raise _fail(shown, f"this is {kind}, not a file: navlaw reads law texts from regular files",
-                        "give the path of the text file itself")
         too_big = _fail(shown, f"the file is larger than {f'{limit >> 20} MB' if limit >= 1 << 20 else f'{limit:,} bytes'}, "
                         "the most navlaw reads from one file",
                         "a law text is a few megabytes at most; check that this is the file you meant")

@@ -127,6 +127,13 @@ def case_book(corpus) -> CaseBook:  # type: ignore[no-untyped-def]
     return book
 
 
+def _first_day(act: Act) -> tuple[dt.date, str]:
+    """Acts are checked and applied in the order their first instruction takes effect (a section or Part dated
+    before the act's own date changes the law another act, dated between them, amends)."""
+    days = [d for ins in act.instructions if (d := act.effective_of(ins)[0]) is not None]
+    return min(days, default=act.effective or dt.date.max), act.file
+
+
 def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped-def]
     """Check each act's instructions against the law the day before they take effect, and add its versions."""
     from compiler.law.timeline import TextVersion, Timeline
@@ -134,7 +141,7 @@ def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped
     versions = [v for vs in timeline.versions.values() for v in vs]
     order = len(corpus.documents)
     book = case_book(corpus) if corpus.acts else CaseBook()
-    for act in sorted(corpus.acts, key=lambda a: (a.effective or dt.date.max, a.file)):
+    for act in sorted(corpus.acts, key=_first_day):
         act.outcome = []
         for r in act.reported:
             what = f"the {r.law}" if r.law else "no law"
@@ -163,17 +170,17 @@ def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped
                 first = possible_from(act, ins)
                 since = f"from a day between {first - dt.timedelta(days=1)} and {when}" if first else f"from {when}"
                 act.outcome.append(("applied", f"§ {ins.number} {verb} {ins.target}, {since}"))
-        refused = [w for k, w in act.outcome if k == "refused"]
-        if refused and len(versions) > mark:
+        refusals = [w for k, w in act.outcome if k == "refused"]
+        if refusals and len(versions) > mark:
             # an act is law as a whole: one that `navlaw build` refuses is in no timeline (show, diff, changes,
             # the site), not in part
             del versions[mark:]
             act.rejected = True
-            diags.add(Diagnostic(Severity.WARNING, f"the act is refused as a whole ({len(refused)} of its instructions "
+            diags.add(Diagnostic(Severity.WARNING, f"the act is refused as a whole ({len(refusals)} of its instructions "
                                  "do not apply): none of its instructions is applied", act.file, 1, 1, "", "act-apply",
                                  "fix the corpus (or the act's entry) so that every instruction applies; `navlaw act "
                                  "check FILE` reviews an act instruction by instruction"))
-        elif refused:
+        elif refusals:
             act.rejected = True
     return Timeline(versions)
 

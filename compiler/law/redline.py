@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from compiler import escape as esc
-from compiler.frontend.nodes import Node, Provision, Text
+from compiler.frontend.nodes import Node, Provision, Table, Text
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,8 @@ def _provisions(section: Node | None) -> list[tuple[str, str, bool]]:
         for c in n.children:
             if c.kind in ("text", "table", "formula") and not c.id:
                 words.append(c.full_text())
+                if isinstance(c, Table):  # a rate table's words are its cells' (a changed rate is a changed word)
+                    words += [cell.text for row in ([c.header] if c.header else []) + list(c.rows) for cell in row.cells]
         out.append((n.id, " ".join(w for w in words if w), False))
     return out
 

@@ -45,13 +45,26 @@ def updates_of(corpus) -> list[Update]:  # type: ignore[no-untyped-def]
         if "*" not in text or "..SO DOC" not in text:
             continue
         e = c.entry
-        named = _NAMED.search(Path(c.source.path).name)
         when, phrase = (e.effective, "the manifest's effective date") if e is not None and e.effective else (
-            (dt.date(*map(int, named.groups())), "the date the update file is named by") if named else (None, ""))
+            _named_date(Path(c.source.path).name))
         for m in _UPDATE.finditer(text):
             out.append(Update(c.source.path, text.count("\n", 0, m.start()) + 1, m.group(0).rstrip(), m.group("id"),
                               m.group("action"), when, phrase))
     return out
+
+
+def _named_date(name: str) -> tuple[dt.date | None, str]:
+    """The date an update file is named by ("20140923.UPDATE"); a name that is no date (20270230) is said."""
+    named = _NAMED.search(name)
+    if named is None:
+        return None, ""
+    try:
+        day = dt.date(*map(int, named.groups()))
+    except ValueError:
+        return None, f"its file is named by {''.join(named.groups())}, which is not a date"
+    if day == dt.date.min:  # navlaw compares the law with the day before, and 0001-01-01 has none
+        return None, f"its file is named by {day}, which has no day before it"
+    return day, "the date the update file is named by"
 
 
 def apply_updates(corpus, versions: list, diags: Diagnostics) -> None:  # type: ignore[no-untyped-def, type-arg]
@@ -79,8 +92,8 @@ def apply_updates(corpus, versions: list, diags: Diagnostics) -> None:  # type: 
                 "(kind = \"act\") or the law's new text")
             continue
         if u.when is None:
-            say(Severity.ERROR, "has no date: not applied", "give its file an effective date in the manifest, or "
-                "keep the LBDC file name (YYYYMMDD.UPDATE)")
+            say(Severity.ERROR, f"has no date{': ' + u.when_phrase if u.when_phrase else ''}: not applied",
+                "give its file an effective date in the manifest, or keep the LBDC file name (YYYYMMDD.UPDATE)")
             continue
         day_before = u.when - dt.timedelta(days=1)
         current = Timeline(versions)

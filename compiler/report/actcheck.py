@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.diagnostics import Diagnostic, NavlawError, Severity
+from compiler.frontend.load import read_regular
 from compiler.frontend.nodes import NAV_LAW, citation
 
 
@@ -44,8 +45,10 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
 
     path = Path(file)
     out = Checked(str(path))
-    if not path.is_file():
-        out.errors.append(f"navlaw act check: {path}: no such file")
+    try:  # a regular file of at most the size the front end reads (not read or copied whole first)
+        data = read_regular(path, str(path))
+    except NavlawError as exc:
+        out.errors += [d.format() for d in exc.diagnostics]
         return out
     corpus = Path(corpus_dir)
     if not (corpus / "manifest.toml").is_file():
@@ -55,31 +58,44 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
     became = became_law or dt.date.today()
     with tempfile.TemporaryDirectory(prefix="navlaw-act-check-") as tmp:
         root = Path(tmp) / "corpus"
-        shutil.copytree(corpus, root, ignore=shutil.ignore_patterns(".git", "__pycache__"))
+        try:
+            shutil.copytree(corpus, root, ignore=_not_read, ignore_dangling_symlinks=True)
+        except (OSError, shutil.Error) as exc:
+            first = exc.args[0][0] if isinstance(exc, shutil.Error) and exc.args and exc.args[0] else (None, None, exc)
+            out.errors.append(f"navlaw act check: {corpus}/: cannot copy the corpus to review the act in: {first[-1]}")
+            return out
         name = path.name
-        data = path.read_bytes()
         listed = _listed_acts(root)
-        same = next((f for f in listed if (root / f).is_file() and (root / f).read_bytes() == data), None)
+        added = 0  # no entry added: the corpus's own entry dates the act
+
+        def say(d: Diagnostic) -> str:
+            if added and Path(d.file).name == "manifest.toml" and d.line >= added:  # the entry act check added
+                return f"navlaw act check: {path} with --became-law {became}: {d.message}"
+            return _here(d, root / name, path, corpus)
+
+        same = next((f for f in listed if (root / f).is_file() and (root / f).stat().st_size == len(data)
+                     and (root / f).read_bytes() == data), None)
         if same is not None:  # the corpus holds this act already: it is reviewed as the corpus has it
             name = same
             out.lines.append(f"  (the corpus lists this act already, as {same}: reviewed with its entry's date)")
         else:
             while (root / name).exists():
                 name = "act-check-" + name
-            shutil.copyfile(path, root / name)
+            (root / name).write_bytes(data)
+            added = len((root / "manifest.toml").read_bytes().split(b"\n")) + 1  # the line of the entry added below
             with open(root / "manifest.toml", "a", encoding="utf-8") as m:
-                m.write(f'\n[[document]]\nfile = "{name}"\nkind = "act"\nbecame_law = {became.isoformat()}\n'
+                m.write(f'\n[[document]]\nfile = {_toml_string(name)}\nkind = "act"\nbecame_law = {became.isoformat()}\n'
                         f'status = "in-force"\nsource = "navlaw act check"\nconfidence = "inferred"\n')
         try:
             law = compile_law(str(root))
         except NavlawError as exc:
-            out.errors += [_here(d, root / name, path, corpus) for d in exc.diagnostics if d.severity >= Severity.ERROR]
+            out.errors += [say(d) for d in exc.diagnostics if d.severity >= Severity.ERROR]
             return out
         act = next((a for a in law.corpus.acts if Path(a.file).name == name), None)
         mine = list(dict.fromkeys(d for d in list(law.corpus.diagnostics) + list(law.diagnostics)
                                   if Path(d.file).name.split("#")[0] == Path(name).name))
         if act is None:
-            out.errors += [_here(d, root / name, path, corpus) for d in mine if d.severity >= Severity.ERROR] or [
+            out.errors += [say(d) for d in mine if d.severity >= Severity.ERROR] or [
                 f"navlaw act check: {path}: not read as an act"]
             return out
         entry_date = getattr(act.entry, "became_law", None)
@@ -126,7 +142,7 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
         out.rejected = act.rejected
         out.reported = len(reported)
         out.refused = sum(1 for k, _ in results if k == "refused")
-        notes = [_here(d, root / name, path, corpus) for d in mine if d.severity >= Severity.WARNING]
+        notes = [say(d) for d in mine if d.severity >= Severity.WARNING]
         out.errors += [n for d, n in zip([d for d in mine if d.severity >= Severity.WARNING], notes)
                        if d.severity >= Severity.ERROR and d.code not in ("act-apply",)]
         out.lines += notes
@@ -164,6 +180,32 @@ def table(results: list[Checked]) -> list[str]:
 
 def _first(errors: list[str]) -> str:
     return errors[0].split(": error: ", 1)[-1].split("\n")[0][:70] if errors else ""
+
+
+def _toml_string(text: str) -> str:
+    """``text`` as a TOML basic string (a file name may hold a quote, a backslash or a control character)."""
+    import json
+
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _not_read(folder: str, names: list[str]) -> set[str]:
+    """What the corpus copy leaves out: what a build never reads (version control, caches) and what cannot be
+    copied as a file: a FIFO, device or socket (a build refuses one it is given, without waiting) and a link to a
+    folder (a link back up the tree would be copied without end)."""
+    import os
+    import stat
+
+    left = {".git", "__pycache__"} & set(names)
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue  # a dangling link: the copy skips it
+        if os.path.islink(path) and stat.S_ISDIR(st.st_mode) or not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+            left.add(name)
+    return left
 
 
 def _listed_acts(root: Path) -> list[str]:
