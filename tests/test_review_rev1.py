@@ -191,7 +191,7 @@ def test_an_act_is_applied_from_its_first_section_date_not_after_acts_dated_befo
     diags = Diagnostics()
     timeline = build_timeline(compiled, diags)
     assert [d.message for d in list(compiled.diagnostics) + list(diags) if d.severity is Severity.ERROR] == []
-    assert [a.outcome for a in sorted(compiled.acts, key=lambda a: a.file)] == [
+    assert [a.outcome for a in sorted(compiled.acts, key=lambda a: a.file) if a.file.endswith(("x.txt", "y.txt"))] == [
         [("applied", "§ 1 amends 89-b/4/b/1, from 2025-01-01")], [("applied", "§ 1 amends 89-b/4/b/1, from 2026-01-01")]]
     text = timeline.section_on("89-b", dt.date(2026, 1, 1)).section.full_text()
     assert "eleven dollars and sixty cents" in text and "until January first, two thousand twenty-eight" in text
