@@ -109,8 +109,11 @@ def fee_module(result: Law) -> dict[str, str]:
     from compiler.fees.plans import build_plans
     from compiler.tariffs.routes import RouteTable
 
+    def version(section: str, day: dt.date) -> dt.date | None:  # the version of its text in force that day
+        return max((d for d in result.timeline.boundaries(section) if d <= day), default=None)
+
     return render(build_plans(result.tariffs, RouteTable(result.corpus.manifest.routes)), result.tariffs,
-                  sources_of(result.corpus))
+                  sources_of(result.corpus), version if result.timeline is not None else None)
 
 
 def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:

@@ -25,6 +25,8 @@ import math
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from typing import Callable, NamedTuple, Union
 
+from .trace import BracketWords, Trace, Where, Words, Work, make_trace  # ".trace" in navlaw_fees
+
 Number = Union[int, Decimal, str, float]
 
 CENT = Decimal("0.01")
@@ -36,20 +38,50 @@ class FeeError(ValueError):
     """Bad input, or no schedule established for the date asked: the message says which and why."""
 
 
-class Line(NamedTuple):
+class _Line(NamedTuple):
     description: str
     amount: Decimal
     citation: str
 
 
-class Quote(NamedTuple):
-    """An itemized quote. Immutable; ``total`` is the sum of the lines, each already rounded to cents."""
+class Line(_Line):
+    """A line of a quote: (description, amount, citation). How the amount was reached (``work``, for
+    ``Quote.trace()``) rides along outside the tuple: it is not compared, unpacked or printed."""
 
+    def __new__(cls, description: str, amount: Decimal, citation: str, work: Work | None = None) -> Line:
+        self = super().__new__(cls, description, amount, citation)
+        if work is not None:
+            self.__dict__["work"] = work
+        return self
+
+    @property
+    def work(self) -> Work | None:
+        return self.__dict__.get("work")
+
+
+class _Quote(NamedTuple):
     route: str
     on: _dt.date
     units: Decimal  # the vessel's pilotage units as given or computed (before any minimum or maximum)
     lines: tuple[Line, ...]
     notes: tuple[str, ...]
+
+
+class Quote(_Quote):
+    """An itemized quote. Immutable; ``total`` is the sum of the lines, each already rounded to cents.
+    ``dimensions`` (length, breadth, depth in feet, when the units were computed from them) rides along
+    outside the tuple, like a line's work: a quote by dimensions equals the quote by the same units."""
+
+    def __new__(cls, route: str, on: _dt.date, units: Decimal, lines: tuple[Line, ...], notes: tuple[str, ...],
+                dimensions: tuple[Decimal, Decimal, Decimal] | None = None) -> Quote:
+        self = super().__new__(cls, route, on, units, lines, notes)
+        if dimensions is not None:
+            self.__dict__["dimensions"] = dimensions
+        return self
+
+    @property
+    def dimensions(self) -> tuple[Decimal, Decimal, Decimal] | None:
+        return self.__dict__.get("dimensions")
 
     @property
     def total(self) -> Decimal:
@@ -64,6 +96,11 @@ class Quote(NamedTuple):
         for note in self.notes:
             out.append(f"  note: {note}")
         return "\n".join(out)
+
+    def trace(self) -> Trace:
+        """Each line's working: the steps, the expression with the numbers put in, the rounding, the
+        words of the law every number was read from (file:line:column), the provision and its version."""
+        return make_trace(self.route, self.on, self.units, self.dimensions, self.lines, self.notes)
 
     def to_json(self) -> dict[str, object]:
         return {"route": self.route, "on": self.on.isoformat(), "units": str(self.units),
@@ -257,6 +294,9 @@ class Period(NamedTuple):
     notes: tuple[str, ...]
     text: int  # which source text it comes from (selects what comes with it)
     unmeasured: str = ""  # the provision charging a vessel without measurements the maximum, if its text has one
+    where: Where | None = None  # for traces: the provision, its dates and pages
+    words: tuple[Words, ...] = ()  # for traces: the words of its minimum and maximum units
+    brackets: tuple[BracketWords, ...] = ()  # for traces: each bracket's range and the words of its numbers
 
 
 def unmeasured_units(p: Period) -> Decimal:

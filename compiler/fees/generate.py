@@ -20,13 +20,16 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from compiler import resources
 from compiler.cache import jinja_bytecode
 from compiler.fees.package import header_lines, pyproject
+from compiler.fees.trace_gen import Traces, Versions, fmt_literal, work
 from compiler.fees.plans import ONE_PERSON, ROUNDED_BASE, board_refusal, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
 from compiler.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
-from compiler.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
+from compiler.tariffs.model import (Amount, AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       to_json)
 
 TEMPLATES = resources.PACKAGE / "templates"
 RUNTIME = resources.PACKAGE / "runtime.py"
+TRACE = resources.PACKAGE / "trace.py"  # copied as navlaw_fees/trace.py; the runtime's import of it made relative
+TRACE_IMPORT = "from compiler.trace import"
 
 
 
@@ -68,6 +71,7 @@ class Module:
 
     constants: dict[str, str] = field(default_factory=dict)  # name -> python expression
     comments: dict[str, str] = field(default_factory=dict)
+    traces: Traces = field(default_factory=lambda: Traces([]))  # the law's words and the fees' provisions
 
     def const(self, name: str, value: Decimal | dt.date | None, note: str = "") -> str:
         if value is None:
@@ -173,6 +177,21 @@ class RouteView:
     instead: bool = False  # whether an option of the route is charged instead of pilotage  # code lines of the quote function after the base line
 
 
+def tw(mod: Module, name: str, items: list[tuple[str, Amount | None]], extra: tuple[str, ...] = ()) -> str:
+    """The constant holding the words of a line's numbers."""
+    return mod.traces.words(name, items, extra)
+
+
+def tr_where(mod: Module, name: str, t: AnyTariff) -> str:
+    return mod.traces.where(name, t)
+
+
+def fraction(mod: Module, t: FractionOfRate) -> tuple[str, ...]:
+    """The words of a fraction ("two-thirds"), when the text gives where."""
+    src = t.fraction_source
+    return (mod.traces.words_expr("fraction", f"{t.numerator}/{t.denominator}", src),) if src else ()
+
+
 def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, route: str) -> list[str]:
     """Code for one option: validate the value, then one line per matching tariff."""
     name = opt.name
@@ -227,7 +246,11 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                     lines += ["periods = started(amount_of, HOURS_PER_DAY)",
                               "if periods:",
                               f"    lines.append(Line({text(f'{desc}: {t.percent.value}% × ', V('periods'), f' period(s) of 24 hours of {what}')}, "  # type: ignore[union-attr]
-                              f"percent_of({of}, {pct} * periods), {pystr(t.citation)}))",
+                              f"percent_of((of_ := {of}), {pct} * periods), {pystr(t.citation)}, "
+                              + work(["{1} × {2} × {3} / 100", "{4} hours: {3} period(s) of 24 hours begun",
+                                      "{2}% × {3} of " + fmt_literal(what) + " (${1})"],
+                                     [f"of_ * {pct} * periods / 100", "of_", pct, "periods", "amount_of"],
+                                     tw(mod, pre, [("percentage", t.percent)]), tr_where(mod, pre, t)) + "))",
                               f"    notes.append({pystr(ROUNDED_BASE)})"]
                 else:
                     mx = mod.const(f"{pre}_MAX_PERCENT", t.max_percent.value) if t.max_percent else "None"
@@ -243,15 +266,22 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                         lines += ["if amount_of:"]
                         free = "    "
                     lines += [f"{free}total, how = hourly_percent(amount_of, {pct}, {mx}, {t.max_per == '24 hours'})",
-                              f"{free}lines.append(Line({text(f'{desc}: ', V('how'), f' of {what}')}, percent_of({of}, total), "
-                              f"{pystr(t.citation)}))",
+                              f"{free}lines.append(Line({text(f'{desc}: ', V('how'), f' of {what}')}, percent_of((of_ := {of}), total), "
+                              f"{pystr(t.citation)}, "
+                              + work(["{1} × {2} / 100", "{4} hour(s): {3} = {2}%", "{2}% of " + fmt_literal(what) + " (${1})"],
+                                     ["of_ * total / 100", "of_", "total", "how", "amount_of"],
+                                     tw(mod, pre, [("percentage per hour", t.percent), ("maximum percentage", t.max_percent)]),
+                                     tr_where(mod, pre, t)) + "))",
                               f"{free}notes.append({pystr(ROUNDED_BASE)})"]
                     if t.reading:
                         lines += [f"{free}notes.append({pystr(f'{name}: {t.reading} ({t.citation}).')})"]
             else:
                 cond = f"if value == {pystr(choice_value)}:" if opt.kind == "choice" else ""
                 line = [f"lines.append(Line({pystr(f'{desc}: {t.percent.value}% of {what}')}, "  # type: ignore[union-attr]
-                        f"percent_of({of}, {pct}), {pystr(t.citation)}))", f"notes.append({pystr(ROUNDED_BASE)})"]
+                        f"percent_of((of_ := {of}), {pct}), {pystr(t.citation)}, "
+                        + work(["{1} × {2} / 100", "{2}% of " + fmt_literal(what) + " (${1})"], [f"of_ * {pct} / 100", "of_", pct],
+                               tw(mod, pre, [("percentage", t.percent)]), tr_where(mod, pre, t)) + "))",
+                        f"notes.append({pystr(ROUNDED_BASE)})"]
                 if t.instead_of_pilotage:
                     line.append(f"instead.append({pystr(instead_note(name, t))})")
                 lines += [cond] + ["    " + x for x in line] if cond else line
@@ -262,7 +292,13 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
             lines += [f"if value == {pystr(t.choice)}:",
                       f"    on_units = clamp(u, {lo}, {hi})",
                       f"    lines.append(Line({text(f'{t.title}: ', V('on_units'), f' PU × ${t.rate.value}')}, cents(on_units * {rate}), "  # type: ignore[union-attr]
-                      f"{pystr(t.citation)}))"]
+                      f"{pystr(t.citation)}, "
+                      + work(["{1} × {2}", "the vessel's {3} PU, charged on {1} PU (this fee's units: "
+                                                       f"{t.min_units.value if t.min_units else 'no minimum'} to "
+                                                       f"{t.max_units.value if t.max_units else 'no maximum'})"],
+                             [f"on_units * {rate}", "on_units", rate, "u"],
+                             tw(mod, pre, [("rate per pilotage unit", t.rate), ("minimum units", t.min_units),
+                                           ("maximum units", t.max_units)]), tr_where(mod, pre, t)) + "))"]
             if t.reading:
                 lines += [f"    notes.append({pystr(f'{name}: {t.reading} ({t.citation}).')})"]
         elif isinstance(t, TimeFee) and t.per == "hour":
@@ -275,13 +311,20 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                       "else:",
                       f"    hours = {count}",
                       f"    lines.append(Line({text(f'{t.title}: ', V('hours'), f' hour(s) × ${t.amount.value}')}, cents(hours * {amount}), "  # type: ignore[union-attr]
-                      f"{pystr(t.citation)}))"]
+                      f"{pystr(t.citation)}, "
+                      + work(["{1} × {2}", f"{{3}} hours, more than {t.after.value if t.after else 0}: {{1}} hour(s) "
+                                                       f"charged{', a part of an hour as an hour' if t.part_counts else ''}"],
+                             [f"hours * {amount}", "hours", amount, "amount_of"],
+                             tw(mod, pre, [("amount per hour", t.amount), ("hours not paid", t.after)]),
+                             tr_where(mod, pre, t)) + "))"]
             lines += [f"    notes.append({pystr(n)})" for n in t.notes]
         elif isinstance(t, TimeFee):
             amount = mod.const(f"{pre}_PER_DAY", t.amount.value)  # type: ignore[union-attr]
             lines += ["if days:",
                       f"    lines.append(Line({text(f'{t.title}: ', V('days'), f' day(s) × ${t.amount.value}')}, cents(days * {amount}), "  # type: ignore[union-attr]
-                      f"{pystr(t.citation)}))"]
+                      f"{pystr(t.citation)}, "
+                      + work(["{1} × {2}", "{1} whole day(s) × ${2}"], [f"days * {amount}", "days", amount],
+                             tw(mod, pre, [("amount per day", t.amount)]), tr_where(mod, pre, t)) + "))"]
             lines += [f"    notes.append({pystr(n)})" for n in t.notes if n.startswith("Not included")]
         if guard:
             body.append(f"if {guard}:")
@@ -316,6 +359,9 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
             "max": mod.const(f"{pre}_MAX_UNITS", s.max_units.value) if s.max_units else "None",
             "notes": repr(period_notes(plan, s)), "text": str(texts[plan.group[s.id]]),
             "unmeasured": pystr(s.unmeasured) if s.unmeasured else "",
+            "where": tr_where(mod, pre, s),
+            "words": tw(mod, pre, [("minimum units", s.min_units), ("maximum units", s.max_units)]),
+            "brackets": mod.traces.brackets(pre, s),
         })
     body: list[str] = []
     # what comes with each text: the percentage addition, the transporting charge (it replaces the base line)
@@ -331,7 +377,12 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
                 block += ["miles = options.get(\"miles\")",
                           "if miles is not None and number(miles, \"miles\") < " + miles + ":",
                           f"    base = cents(exact * {num} / {den})",
-                          f"    lines[0] = Line({desc}, base, {pystr(t.citation)})"]
+                          f"    lines[0] = Line({desc}, base, {pystr(t.citation)}, "
+                          + work(["({1}) × {2} / {3}", "piloted {4} miles, under " + str(t.condition_miles.value) +
+                                  ": {2}/{3} of the pilotage fee instead of it"],
+                                 [f"exact * {num} / {den}", "formula", num, den, "miles"],
+                                 tw(mod, ident(t.provision), [("miles", t.condition_miles)], fraction(mod, t)),
+                                 tr_where(mod, ident(t.provision), t), "used", "p.brackets") + ")"]
                 block += [f"    notes.append({pystr(n)})" for n in t.notes]
         for opt, note in plan.notes_unless.get(f, ()):
             block += [f"if {pystr(opt)} not in options:", f"    notes.append({pystr(note)})"]
@@ -339,7 +390,10 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
             if isinstance(t, Percentage) and t.of == "calculated-fee":
                 pct = mod.const(f"{ident(t.provision)}_ADDITION_PERCENT", t.percent.value, t.title)  # type: ignore[union-attr]
                 block += [f"lines.append(Line({pystr(f'{t.percent.value}% of the calculated fee')}, "  # type: ignore[union-attr]
-                          f"percent_of(base, {pct}), {pystr(t.citation)}))"]
+                          f"percent_of(base, {pct}), {pystr(t.citation)}, "
+                          + work(["{1} × {2} / 100", "{2}% of the calculated fee (${1})"], [f"base * {pct} / 100", "base", pct],
+                                 tw(mod, ident(t.provision) + "_ADDITION", [("percentage", t.percent)]),
+                                 tr_where(mod, ident(t.provision) + "_ADDITION", t)) + "))"]
 
         for name in sorted(o.name for o in plan.options if o.kind == "amount"):  # a board's amount, entered
             t = next((t for t in plan.board_fees.get(f, ()) if t.option == name), None)
@@ -350,8 +404,12 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
             desc, cap_words = board_line_words(t)
             cap = mod.const(f"{ident_plain(t.id)}_CAP", t.cap.value) if t.cap else "None"
             block += [f"if {pystr(name)} in options:",
-                      f"    lines.append(Line({pystr(desc)}, board_amount(options[{pystr(name)}], {pystr(name)}, {cap}, "
-                      f"{pystr(cap_words)}), {pystr(t.citation)}))"]
+                      f"    lines.append(Line({pystr(desc)}, (entered := board_amount(options[{pystr(name)}], {pystr(name)}, {cap}, "
+                      f"{pystr(cap_words)})), {pystr(t.citation)}, "
+                      + work(["{1}", "the amount the board set, entered by the user: ${1}"
+                              + fmt_literal(f" ({cap_words})" if cap_words else " (the law sets no cap)")],
+                             ["entered", "entered"], tw(mod, ident_plain(t.id), [("cap", t.cap)]),
+                             tr_where(mod, ident_plain(t.id), t)) + "))"]
         if block:
             if len(texts) > 1:
                 body.append(f"if p.text == {i}:")
@@ -393,7 +451,8 @@ def option_type(o: Option) -> str:
     return "Number"
 
 
-def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple[str, str]]) -> dict[str, str]:
+def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple[str, str]],
+           versions: Versions | None = None) -> dict[str, str]:
     """The files of the package: name -> text."""
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined, keep_trailing_newline=True,
                       trim_blocks=True, lstrip_blocks=True,
@@ -401,7 +460,7 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
     env.filters["pyrepr"] = repr
     env.filters["comment"] = comment  # text from the corpus (the route table) in a comment or docstring
     env.filters["docstring"] = docstring
-    mod = Module()
+    mod = Module(traces=Traces(sources, versions))
     fns: dict[str, ScheduleFn] = {}
     names = prefixes([s for plan in plans.values() for s in established(plan)])
     for plan in plans.values():
@@ -412,12 +471,14 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
     listed = {r: [_schedule_summary(t) for t in tariffs if _listed(t, plans[r])] for r in plans}
     header = header_lines(sources)
     ctx = dict(header=header, constants=sorted(mod.constants.items()), comments=mod.comments,
+               objects=sorted(mod.traces.objects.items()),
                functions=sorted(fns.values(), key=lambda f: f.name), routes=routes, listed=listed,
                help=option_help(plans),
                zones=[{"fn": z.replace("-", "_"), "title": plans[z].title}
                       for z in dict.fromkeys(p.zone2_route for p in plans.values() if p.zone2_route)])
-    runtime = header + "\n" + RUNTIME.read_text(encoding="utf-8")
+    runtime = header + "\n" + RUNTIME.read_text(encoding="utf-8").replace(TRACE_IMPORT, "from .trace import", 1)
     return {
+        "trace.py": header + "\n" + TRACE.read_text(encoding="utf-8"),
         "__init__.py": env.get_template("navlaw_fees/__init__.py.j2").render(ctx),
         "_schedules.py": env.get_template("navlaw_fees/_schedules.py.j2").render(ctx),
         "_runtime.py": runtime,
