@@ -298,7 +298,10 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
         print(f"navlaw fee: {e}", file=sys.stderr)
         return EXIT_ERRORS
     if args.json:
-        print(_dump(q.to_json()))
+        print(_dump({**q.to_json(), "trace": q.trace().to_json()} if args.trace else q.to_json()))
+        return EXIT_OK
+    if args.trace:
+        print(q.trace().text())
         return EXIT_OK
     from rich.console import Console
     from rich.table import Table
@@ -413,6 +416,9 @@ inside the corpus is refused (exit 2).""")
                     help="the vessel's measurements were not provided: the maximum pilotage charge, where the law says so")
     sp.add_argument("--on", type=_date, metavar="DATE", help="date of the service (default: today)")
     sp.add_argument("--json", action="store_true", help="print the quote as JSON")
+    sp.add_argument("--trace", action="store_true",
+                    help="show the working: each line's steps, the numbers put in, the rounding, and the words of "
+                         "the law each number was read from (file:line:column), with the provision and its version")
     corpus_arg(sp)
     sp.set_defaults(func=cmd_fee, takes_extra=True)
 
