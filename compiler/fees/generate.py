@@ -23,7 +23,7 @@ from compiler.fees.package import header_lines, pyproject
 from compiler.fees.trace_gen import Traces, Versions, fmt_literal, work
 from compiler.fees.plans import ONE_PERSON, ROUNDED_BASE, board_refusal, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
 from compiler.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
-from compiler.tariffs.model import (Amount, AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
+from compiler.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       to_json)
 
 TEMPLATES = resources.PACKAGE / "templates"
@@ -177,21 +177,6 @@ class RouteView:
     instead: bool = False  # whether an option of the route is charged instead of pilotage  # code lines of the quote function after the base line
 
 
-def tw(mod: Module, name: str, items: list[tuple[str, Amount | None]], extra: tuple[str, ...] = ()) -> str:
-    """The constant holding the words of a line's numbers."""
-    return mod.traces.words(name, items, extra)
-
-
-def tr_where(mod: Module, name: str, t: AnyTariff) -> str:
-    return mod.traces.where(name, t)
-
-
-def fraction(mod: Module, t: FractionOfRate) -> tuple[str, ...]:
-    """The words of a fraction ("two-thirds"), when the text gives where."""
-    src = t.fraction_source
-    return (mod.traces.words_expr("fraction", f"{t.numerator}/{t.denominator}", src),) if src else ()
-
-
 def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, route: str) -> list[str]:
     """Code for one option: validate the value, then one line per matching tariff."""
     name = opt.name
@@ -250,7 +235,7 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                               + work(["{1} × {2} × {3} / 100", "{4} hours: {3} period(s) of 24 hours begun",
                                       "{2}% × {3} of " + fmt_literal(what) + " (${1})"],
                                      [f"of_ * {pct} * periods / 100", "of_", pct, "periods", "amount_of"],
-                                     tw(mod, pre, [("percentage", t.percent)]), tr_where(mod, pre, t)) + "))",
+                                     mod.traces.words(pre, [("percentage", t.percent)]), mod.traces.where(pre, t)) + "))",
                               f"    notes.append({pystr(ROUNDED_BASE)})"]
                 else:
                     mx = mod.const(f"{pre}_MAX_PERCENT", t.max_percent.value) if t.max_percent else "None"
@@ -270,8 +255,8 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                               f"{pystr(t.citation)}, "
                               + work(["{1} × {2} / 100", "{4} hour(s): {3} = {2}%", "{2}% of " + fmt_literal(what) + " (${1})"],
                                      ["of_ * total / 100", "of_", "total", "how", "amount_of"],
-                                     tw(mod, pre, [("percentage per hour", t.percent), ("maximum percentage", t.max_percent)]),
-                                     tr_where(mod, pre, t)) + "))",
+                                     mod.traces.words(pre, [("percentage per hour", t.percent), ("maximum percentage", t.max_percent)]),
+                                     mod.traces.where(pre, t)) + "))",
                               f"{free}notes.append({pystr(ROUNDED_BASE)})"]
                     if t.reading:
                         lines += [f"{free}notes.append({pystr(f'{name}: {t.reading} ({t.citation}).')})"]
@@ -280,7 +265,7 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                 line = [f"lines.append(Line({pystr(f'{desc}: {t.percent.value}% of {what}')}, "  # type: ignore[union-attr]
                         f"percent_of((of_ := {of}), {pct}), {pystr(t.citation)}, "
                         + work(["{1} × {2} / 100", "{2}% of " + fmt_literal(what) + " (${1})"], [f"of_ * {pct} / 100", "of_", pct],
-                               tw(mod, pre, [("percentage", t.percent)]), tr_where(mod, pre, t)) + "))",
+                               mod.traces.words(pre, [("percentage", t.percent)]), mod.traces.where(pre, t)) + "))",
                         f"notes.append({pystr(ROUNDED_BASE)})"]
                 if t.instead_of_pilotage:
                     line.append(f"instead.append({pystr(instead_note(name, t))})")
@@ -297,8 +282,8 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                                                        f"{t.min_units.value if t.min_units else 'no minimum'} to "
                                                        f"{t.max_units.value if t.max_units else 'no maximum'})"],
                              [f"on_units * {rate}", "on_units", rate, "u"],
-                             tw(mod, pre, [("rate per pilotage unit", t.rate), ("minimum units", t.min_units),
-                                           ("maximum units", t.max_units)]), tr_where(mod, pre, t)) + "))"]
+                             mod.traces.words(pre, [("rate per pilotage unit", t.rate), ("minimum units", t.min_units),
+                                           ("maximum units", t.max_units)]), mod.traces.where(pre, t)) + "))"]
             if t.reading:
                 lines += [f"    notes.append({pystr(f'{name}: {t.reading} ({t.citation}).')})"]
         elif isinstance(t, TimeFee) and t.per == "hour":
@@ -315,8 +300,8 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                       + work(["{1} × {2}", f"{{3}} hours, more than {t.after.value if t.after else 0}: {{1}} hour(s) "
                                                        f"charged{', a part of an hour as an hour' if t.part_counts else ''}"],
                              [f"hours * {amount}", "hours", amount, "amount_of"],
-                             tw(mod, pre, [("amount per hour", t.amount), ("hours not paid", t.after)]),
-                             tr_where(mod, pre, t)) + "))"]
+                             mod.traces.words(pre, [("amount per hour", t.amount), ("hours not paid", t.after)]),
+                             mod.traces.where(pre, t)) + "))"]
             lines += [f"    notes.append({pystr(n)})" for n in t.notes]
         elif isinstance(t, TimeFee):
             amount = mod.const(f"{pre}_PER_DAY", t.amount.value)  # type: ignore[union-attr]
@@ -324,7 +309,7 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                       f"    lines.append(Line({text(f'{t.title}: ', V('days'), f' day(s) × ${t.amount.value}')}, cents(days * {amount}), "  # type: ignore[union-attr]
                       f"{pystr(t.citation)}, "
                       + work(["{1} × {2}", "{1} whole day(s) × ${2}"], [f"days * {amount}", "days", amount],
-                             tw(mod, pre, [("amount per day", t.amount)]), tr_where(mod, pre, t)) + "))"]
+                             mod.traces.words(pre, [("amount per day", t.amount)]), mod.traces.where(pre, t)) + "))"]
             lines += [f"    notes.append({pystr(n)})" for n in t.notes if n.startswith("Not included")]
         if guard:
             body.append(f"if {guard}:")
@@ -359,8 +344,8 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
             "max": mod.const(f"{pre}_MAX_UNITS", s.max_units.value) if s.max_units else "None",
             "notes": repr(period_notes(plan, s)), "text": str(texts[plan.group[s.id]]),
             "unmeasured": pystr(s.unmeasured) if s.unmeasured else "",
-            "where": tr_where(mod, pre, s),
-            "words": tw(mod, pre, [("minimum units", s.min_units), ("maximum units", s.max_units)]),
+            "where": mod.traces.where(pre, s),
+            "words": mod.traces.words(pre, [("minimum units", s.min_units), ("maximum units", s.max_units)]),
             "brackets": mod.traces.brackets(pre, s),
         })
     body: list[str] = []
@@ -381,8 +366,8 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
                           + work(["({1}) × {2} / {3}", "piloted {4} miles, under " + str(t.condition_miles.value) +
                                   ": {2}/{3} of the pilotage fee instead of it"],
                                  [f"exact * {num} / {den}", "formula", num, den, "miles"],
-                                 tw(mod, ident(t.provision), [("miles", t.condition_miles)], fraction(mod, t)),
-                                 tr_where(mod, ident(t.provision), t), "used", "p.brackets") + ")"]
+                                 mod.traces.words(ident(t.provision), [("miles", t.condition_miles)], mod.traces.fraction(t)),
+                                 mod.traces.where(ident(t.provision), t), "used", "p.brackets") + ")"]
                 block += [f"    notes.append({pystr(n)})" for n in t.notes]
         for opt, note in plan.notes_unless.get(f, ()):
             block += [f"if {pystr(opt)} not in options:", f"    notes.append({pystr(note)})"]
@@ -392,8 +377,8 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
                 block += [f"lines.append(Line({pystr(f'{t.percent.value}% of the calculated fee')}, "  # type: ignore[union-attr]
                           f"percent_of(base, {pct}), {pystr(t.citation)}, "
                           + work(["{1} × {2} / 100", "{2}% of the calculated fee (${1})"], [f"base * {pct} / 100", "base", pct],
-                                 tw(mod, ident(t.provision) + "_ADDITION", [("percentage", t.percent)]),
-                                 tr_where(mod, ident(t.provision) + "_ADDITION", t)) + "))"]
+                                 mod.traces.words(ident(t.provision) + "_ADDITION", [("percentage", t.percent)]),
+                                 mod.traces.where(ident(t.provision) + "_ADDITION", t)) + "))"]
 
         for name in sorted(o.name for o in plan.options if o.kind == "amount"):  # a board's amount, entered
             t = next((t for t in plan.board_fees.get(f, ()) if t.option == name), None)
@@ -408,8 +393,8 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
                       f"{pystr(cap_words)})), {pystr(t.citation)}, "
                       + work(["{1}", "the amount the board set, entered by the user: ${1}"
                               + fmt_literal(f" ({cap_words})" if cap_words else " (the law sets no cap)")],
-                             ["entered", "entered"], tw(mod, ident_plain(t.id), [("cap", t.cap)]),
-                             tr_where(mod, ident_plain(t.id), t)) + "))"]
+                             ["entered", "entered"], mod.traces.words(ident_plain(t.id), [("cap", t.cap)]),
+                             mod.traces.where(ident_plain(t.id), t)) + "))"]
         if block:
             if len(texts) > 1:
                 body.append(f"if p.text == {i}:")

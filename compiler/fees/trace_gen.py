@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 from typing import Callable
 
 from compiler.frontend.nodes import section_of
-from compiler.tariffs.model import Amount, AnyTariff, BracketSchedule, Source
+from compiler.tariffs.model import Amount, AnyTariff, BracketSchedule, FractionOfRate, Source
 
 # The date of the version of a section's text in force on a day (None: not known); build.py gives it
 # from the timeline.
@@ -73,6 +73,11 @@ class Traces:
         ``extra`` (``words_expr`` expressions)."""
         exprs = [self.words_expr(what, a.value, a.source) for what, a in items if a is not None] + list(extra)
         return self._put(f"_WORDS_{name}", "(" + "".join(e + ", " for e in exprs) + ")")
+
+    def fraction(self, t: FractionOfRate) -> tuple[str, ...]:
+        """The words of a fraction ("two-thirds"), when the text gives where."""
+        src = t.fraction_source
+        return (self.words_expr("fraction", f"{t.numerator}/{t.denominator}", src),) if src else ()
 
     def where(self, name: str, t: AnyTariff) -> str:
         e = t.effective
