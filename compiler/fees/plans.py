@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from compiler.runtime import MAX_OCCURRENCES, FeeError
+from compiler.tariffs.complete import quotable
 from compiler.tariffs.routes import RouteTable
 from compiler.tariffs.model import OPTION_TITLES, AnyTariff, BoardSet, BracketSchedule, Percentage, PerUnitFee
 
@@ -157,8 +158,7 @@ class Plan:
 def established(plan: Plan) -> list[BracketSchedule]:
     """The base schedules a quote can use: a known start, and a known end or none (an unresolved end
     makes every later day unknowable for that schedule)."""
-    return [s for s in plan.base if s.effective.start is not None and
-            (s.effective.end is not None or s.effective.end_basis != "unresolved")]
+    return [s for s in plan.base if quotable(s, plan.route)]  # the schedules the completeness proof checks
 
 
 def no_schedule_message(plan: Plan, on: str) -> str:

@@ -33,6 +33,7 @@ from compiler.site.penalties import penalty_pages
 from compiler.site.history import (act_insertions, change_pages, history_page, known_notes, picker, section_histories,
                                     source_line)
 from compiler.site.render import Memo, Pages, _rel, anchor, rel_path, render_node, section_slug, tariff_link
+from compiler.tariffs.complete import prove
 from compiler.tariffs.model import AnyTariff, BracketSchedule
 
 SITE = resources.path("site")
@@ -186,7 +187,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                          and t.series == f"{route}/base"),
                         key=lambda t: (t.effective.start or dt.date.min, t.id))
         dated = [t for t in scheds if t.effective.start is not None]
-        routes.append({"name": names[route], "route": route,
+        routes.append({"name": names[route], "route": route, "complete": prove(tariffs, route),
                        "chart": fee_chart(route, names[route], dated, on) + rate_chart(route, names[route], dated, on),
                        "schedules": [_schedule_view(t, P, on) for t in scheds],
                        "others": [_other_view(t, P) for t in tariffs if t.route in (route, "hudson" if
