@@ -354,3 +354,20 @@ def hourly_percent(hours: Decimal, percent: Decimal, maximum: Decimal | None, pe
     if maximum is not None and total > maximum:
         return maximum, how + f", capped at {maximum}%"
     return total, how
+
+
+def _given(value: object) -> bool:
+    return value is not None and value is not False and not (isinstance(value, (int, Decimal)) and value == 0) \
+        and value != [] and value != ()
+
+
+def exclusive(options: dict[str, object], conflicts: tuple[tuple[str, str, str], ...],
+              beside: tuple[tuple[str, str, str], ...], notes: list[str]) -> None:
+    """Options the law makes impossible together are a FeeError naming both and why; options charged
+    together on a reading (``beside``) add that reading to the notes."""
+    for a, b, why in conflicts:
+        if _given(options.get(a)) and _given(options.get(b)):
+            raise FeeError(f"{a} and {b} cannot both be charged: {why}")
+    for a, b, note in beside:
+        if _given(options.get(a)) and _given(options.get(b)):
+            notes.append(note)

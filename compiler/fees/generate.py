@@ -175,6 +175,8 @@ class RouteView:
     body: list[str]
     zone2: str = ""  # the function name of the route whose base is its "Zone 2 Base Rate", if any
     instead: bool = False  # whether an option of the route is charged instead of pilotage  # code lines of the quote function after the base line
+    conflicts: tuple[tuple[str, str, str], ...] = ()  # options impossible together (plans.exclusions)
+    beside: tuple[tuple[str, str, str], ...] = ()
 
 
 def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, route: str) -> list[str]:
@@ -414,7 +416,7 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
     instead = any(getattr(t, "instead_of_pilotage", "") for t in plan.rule_fees)
     return RouteView(route, fn, plan.title, typed, periods, message,
                      tuple(OptionView(o.name, option_type(o)) for o in plan.options), body,
-                     plan.zone2_route.replace("-", "_"), instead)
+                     plan.zone2_route.replace("-", "_"), instead, plan.conflicts, plan.beside)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ checks, by reasoning over the bracket boundaries (never by trying unit counts on
   the right one's). A jump up at a boundary is the table's own figures and is listed; a fall is named.
 
 A gap or an overlap is an error at the bracket cell next to it (``tariff-incomplete``), naming the
-boundary; a fall is a warning (``tariff-decreasing``). The tariffs page shows each route's result
+boundary; a fall is a warning (``tariff-decreasing``), a note when it is a few dollars (a table's rounded
+constants, as tariffs/lint.py's ``tariff-jump``). The tariffs page shows each route's result
 ("complete from 2022-07-21: every vessel size has exactly one rate").
 """
 
@@ -185,9 +186,10 @@ def check_schedule(t: BracketSchedule) -> tuple[list[Problem], list[str]]:
             continue
         left, right = evaluate(b.fee, v), evaluate(nxt.fee, v)
         if right < left:  # the table's own figures (each bracket is as written): said, not corrected
+            small = (left - right) * 1000 <= left  # a few dollars: the rounding of a table's constants
             problems.append(Problem(f"the fee falls at {v} {unit} in {t.citation}: \"{b.written}\" gives ${_fmt(left)} "
                                     f"there, \"{nxt.written}\" ${_fmt(right)} (as the law's figures give it)",
-                                    nxt.source, Severity.WARNING))
+                                    nxt.source, Severity.INFO if small else Severity.WARNING))
         elif right > left:
             jumps.append(f"at {v} {unit}: ${_fmt(left)} → ${_fmt(right)} (\"{b.written}\" to \"{nxt.written}\")")
     return problems, jumps
