@@ -31,10 +31,12 @@ def test_the_corpus_is_complete_for_every_route_and_date(corpus, tariffs, tariff
     sandy = proofs["sandy-hook"]
     assert sandy.summary().startswith("complete 2002-07-01 to 2006-01-01 and from 2023-01-01: every vessel size")
     assert "2 fall(s) of the fee as the units grow, as the law's figures give them" in sandy.summary()
-    found = [d for d in tariff_findings if d.code in ("tariff-incomplete", "tariff-decreasing")]
-    assert [(d.code, d.severity.name) for d in found] == [("tariff-decreasing", "INFO")] * 2  # $2: rounded constants
-    assert 'the fee falls at 500 pilotage units in Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv): "100 to 499.99" gives ' \
-           '$6,405.00 there, "500 to 1649.99" $6,403.00' in found[0].message
+    # $2: the rounding of a table's constants, a note (lint's tariff-jump already says it), not a lint finding here
+    assert [d for d in tariff_findings if d.code in ("tariff-incomplete", "tariff-decreasing")] == []
+    falls = [p for s in sandy.spans for p in s.problems]
+    assert [p.severity.name for p in falls] == ["INFO", "INFO"]
+    assert falls[0].message == ('the fee falls at 500 pilotage units in Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv): "100 to '
+                                '499.99" gives $6,405.00 there, "500 to 1649.99" $6,403.00 (as the law\'s figures give it)')
     # every established range has exactly one schedule, and the ranges follow the schedules' own dates
     spans = proofs["long-island-sound"].spans
     assert [(str(s.start), str(s.end) if s.end else None) for s in spans][-2:] == [
@@ -114,3 +116,13 @@ def test_the_tariffs_page_says_each_route_is_complete():
     assert ('<p class="complete">Complete 2002-07-01 to 2006-01-01 and from 2022-07-21: every vessel size (0 to 100,000 '
             'pilotage units) has exactly one rate (proven') in page
     assert page.count('<p class="complete">Complete ') == 4 and "incomplete" not in page
+
+
+def test_a_fee_that_falls_as_the_units_grow_is_named(tmp_path):
+    copy = _copy_with(tmp_path, "50 to 99.99 | $1234 |", "50 to 99.99 | $134 |")  # table (iii): $999 then $134
+    law = compile_law(str(copy))
+    falls = [d for d in law.diagnostics if d.code == "tariff-decreasing"]
+    assert [(d.severity.name, Path(d.file).name, d.line) for d in falls] == [("WARNING", TABLE, 17)]
+    assert 'the fee falls at 50 pilotage units in Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii): "25 to 49.99" gives $999.00 ' \
+           'there, "50 to 99.99" $134.00' in falls[0].message
+    assert complete.prove(law.tariffs, "sandy-hook").ok  # a fall is not a gap: every size still has one rate

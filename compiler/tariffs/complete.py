@@ -58,7 +58,7 @@ class Span:
 
     @property
     def ok(self) -> bool:
-        return not any(p.severity is Severity.ERROR for p in self.problems) and len(self.schedules) == 1
+        return not any(p.severity is Severity.ERROR for p in self.problems)
 
     def dates(self) -> str:
         return f"{self.start} to {self.end}" if self.end else f"from {self.start}"
@@ -195,6 +195,12 @@ def check_schedule(t: BracketSchedule) -> tuple[list[Problem], list[str]]:
     return problems, jumps
 
 
+def _rates(t: BracketSchedule) -> tuple[object, ...]:
+    """What a schedule charges, whatever text states it."""
+    return (tuple((b.low, b.high, b.low_inclusive, b.high_inclusive, b.formula) for b in t.brackets),
+            t.min_units.value if t.min_units else None, t.max_units.value if t.max_units else None)
+
+
 def prove(tariffs: list[AnyTariff], route: str) -> Proof:
     """The route's date ranges (where its quotable schedules start or end) and the check of each."""
     scheds = sorted((t for t in tariffs if quotable(t, route)), key=lambda t: (t.effective.start or dt.date.min, t.id))
@@ -208,7 +214,7 @@ def prove(tariffs: list[AnyTariff], route: str) -> Proof:
             continue  # a stretch the corpus does not establish: quotes there are a FeeError that says so
         problems: list[Problem] = []
         jumps: list[str] = []
-        if len(here) > 1:
+        if len({_rates(t) for t in here}) > 1:  # the same rates restated (an act re-enacting a paragraph) are one
             problems.append(Problem(f"{len(here)} schedules of {route} in force at once from {start}: "
                                     + ", ".join(f"{t.citation} ({t.file.rsplit('/', 1)[-1]})" for t in here),
                                     here[1].brackets[0].source if here[1].brackets else here[1].effective.source,  # type: ignore[union-attr]
@@ -229,6 +235,8 @@ def lint(tariffs: list[AnyTariff], routes: tuple[str, ...], raw_line: RawLine) -
     for route in routes:
         for span in prove(tariffs, route).spans:
             for p in span.problems:
+                if p.severity is Severity.INFO:  # a fall of a few dollars: tariffs/lint.py's tariff-jump says it
+                    continue
                 if p.message in seen:
                     continue
                 seen.add(p.message)
