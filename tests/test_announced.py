@@ -62,3 +62,24 @@ def test_a_repeal_is_announced_with_its_date(amended):
             in page), page  # "on the ninetieth day after it shall have become a law" (2027-03-01)
     after = _build(root, tmp, "2027-05-30")
     assert _page((after / "law" / "89-a" / "index.html").read_text(encoding="utf-8")) == ""
+
+
+def test_a_bill_as_new_york_publishes_it_is_announced_on_the_sections_it_adds_to(tmp_path):
+    """nylg.2023-A5598 ("one year after it shall have become a law": 2025-06-01 from 2024-06-01) adds § 78(4) and
+    § 79(3): announced on their pages and on the home page before that day, not from it (site Markdown)."""
+    import datetime as dt
+
+    from compiler.build import compile_law, site_pages
+
+    from .test_outside_acts import OUTSIDE, corpus_with as outside_corpus
+
+    if not OUTSIDE.is_dir():
+        pytest.skip("../shared/outside/ is not beside the repository")
+    law = compile_law(str(outside_corpus(tmp_path, "nylg.2023-A5598.md")))
+    before = site_pages(law, dt.date(2025, 1, 1))
+    for page, added in (("law/78.md", "§ 78(4) added"), ("law/79.md", "§ 79(3) added")):
+        said = _page(before[page])
+        assert "<strong>2025-06-01</strong> — nylg.2023-A5598.md" in said and said.endswith(f": {added}</li>\n</ul>\n</section>")
+    assert "- [2025-06-01](changes/2025.md#2025-06-01): 1 amending act takes effect, 2 sections change" in before["index.md"]
+    after = site_pages(law, dt.date(2025, 6, 1))
+    assert _page(after["law/78.md"]) == "" and "changes/2025.md#2025-06-01" not in after["index.md"]
