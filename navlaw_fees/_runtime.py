@@ -365,9 +365,12 @@ def exclusive(options: dict[str, object], conflicts: tuple[tuple[str, str, str],
               beside: tuple[tuple[str, str, str], ...], notes: list[str]) -> None:
     """Options the law makes impossible together are a FeeError naming both and why; options charged
     together on a reading (``beside``) add that reading to the notes."""
+    given = {k for k, v in options.items() if _given(v)}
+    if len(given) < 2:
+        return
     for a, b, why in conflicts:
-        if _given(options.get(a)) and _given(options.get(b)):
+        if a in given and b in given:
             raise FeeError(f"{a} and {b} cannot both be charged: {why}")
     for a, b, note in beside:
-        if _given(options.get(a)) and _given(options.get(b)):
+        if a in given and b in given:
             notes.append(note)
