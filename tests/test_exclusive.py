@@ -61,3 +61,31 @@ def test_navlaw_fee_says_which_options_conflict(capsys):
     code = main(["fee", "hudson-upper", "--units", "300", "--on", "2026-06-01", "--dismissed", "--second-pilot"])
     err = capsys.readouterr().err
     assert code == 1 and "dismissed and second_pilot cannot both be charged" in err
+
+
+def test_the_calculator_refuses_the_same_combinations(tmp_path):
+    """The site's calculator reads the same conflicts from its plan data: the same error, the same reading."""
+    import json
+    import shutil
+    import subprocess
+
+    from .conftest import CORPUS
+    from .test_calculator import RUNNER
+
+    if shutil.which("node") is None:
+        pytest.skip("Node.js is not installed")
+    assert main(["build", "--no-cache", "--corpus", str(CORPUS), "--out", str(tmp_path / "build"),
+                 "--module", str(tmp_path / "fees")]) == 0
+    cases = [{"route": "hudson-upper", "units": "300", "on": "2026-06-01", "options": o}
+             for o in ({"dismissed": True, "second_pilot": True}, {"cancellation": "under-2-hours", "docking": "tug"},
+                       {"dismissed": True, "late_arrival_hours": "3"}, {"dismissed": False, "second_pilot": True})]
+    (tmp_path / "cases.json").write_text(json.dumps(cases))
+    (tmp_path / "run.js").write_text(RUNNER)
+    assets = tmp_path / "build" / "site" / "assets"
+    r = subprocess.run(["node", str(tmp_path / "run.js"), str(assets / "plans.js"), str(assets / "calculator.js"),
+                        str(tmp_path / "cases.json")], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert got[0].startswith("error") and "dismissed and second_pilot cannot both be charged" in got[0]
+    assert got[1].startswith("error") and "cancellation and docking cannot both be charged" in got[1]
+    assert got[2:] == ["1725.30", "8626.50"]  # as navlaw_fees: 862.65 + 862.65; 5,751.00 + 2,875.50

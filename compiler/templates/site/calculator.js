@@ -80,6 +80,12 @@ function quote(route, units, on, options) {
   if (u.n <= 0n) throw new Error("units must be more than zero");
   const base = plan.periods.find((p) => inForce(p, on));
   if (!base) throw new Error(plan.no_schedule.replace("{on}", on));
+  // options the law makes impossible together (read from the tariffs: compiler/fees/plans.py exclusions)
+  const given = (v) => v !== undefined && v !== null && v !== false && v !== 0 && !(Array.isArray(v) && !v.length);
+  for (const [a, b, why] of plan.conflicts || []) {
+    if (given(options[a]) && given(options[b])) throw new Error(`${a} and ${b} cannot both be charged: ${why}`);
+  }
+  const beside = (plan.beside || []).filter(([a, b]) => given(options[a]) && given(options[b])).map(([, , n]) => n);
   const extras = plan.groups[base.group];
   const f = fee(base, u);
   let baseCents = Q.cents(f.exact);
@@ -163,7 +169,7 @@ function quote(route, units, on, options) {
   if (instead) lines.shift();
   const total = lines.reduce((s, l) => s + l.cents, 0n);
   // a note the quote carries only when it does not use an option ("Launch fee not included: …")
-  const notes = base.notes.concat((base.notes_unless || []).filter(([opt]) => options[opt] === undefined).map(([, n]) => n));
+  const notes = base.notes.concat((base.notes_unless || []).filter(([opt]) => options[opt] === undefined).map(([, n]) => n), beside);
   return { lines: lines.map((l) => ({ ...l, amount: money(l.cents) })), total: money(total), notes };
 }
 
