@@ -63,10 +63,12 @@ class Quote(_Quote):
     outside the tuple, like a line's work: a quote by dimensions equals the quote by the same units."""
 
     def __new__(cls, route: str, on: _dt.date, units: Decimal, lines: tuple[Line, ...], notes: tuple[str, ...],
-                dimensions: tuple[Decimal, Decimal, Decimal] | None = None) -> Quote:
+                dimensions: tuple[Decimal, Decimal, Decimal] | None = None, unmeasured: str = "") -> Quote:
         self = super().__new__(cls, route, on, units, lines, notes)
         if dimensions is not None:
             self.__dict__["dimensions"] = dimensions
+        if unmeasured:  # measurements not provided: the units are the maximum this provision charges
+            self.__dict__["unmeasured"] = unmeasured
         return self
 
     @property
@@ -90,7 +92,8 @@ class Quote(_Quote):
     def trace(self) -> Trace:
         """Each line's working: the steps, the expression with the numbers put in, the rounding, the
         words of the law every number was read from (file:line:column), the provision and its version."""
-        return make_trace(self.route, self.on, self.units, self.dimensions, self.lines, self.notes)
+        return make_trace(self.route, self.on, self.units, self.dimensions, self.lines, self.notes,
+                          self.__dict__.get("unmeasured", ""))
 
     def to_json(self) -> dict[str, object]:
         return {"route": self.route, "on": self.on.isoformat(), "units": str(self.units),

@@ -503,7 +503,8 @@ def _quote_sandy_hook(given: Decimal | None, on: _date, options: dict[str, Any])
     exact, bracket, formula = p.fee(used)
     base = exact.quantize(CENT, ROUND_HALF_UP)
     lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation,
-                  Work(BASE_WORK, (exact, used, formula), (), p.where, used, p.brackets) if used == u else
+                  Work(BASE_WORK, (exact, used, formula), () if given is not None else p.words, p.where, used,
+                       p.brackets) if used == u else
                   Work(CLAMPED_WORK, (exact, used, formula, u), p.words, p.where, used, p.brackets))]
     notes = list(p.notes)
     if given is None:
@@ -525,7 +526,8 @@ def _quote_sandy_hook(given: Decimal | None, on: _date, options: dict[str, Any])
         lines.append(Line('7.5% of the calculated fee', percent_of(base, NAV_88_4_B_ADDITION_PERCENT), 'Nav. Law § 88(4)(b)', Work(('{1} × {2} / 100', '{2}% of the calculated fee (${1})', ), (base * NAV_88_4_B_ADDITION_PERCENT / 100, base, NAV_88_4_B_ADDITION_PERCENT, ), _WORDS_NAV_88_4_B_ADDITION, _WHERE_NAV_88_4_B_ADDITION)))
         if 'capital_expense_fund_surcharge' in options:
             lines.append(Line('Capital expense fund surcharge (set by the Sandy Hook pilots surcharge board, entered by the user)', (entered := board_amount(options['capital_expense_fund_surcharge'], 'capital_expense_fund_surcharge', SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_NAV_LAW_CONSOLIDATED_CAP, 'Nav. Law § 88(4)(e) caps it at $125 per ship')), 'Nav. Law § 88(4)(e)', Work(('{1}', 'the amount the board set, entered by the user: ${1} (Nav. Law § 88(4)(e) caps it at $125 per ship)', ), (entered, entered, ), _WORDS_SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_NAV_LAW_CONSOLIDATED, _WHERE_SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_NAV_LAW_CONSOLIDATED)))
-    return Quote("sandy-hook", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
+    return Quote("sandy-hook", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes),
+                 unmeasured=p.unmeasured if given is None else "")
 
 # ---- hudson-lower: Hudson River Section 1 (Lower River) base pilotage ----------------------------
 
@@ -553,7 +555,8 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
     exact, bracket, formula = p.fee(used)
     base = exact.quantize(CENT, ROUND_HALF_UP)
     lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation,
-                  Work(BASE_WORK, (exact, used, formula), (), p.where, used, p.brackets) if used == u else
+                  Work(BASE_WORK, (exact, used, formula), () if given is not None else p.words, p.where, used,
+                       p.brackets) if used == u else
                   Work(CLAMPED_WORK, (exact, used, formula, u), p.words, p.where, used, p.brackets))]
     notes = list(p.notes)
     instead: list[str] = []
@@ -756,7 +759,8 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
     if instead:  # a fee charged instead of the pilotage fee: no pilotage was rendered
         lines.pop(0)
         notes.extend(instead)
-    return Quote("hudson-lower", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
+    return Quote("hudson-lower", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes),
+                 unmeasured=p.unmeasured if given is None else "")
 
 # ---- hudson-upper: Hudson River Section 2 (Upper River) base pilotage ----------------------------
 
@@ -786,7 +790,8 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
     exact, bracket, formula = p.fee(used)
     base = exact.quantize(CENT, ROUND_HALF_UP)
     lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation,
-                  Work(BASE_WORK, (exact, used, formula), (), p.where, used, p.brackets) if used == u else
+                  Work(BASE_WORK, (exact, used, formula), () if given is not None else p.words, p.where, used,
+                       p.brackets) if used == u else
                   Work(CLAMPED_WORK, (exact, used, formula, u), p.words, p.where, used, p.brackets))]
     notes = list(p.notes)
     instead: list[str] = []
@@ -1010,7 +1015,8 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
     if instead:  # a fee charged instead of the pilotage fee: no pilotage was rendered
         lines.pop(0)
         notes.extend(instead)
-    return Quote("hudson-upper", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
+    return Quote("hudson-upper", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes),
+                 unmeasured=p.unmeasured if given is None else "")
 
 # ---- long-island-sound: Long Island Sound and Block Island Sound pilotage ------------------------
 
@@ -1050,7 +1056,8 @@ def _quote_long_island_sound(given: Decimal | None, on: _date, options: dict[str
     exact, bracket, formula = p.fee(used)
     base = exact.quantize(CENT, ROUND_HALF_UP)
     lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation,
-                  Work(BASE_WORK, (exact, used, formula), (), p.where, used, p.brackets) if used == u else
+                  Work(BASE_WORK, (exact, used, formula), () if given is not None else p.words, p.where, used,
+                       p.brackets) if used == u else
                   Work(CLAMPED_WORK, (exact, used, formula, u), p.words, p.where, used, p.brackets))]
     notes = list(p.notes)
     if given is None:
@@ -1100,7 +1107,8 @@ def _quote_long_island_sound(given: Decimal | None, on: _date, options: dict[str
                 if days:
                     lines.append(Line('Pilot carried off (per day): ' + str(days) + ' day(s) × $200', cents(days * NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY), 'Nav. Law § 89-b(4)(b)(6)', Work(('{1} × {2}', '{1} whole day(s) × ${2}', ), (days * NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY, days, NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY, ), _WORDS_NAV_89_B_4_B_6_CARRIED_OFF_DAYS_2, _WHERE_NAV_89_B_4_B_6_CARRIED_OFF_DAYS_2)))
                     notes.append("Not included: the pilot's first class return transportation, which the law awards (Nav. Law § 89-b(4)(b)(6)) but whose cost is not in the law text.")
-    return Quote("long-island-sound", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
+    return Quote("long-island-sound", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes),
+                 unmeasured=p.unmeasured if given is None else "")
 
 
 def _zone2_hudson_upper(u: Decimal, on: _date, notes: list[str]) -> Decimal:
@@ -1223,7 +1231,7 @@ def quote(route: str, *, units: object = None, length_ft: object = None, breadth
     q = quoter(u, on if type(on) is _date else day(on), options)
     if length_ft is not None:  # the dimensions the units were computed from, for q.trace()
         q = Quote(*q, dimensions=(number(length_ft, "length_ft"), number(breadth_ft, "breadth_ft"),
-                                  number(depth_ft, "depth_ft")))
+                                  number(depth_ft, "depth_ft")))  # (never without measurements: refused above)
     return q
 
 

@@ -194,8 +194,11 @@ def trace_line(line: _LineLike) -> TracedLine:
 
 
 def make_trace(route: str, on: _dt.date, units: Decimal, dimensions: tuple[Decimal, Decimal, Decimal] | None,
-               lines: Sequence[_LineLike], notes: Sequence[str]) -> Trace:
-    if dimensions is not None:
+               lines: Sequence[_LineLike], notes: Sequence[str], unmeasured: str = "") -> Trace:
+    if unmeasured:
+        units_steps: tuple[str, ...] = (f"measurements not provided: {units} pilotage units, the schedule's maximum, "
+                                        f"charged as {unmeasured} says",)
+    elif dimensions is not None:
         length, breadth, depth = dimensions
         units_steps = (f"pilotage units = length × breadth × depth / 10,000 = {length} × {breadth} × {depth} / 10000 "
                        f"= {units} (exact, not rounded)",)

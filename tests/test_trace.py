@@ -156,6 +156,14 @@ def test_a_trace_says_how_the_units_were_computed_and_which_bracket_applies():
     assert [w.value for w in lis.words if w.what == "minimum units"] == ["200"]
 
 
+def test_a_trace_says_when_the_law_charges_the_maximum_for_want_of_measurements():
+    t = nf.quote("hudson-upper", on=ON, measurements_provided=False).trace()
+    assert t.units_steps == ("measurements not provided: 500 pilotage units, the schedule's maximum, charged as "
+                             "Nav. Law § 89-a(4)(d) says",)
+    assert [(w.what, w.value) for w in t.lines[0].words if w.what == "maximum units"] == [("maximum units", "500")]
+    assert nf.quote("hudson-upper", units=500, on=ON).trace().units_steps == ("500 pilotage units, as given",)
+
+
 def test_trace_text_and_json_are_deterministic():
     kw = dict(units=300, on=ON, second_pilot=True, stop_hours=[6, 9])
     a, b = nf.quote("hudson-upper", **kw).trace(), nf.quote("hudson-upper", **kw).trace()
