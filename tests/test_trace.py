@@ -192,3 +192,48 @@ def test_navlaw_fee_trace(capsys):
     code = main(["fee", "long-island-sound", "--units", "350", "--on", "2026-06-01", "--trace", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["trace"]["lines"][0]["exact"] == "3811.50"
+
+
+WORKING_RUNNER = """
+globalThis.window = globalThis;
+require(process.argv[2]);
+const calc = require(process.argv[3]);
+const cases = JSON.parse(require("fs").readFileSync(process.argv[4], "utf8"));
+console.log(JSON.stringify(cases.map((c) => calc.quote(c.route, c.units, c.on, c.options)),
+                           (k, v) => (typeof v === "bigint" ? v.toString() : v)));
+"""
+
+
+def test_the_calculator_shows_working_that_reproduces_each_line(tmp_path):
+    """The site's calculator gives each line its working ("Show working"): an expression of numbers whose
+    exact value rounds to the line, as the module's trace does."""
+    import shutil
+    import subprocess
+
+    if shutil.which("node") is None:
+        pytest.skip("Node.js is not installed")
+    assert main(["build", "--no-cache", "--corpus", str(CORPUS), "--out", str(tmp_path / "build"),
+                 "--module", str(tmp_path / "fees")]) == 0
+    cases = [{"route": r, "units": str(kw.get("units", "300")), "on": kw["on"].isoformat(),
+              "options": {k: (str(v) if isinstance(v, D) else v) for k, v in kw.items()
+                          if k not in ("units", "on", "length_ft", "breadth_ft", "depth_ft", "measurements_provided")}}
+             for r, kw in CASES if kw.get("measurements_provided", True)]
+    (tmp_path / "cases.json").write_text(json.dumps(cases))
+    (tmp_path / "run.js").write_text(WORKING_RUNNER)
+    assets = tmp_path / "build" / "site" / "assets"
+    r = subprocess.run(["node", str(tmp_path / "run.js"), str(assets / "plans.js"), str(assets / "calculator.js"),
+                        str(tmp_path / "cases.json")], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    checked = 0
+    for c, q in zip(cases, json.loads(r.stdout)):
+        want = nf.quote(c["route"], units=D(c["units"]), on=dt.date.fromisoformat(c["on"]), **c["options"])
+        assert q["total"] == str(want.total), c
+        for line in q["lines"]:
+            exact = evaluate(line["working"]["expression"])
+            assert exact.quantize(D("0.01"), rounding=ROUND_HALF_UP) == D(line["amount"]), (c, line)
+            if "/" not in line["working"]["exact"]:
+                assert D(line["working"]["exact"]) == exact, (c, line)
+            checked += 1
+    assert checked >= 30
+    ui = (tmp_path / "build" / "site" / "assets" / "calculator-ui.js").read_text(encoding="utf-8")
+    assert "<summary>Show working</summary>" in ui

@@ -14,6 +14,15 @@
     return page ? `<a href="../${page}#${anchor}">${esc(l.citation)}</a>` : esc(l.citation);
   };
   const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  // "Show working": each line's arithmetic with the numbers put in, the rounding, and the provision
+  function working(q) {
+    const items = q.lines.filter((l) => l.working).map((l) => `<li>${esc(l.description)}: ` +
+      l.working.steps.map((s) => `${esc(s)}; `).join("") +
+      `<code>${esc(l.working.expression)}</code> = ${esc(l.working.exact)} → ${money(l.amount)} (rounded once to cents, ` +
+      `half up), ${link(l)}</li>`);
+    return `<details class="working" id="working"><summary>Show working</summary><ol>${items.join("")}</ol>` +
+      `<p>The words of the law each number is read from: <code>navlaw fee … --trace</code> or <code>q.trace()</code>.</p></details>`;
+  }
   function renderOptions() {
     const plan = PLANS[form.route.value];
     box.innerHTML = plan.options.map((o) => {
@@ -85,7 +94,7 @@
       result.innerHTML = `<table class="quote"><tr><th>Item</th><th>Amount</th><th>Law</th></tr>` +
         q.lines.map((l) => `<tr><td>${esc(l.description)}</td><td class="amount">${money(l.amount)}</td><td>${link(l)}</td></tr>`).join("") +
         `<tr class="total"><td>Total</td><td class="amount" id="total">${money(q.total)}</td><td></td></tr></table>` +
-        `<ul class="notes">${q.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>`;
+        `<ul class="notes">${q.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` + working(q);
     } catch (e) {
       result.innerHTML = `<p class="error" id="error">${esc(e.message)}</p>`;
     }
