@@ -203,7 +203,8 @@ def _rates(t: BracketSchedule) -> tuple[object, ...]:
 
 def prove(tariffs: list[AnyTariff], route: str) -> Proof:
     """The route's date ranges (where its quotable schedules start or end) and the check of each."""
-    scheds = sorted((t for t in tariffs if quotable(t, route)), key=lambda t: (t.effective.start or dt.date.min, t.id))
+    scheds = sorted((t for t in tariffs if isinstance(t, BracketSchedule) and quotable(t, route)),
+                    key=lambda t: (t.effective.start or dt.date.min, t.id))
     days = sorted({d for t in scheds for d in (t.effective.start, t.effective.end) if d is not None})
     checked: dict[str, tuple[list[Problem], list[str]]] = {}
     spans: list[Span] = []
@@ -217,14 +218,14 @@ def prove(tariffs: list[AnyTariff], route: str) -> Proof:
         if len({_rates(t) for t in here}) > 1:  # the same rates restated (an act re-enacting a paragraph) are one
             problems.append(Problem(f"{len(here)} schedules of {route} in force at once from {start}: "
                                     + ", ".join(f"{t.citation} ({t.file.rsplit('/', 1)[-1]})" for t in here),
-                                    here[1].brackets[0].source if here[1].brackets else here[1].effective.source,  # type: ignore[union-attr]
+                                    here[1].brackets[0].source if here[1].brackets else here[1].effective.source,
                                     Severity.ERROR))
         for t in here:
             if t.id not in checked:
-                checked[t.id] = check_schedule(t)  # type: ignore[arg-type]
+                checked[t.id] = check_schedule(t)
             problems += checked[t.id][0]
             jumps += checked[t.id][1]
-        spans.append(Span(start, end, here, tuple(problems), tuple(jumps)))  # type: ignore[arg-type]
+        spans.append(Span(start, end, here, tuple(problems), tuple(jumps)))
     return Proof(route, tuple(spans))
 
 
