@@ -110,8 +110,12 @@ def fee_module(result: Law, previous: Path | None = None) -> dict[str, str]:
     from compiler.fees.plans import build_plans
     from compiler.tariffs.routes import RouteTable
 
-    def version(section: str, day: dt.date) -> dt.date | None:  # the version of its text in force that day
-        return max((d for d in result.timeline.boundaries(section) if d <= day), default=None)
+    def version(section: str, day: dt.date) -> tuple[dt.date | None, bool]:
+        """The version of its text in force that day, and whether the site has a history page of it (a
+        section with two versions or more: compiler/site/history.py)."""
+        dates = result.timeline.boundaries(section)
+        texts = sum(1 for d in dates if result.timeline.section_on(section, d).section is not None)
+        return max((d for d in dates if d <= day), default=None), texts >= 2
 
     plans = build_plans(result.tariffs, RouteTable(result.corpus.manifest.routes))
     sources = sources_of(result.corpus)

@@ -54,7 +54,8 @@ class Where(NamedTuple):
     end: str
     version: str  # the date of the version of the provision's text the fee is read from ("" = not known)
     link: str  # site path of the provision on its section's page ("law/89-b/#p-89-b-4-b-1")
-    history: str  # site path of that version on the section's history page ("history/89-b/#v2022-07-21")
+    history: str  # site path of that version on the section's history page ("history/89-b/#v2022-07-21"; "" when
+    # the section has one version, so no history page)
 
 
 class BracketWords(NamedTuple):

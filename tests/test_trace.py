@@ -237,3 +237,22 @@ def test_the_calculator_shows_working_that_reproduces_each_line(tmp_path):
     assert checked >= 30
     ui = (tmp_path / "build" / "site" / "assets" / "calculator-ui.js").read_text(encoding="utf-8")
     assert "<summary>Show working</summary>" in ui
+
+
+def test_every_trace_link_is_a_page_and_anchor_of_the_site():
+    """Each fee's provision link and version link (navlaw_fees' Where constants) lead to a real anchor."""
+    from navlaw_fees import _schedules
+
+    from compiler.build import compile_law, site_pages
+    pages = site_pages(compile_law(str(CORPUS)), ON)
+    wheres = [v for k, v in vars(_schedules).items() if k.startswith("_WHERE_")]
+    assert len(wheres) > 20
+    for w in wheres:
+        page, anchor = w.link.split("/#")
+        assert f'id="{anchor}"' in pages[page + ".md"], w.link
+        if w.history:  # a section with one version (21 NYCRR § 55.2 here) has no history page
+            hist, _, version = w.history.partition("/#")
+            assert f"{{ #{version} }}" in pages[hist + ".md"], w.history
+        else:
+            assert f"history/{page.split('/')[1]}.md" not in pages and w.version, w
+    assert sum(1 for w in wheres if w.history) > 10

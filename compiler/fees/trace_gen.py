@@ -19,9 +19,9 @@ from typing import Callable
 from compiler.frontend.nodes import section_of
 from compiler.tariffs.model import Amount, AnyTariff, BracketSchedule, FractionOfRate, Source
 
-# The date of the version of a section's text in force on a day (None: not known); build.py gives it
-# from the timeline.
-Versions = Callable[[str, dt.date], "dt.date | None"]
+# The date of the version of a section's text in force on a day (None: not known), and whether the site
+# has a history page of the section; build.py gives them from the timeline.
+Versions = Callable[[str, dt.date], "tuple[dt.date | None, bool]"]
 
 
 def site_anchor(node_id: str) -> str:
@@ -82,9 +82,9 @@ class Traces:
     def where(self, name: str, t: AnyTariff) -> str:
         e = t.effective
         sec = section_of(t.provision)
-        version = self.versions(sec, e.start) if self.versions and e.start else None
+        version, pages = self.versions(sec, e.start) if self.versions and e.start else (None, False)
         slug = site_slug(sec)
-        history = f"history/{slug}/#v{version}" if version else f"history/{slug}/"
+        history = f"history/{slug}/#v{version}" if version and pages else ""  # one version: no history page
         expr = (f"Where({t.provision!r}, {t.citation!r}, {str(e.start or '')!r}, {str(e.end or '')!r}, "
                 f"{str(version or '')!r}, {f'law/{slug}/#{site_anchor(t.provision)}'!r}, {history!r})")
         return self._put(f"_WHERE_{name}", expr)
