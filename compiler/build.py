@@ -104,15 +104,25 @@ def compile_law(corpus_dir: str, cache: BuildCache | None = None, relative: bool
     return tariffs(corpus, law(corpus), cache)
 
 
-def fee_module(result: Law) -> dict[str, str]:
-    """The generated navlaw_fees package: file name -> text."""
+def fee_module(result: Law, previous: Path | None = None) -> dict[str, str]:
+    """The generated navlaw_fees package: file name -> text; its CHANGES against the module in ``previous``."""
+    from compiler.fees.changelog import attach
     from compiler.fees.generate import render
-    from compiler.fees.package import sources_of
+    from compiler.fees.package import package_version, sources_of
     from compiler.fees.plans import build_plans
     from compiler.tariffs.routes import RouteTable
 
-    return render(build_plans(result.tariffs, RouteTable(result.corpus.manifest.routes)), result.tariffs,
-                  sources_of(result.corpus))
+    def version(section: str, day: dt.date) -> tuple[dt.date | None, bool]:
+        """The version of its text in force that day, and whether the site has a history page of it (a
+        section with two versions or more: compiler/site/history.py)."""
+        dates = result.timeline.boundaries(section)
+        texts = sum(1 for d in dates if result.timeline.section_on(section, d).section is not None)
+        return max((d for d in dates if d <= day), default=None), texts >= 2
+
+    plans = build_plans(result.tariffs, RouteTable(result.corpus.manifest.routes))
+    sources = sources_of(result.corpus)
+    files = render(plans, result.tariffs, sources, version if result.timeline is not None else None)
+    return attach(files, plans, package_version(result.tariffs, sources), previous)
 
 
 def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:
@@ -282,7 +292,9 @@ def _build(options: Options, progress: Callable[[str], None] | None = None) -> R
                       diagnostics=result.diagnostics, warnings=cache.warnings)
     try:
         step("fee module and outputs")
-        module = fee_module(result)
+        module = fee_module(result, module_dir)
+        from compiler.fees.changelog import changed as api_changed
+        module_changed = api_changed(module_dir, module)
         files = outputs(result, cache)
         if options.site:
             step("site pages")
@@ -308,6 +320,9 @@ def _build(options: Options, progress: Callable[[str], None] | None = None) -> R
                     diagnostics=result.diagnostics, warnings=cache.warnings)
     if kept:
         report.details.append(f"  kept in {options.out}/ (not navlaw's, carried over): {', '.join(kept)}")
+    if module_changed:  # what a programmer using the module must know: its CHANGES, as written into it
+        report.details.append(f"  {options.module}/CHANGES (the module's routes, options, schedules or quotes changed):")
+        report.details.extend("    " + line for line in module["CHANGES"].rstrip().splitlines())
     if corpus.acts:
         from compiler.report.changes import act_review
         for act in corpus.acts:

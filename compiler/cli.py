@@ -294,7 +294,10 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
         print(f"navlaw fee: {e}", file=sys.stderr)
         return EXIT_ERRORS
     if args.json or args.format == "json":
-        print(_dump(stamped("quote", q.to_json())))
+        print(_dump(stamped("quote", {**q.to_json(), **({"trace": q.trace().to_json()} if args.trace else {})})))
+        return EXIT_OK
+    if args.trace:
+        print(q.trace().text())
         return EXIT_OK
     from rich.console import Console
     from rich.table import Table

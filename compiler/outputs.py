@@ -13,8 +13,10 @@ from compiler.publish import Output, link_or_copy
 
 # What navlaw writes at the top of OUT: anything else there is someone's, and is carried over
 OWN = frozenset({"tree", "tariffs.json", "diagnostics.json", "changes.md", "akn", "site-docs", "site"})
-# What the fee module held before navlaw marked its outputs (compiler/publish.py's MARKER)
-_MODULE_FILES = frozenset({"__init__.py", "_schedules.py", "_runtime.py", "py.typed", "pyproject.toml", "__pycache__"})
+# What a fee module navlaw wrote holds, recognised where no marker says so (compiler/publish.py's MARKER):
+# an older navlaw's files, and those this one writes beside them
+_MODULE_FILES = frozenset({"__init__.py", "_schedules.py", "_runtime.py", "py.typed", "pyproject.toml", "__pycache__",
+                           "trace.py", "api.json", "CHANGES", "README.md"})
 
 
 def _old_out(path: Path, names: list[str]) -> frozenset[str] | None:

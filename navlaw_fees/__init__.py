@@ -28,10 +28,11 @@ from datetime import date as _date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Literal, Sequence, TypedDict, Union, Unpack, overload
 
-from ._runtime import (CENT, MAX_PLACES, MAX_UNITS, Alternative, FeeError, Line, Period, Quote, board_amount, cents, check_options, choice, choices, clamp,
+from ._runtime import (CENT, MAX_PLACES, MAX_UNITS, Alternative, FeeError, exclusive, Line, Period, Quote, board_amount, cents, check_options, choice, choices, clamp,
                        day, flag, hourly_percent, in_force, number, occurrences, percent_of, period, pilotage_units,
                        started, times, unmeasured_units, vessel_or_unmeasured, whole)
 from ._runtime import possibly, undecided
+from .trace import BASE_WORK, CLAMPED_WORK, Trace, Work
 from ._schedules import (
     NAV_88_4_B_1_II_1_A_ADDITION_PERCENT,
     NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_B1_AMOUNT,
@@ -333,6 +334,141 @@ from ._schedules import (
     NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT,
     SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_CAP,
     SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_NAV_LAW_CONSOLIDATED_CAP,
+    _BRACKETS_NAV_88_4_B_1_II_1_A_II,
+    _BRACKETS_NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01,
+    _BRACKETS_NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31,
+    _BRACKETS_NAV_88_4_B_1_II_1_A_IV_FROM_2002_07_01,
+    _BRACKETS_NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01,
+    _BRACKETS_NAV_88_4_B_1_II_1_A_V,
+    _BRACKETS_NAV_88_4_B_1_II_1_A_VI,
+    _BRACKETS_NAV_89_A_4_B,
+    _BRACKETS_NAV_89_A_4_B_1_VII_HUDSON_LOWER,
+    _BRACKETS_NAV_89_A_4_B_1_VII_HUDSON_UPPER,
+    _BRACKETS_NAV_89_B_4_B_1_FROM_2002_07_01,
+    _BRACKETS_NAV_89_B_4_B_1_FROM_2022_07_21,
+    _BRACKETS_NAV_89_B_4_B_1_FROM_2023_01_01,
+    _BRACKETS_NAV_89_B_4_B_1_FROM_2024_01_01,
+    _BRACKETS_NAV_89_B_4_B_1_FROM_2025_01_01,
+    _BRACKETS_NAV_89_B_4_B_1_FROM_2026_01_01,
+    _BRACKETS_NAV_89_B_4_B_1_FROM_2027_01_01,
+    _WHERE_HUDSON_89_A_4_B_1_A_COMMUNICATION_FEE,
+    _WHERE_HUDSON_89_A_4_B_1_A_COMMUNICATION_FEE_NAV_LAW_CONSOLIDATED,
+    _WHERE_NAV_88_4_B_1_II_1_A_ADDITION,
+    _WHERE_NAV_88_4_B_1_II_1_A_II,
+    _WHERE_NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01,
+    _WHERE_NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31,
+    _WHERE_NAV_88_4_B_1_II_1_A_IV_FROM_2002_07_01,
+    _WHERE_NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01,
+    _WHERE_NAV_88_4_B_1_II_1_A_V,
+    _WHERE_NAV_88_4_B_1_II_1_A_VI,
+    _WHERE_NAV_88_4_B_ADDITION,
+    _WHERE_NAV_89_A_4_B,
+    _WHERE_NAV_89_A_4_B_1_A_SECOND_PILOT,
+    _WHERE_NAV_89_A_4_B_1_A_SECOND_PILOT_2,
+    _WHERE_NAV_89_A_4_B_1_VII_HUDSON_LOWER,
+    _WHERE_NAV_89_A_4_B_1_VII_HUDSON_UPPER,
+    _WHERE_NAV_89_B_4_B_1_FROM_2002_07_01,
+    _WHERE_NAV_89_B_4_B_1_FROM_2022_07_21,
+    _WHERE_NAV_89_B_4_B_1_FROM_2023_01_01,
+    _WHERE_NAV_89_B_4_B_1_FROM_2024_01_01,
+    _WHERE_NAV_89_B_4_B_1_FROM_2025_01_01,
+    _WHERE_NAV_89_B_4_B_1_FROM_2026_01_01,
+    _WHERE_NAV_89_B_4_B_1_FROM_2027_01_01,
+    _WHERE_NAV_89_B_4_B_4,
+    _WHERE_NAV_89_B_4_B_4_2,
+    _WHERE_NAV_89_B_4_B_5_DETENTION_HOURS,
+    _WHERE_NAV_89_B_4_B_5_DETENTION_HOURS_2,
+    _WHERE_NAV_89_B_4_B_6_CARRIED_OFF_DAYS,
+    _WHERE_NAV_89_B_4_B_6_CARRIED_OFF_DAYS_2,
+    _WHERE_NYCRR_21_55_2_A_STOP_HOURS,
+    _WHERE_NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE,
+    _WHERE_NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION,
+    _WHERE_NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE,
+    _WHERE_NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION,
+    _WHERE_NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION,
+    _WHERE_NYCRR_21_55_2_C_ICE_DETENTION_HOURS,
+    _WHERE_NYCRR_21_55_2_C_ICE_SECOND_PILOT,
+    _WHERE_NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT,
+    _WHERE_NYCRR_21_55_2_C_STATION_CLOSED_YONKERS,
+    _WHERE_NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER,
+    _WHERE_NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER,
+    _WHERE_NYCRR_21_55_2_D_2_DOCKING_THRUSTER,
+    _WHERE_NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER,
+    _WHERE_NYCRR_21_55_2_D_3_DOCKING_TUG,
+    _WHERE_NYCRR_21_55_2_D_3_UNDOCKING_TUG,
+    _WHERE_NYCRR_21_55_2_E_SHIFTING,
+    _WHERE_NYCRR_21_55_2_F_ANCHORING,
+    _WHERE_NYCRR_21_55_2_G_1_DELAY_HOURS,
+    _WHERE_NYCRR_21_55_2_G_2_DISMISSED,
+    _WHERE_NYCRR_21_55_2_G_3_DETAINED_HOURS,
+    _WHERE_NYCRR_21_55_2_G_4_STANDBY_HOURS,
+    _WHERE_NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS,
+    _WHERE_NYCRR_21_55_2_H_1_NO_NOTICE,
+    _WHERE_NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS,
+    _WHERE_NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS,
+    _WHERE_NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS,
+    _WHERE_NYCRR_21_55_2_H_4_LATE_ORDER,
+    _WHERE_SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE,
+    _WHERE_SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_NAV_LAW_CONSOLIDATED,
+    _WORDS_HUDSON_89_A_4_B_1_A_COMMUNICATION_FEE,
+    _WORDS_HUDSON_89_A_4_B_1_A_COMMUNICATION_FEE_NAV_LAW_CONSOLIDATED,
+    _WORDS_NAV_88_4_B_1_II_1_A_ADDITION,
+    _WORDS_NAV_88_4_B_1_II_1_A_II,
+    _WORDS_NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01,
+    _WORDS_NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31,
+    _WORDS_NAV_88_4_B_1_II_1_A_IV_FROM_2002_07_01,
+    _WORDS_NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01,
+    _WORDS_NAV_88_4_B_1_II_1_A_V,
+    _WORDS_NAV_88_4_B_1_II_1_A_VI,
+    _WORDS_NAV_88_4_B_ADDITION,
+    _WORDS_NAV_89_A_4_B,
+    _WORDS_NAV_89_A_4_B_1_A_SECOND_PILOT,
+    _WORDS_NAV_89_A_4_B_1_A_SECOND_PILOT_2,
+    _WORDS_NAV_89_A_4_B_1_VII_HUDSON_LOWER,
+    _WORDS_NAV_89_A_4_B_1_VII_HUDSON_UPPER,
+    _WORDS_NAV_89_B_4_B_1_FROM_2002_07_01,
+    _WORDS_NAV_89_B_4_B_1_FROM_2022_07_21,
+    _WORDS_NAV_89_B_4_B_1_FROM_2023_01_01,
+    _WORDS_NAV_89_B_4_B_1_FROM_2024_01_01,
+    _WORDS_NAV_89_B_4_B_1_FROM_2025_01_01,
+    _WORDS_NAV_89_B_4_B_1_FROM_2026_01_01,
+    _WORDS_NAV_89_B_4_B_1_FROM_2027_01_01,
+    _WORDS_NAV_89_B_4_B_4,
+    _WORDS_NAV_89_B_4_B_4_2,
+    _WORDS_NAV_89_B_4_B_5_DETENTION_HOURS,
+    _WORDS_NAV_89_B_4_B_5_DETENTION_HOURS_2,
+    _WORDS_NAV_89_B_4_B_6_CARRIED_OFF_DAYS,
+    _WORDS_NAV_89_B_4_B_6_CARRIED_OFF_DAYS_2,
+    _WORDS_NYCRR_21_55_2_A_STOP_HOURS,
+    _WORDS_NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE,
+    _WORDS_NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION,
+    _WORDS_NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE,
+    _WORDS_NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION,
+    _WORDS_NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION,
+    _WORDS_NYCRR_21_55_2_C_ICE_DETENTION_HOURS,
+    _WORDS_NYCRR_21_55_2_C_ICE_SECOND_PILOT,
+    _WORDS_NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT,
+    _WORDS_NYCRR_21_55_2_C_STATION_CLOSED_YONKERS,
+    _WORDS_NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER,
+    _WORDS_NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER,
+    _WORDS_NYCRR_21_55_2_D_2_DOCKING_THRUSTER,
+    _WORDS_NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER,
+    _WORDS_NYCRR_21_55_2_D_3_DOCKING_TUG,
+    _WORDS_NYCRR_21_55_2_D_3_UNDOCKING_TUG,
+    _WORDS_NYCRR_21_55_2_E_SHIFTING,
+    _WORDS_NYCRR_21_55_2_F_ANCHORING,
+    _WORDS_NYCRR_21_55_2_G_1_DELAY_HOURS,
+    _WORDS_NYCRR_21_55_2_G_2_DISMISSED,
+    _WORDS_NYCRR_21_55_2_G_3_DETAINED_HOURS,
+    _WORDS_NYCRR_21_55_2_G_4_STANDBY_HOURS,
+    _WORDS_NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS,
+    _WORDS_NYCRR_21_55_2_H_1_NO_NOTICE,
+    _WORDS_NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS,
+    _WORDS_NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS,
+    _WORDS_NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS,
+    _WORDS_NYCRR_21_55_2_H_4_LATE_ORDER,
+    _WORDS_SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE,
+    _WORDS_SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_NAV_LAW_CONSOLIDATED,
     hudson_lower_nav_89_a_4_b_1_vii,
     hudson_upper_nav_89_a_4_b,
     hudson_upper_nav_89_a_4_b_1_vii,
@@ -352,7 +488,7 @@ from ._schedules import (
     sandy_hook_nav_88_4_b_1_ii_1_a_vi,
 )
 
-__all__ = ["ROUTES", "Route", "Number", "FeeError", "Line", "Quote", "Alternative", "pilotage_units", "quote", "schedules", "options",
+__all__ = ["ROUTES", "Route", "Number", "FeeError", "Line", "Quote", "Alternative", "Trace", "pilotage_units", "quote", "schedules", "options",
            "option_forms"]
 
 Route = Literal['sandy-hook', 'hudson-lower', 'hudson-upper', 'long-island-sound']
@@ -364,25 +500,26 @@ HOURS_PER_DAY = Decimal(24)
 
 _SANDY_HOOK_PERIODS = (
     Period(NAV_88_4_B_1_II_1_A_IV_FROM_2002_07_01_FROM, NAV_88_4_B_1_II_1_A_IV_FROM_2002_07_01_UNTIL, sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2002_07_01, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv)', None, None,
-           ("Row '100 to 499.99': the formula '$(P.U.X7.01' lacks 1 missing closing parenthesis; read as if supplied.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge (initial increase) set by the Sandy Hook pilots surcharge board (Nav. Law § 88(4)(e)); the law caps it at $75 per ship but leaves the amount to the board.'), 2, 'Nav. Law § 88(4)(d)'),
+           ("Row '100 to 499.99': the formula '$(P.U.X7.01' lacks 1 missing closing parenthesis; read as if supplied.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.', 'Not included: the capital expense fund surcharge (initial increase) set by the Sandy Hook pilots surcharge board (Nav. Law § 88(4)(e)); the law caps it at $75 per ship but leaves the amount to the board.'), 2, 'Nav. Law § 88(4)(d)', where=_WHERE_NAV_88_4_B_1_II_1_A_IV_FROM_2002_07_01, words=_WORDS_NAV_88_4_B_1_II_1_A_IV_FROM_2002_07_01, brackets=_BRACKETS_NAV_88_4_B_1_II_1_A_IV_FROM_2002_07_01),
     Period(NAV_88_4_B_1_II_1_A_II_FROM, NAV_88_4_B_1_II_1_A_II_UNTIL, sandy_hook_nav_88_4_b_1_ii_1_a_ii, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(ii)', None, None,
-           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
+           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1, '', where=_WHERE_NAV_88_4_B_1_II_1_A_II, words=_WORDS_NAV_88_4_B_1_II_1_A_II, brackets=_BRACKETS_NAV_88_4_B_1_II_1_A_II),
     Period(NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_FROM, NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01_UNTIL, sandy_hook_nav_88_4_b_1_ii_1_a_iii_from_2024_01_01, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii)', None, None,
-           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
+           ('Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1, '', where=_WHERE_NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01, words=_WORDS_NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01, brackets=_BRACKETS_NAV_88_4_B_1_II_1_A_III_FROM_2024_01_01),
     Period(NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_FROM, NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_UNTIL, sandy_hook_nav_88_4_b_1_ii_1_a_iii_from_2024_12_31, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iii), as amended by A.8982-A of 2024', None, None,
-           ("The table has no header here (an act's text of it); its text calls it the rate table and each row is a range of pilotage units and a tariff, so it is read as one.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'The law by A.8982-A of 2024, whose date is known only between bounds: A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31.', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1, '',
-           NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_POSSIBLY_FROM, 'A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31'),
+           ("The table has no header here (an act's text of it); its text calls it the rate table and each row is a range of pilotage units and a tariff, so it is read as one.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'The law by A.8982-A of 2024, whose date is known only between bounds: A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31.', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1, '', possible_from=NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31_POSSIBLY_FROM, uncertain='A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31', where=_WHERE_NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31, words=_WORDS_NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31, brackets=_BRACKETS_NAV_88_4_B_1_II_1_A_III_FROM_2024_12_31),
     Period(NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_FROM, NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01_UNTIL, sandy_hook_nav_88_4_b_1_ii_1_a_iv_from_2025_01_01, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(iv), as amended by A.8982-A of 2024', None, None,
-           ("The table has no header here (an act's text of it); its text calls it the rate table and each row is a range of pilotage units and a tariff, so it is read as one.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'The law by A.8982-A of 2024, whose date is known only between bounds: A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31.', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
+           ("The table has no header here (an act's text of it); its text calls it the rate table and each row is a range of pilotage units and a tariff, so it is read as one.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'The law by A.8982-A of 2024, whose date is known only between bounds: A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31.', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1, '', where=_WHERE_NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01, words=_WORDS_NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01, brackets=_BRACKETS_NAV_88_4_B_1_II_1_A_IV_FROM_2025_01_01),
     Period(NAV_88_4_B_1_II_1_A_V_FROM, NAV_88_4_B_1_II_1_A_V_UNTIL, sandy_hook_nav_88_4_b_1_ii_1_a_v, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(v), as amended by A.8982-A of 2024', None, None,
-           ("The table has no header here (an act's text of it); its text calls it the rate table and each row is a range of pilotage units and a tariff, so it is read as one.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'The law by A.8982-A of 2024, whose date is known only between bounds: A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31.', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
+           ("The table has no header here (an act's text of it); its text calls it the rate table and each row is a range of pilotage units and a tariff, so it is read as one.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'The law by A.8982-A of 2024, whose date is known only between bounds: A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31.', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1, '', where=_WHERE_NAV_88_4_B_1_II_1_A_V, words=_WORDS_NAV_88_4_B_1_II_1_A_V, brackets=_BRACKETS_NAV_88_4_B_1_II_1_A_V),
     Period(NAV_88_4_B_1_II_1_A_VI_FROM, None, sandy_hook_nav_88_4_b_1_ii_1_a_vi, 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)(vi), as amended by A.8982-A of 2024', None, None,
-           ("The table has no header here (an act's text of it); its text calls it the rate table and each row is a range of pilotage units and a tariff, so it is read as one.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'The law by A.8982-A of 2024, whose date is known only between bounds: A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31.', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1),
+           ("The table has no header here (an act's text of it); its text calls it the rate table and each row is a range of pilotage units and a tariff, so it is read as one.", 'Brackets such as "25 to 49.99" are read as half-open intervals [25, 50).', 'The law by A.8982-A of 2024, whose date is known only between bounds: A.8982-A of 2024 became law between 2024-02-08 and 2024-12-31 (inferred: A-print dated 2024-02-08; a bill of the 2024 session is signed by the end of 2024; the mirror marks it signed); it takes effect immediately: in force from a day between 2024-02-08 and 2024-12-31, certainly from 2024-12-31.', 'Added to the fee calculated from the rate table ("plus seven and one-half (7.5%) percent of the calculated fee"), taken of that fee rounded to cents.'), 1, '', where=_WHERE_NAV_88_4_B_1_II_1_A_VI, words=_WORDS_NAV_88_4_B_1_II_1_A_VI, brackets=_BRACKETS_NAV_88_4_B_1_II_1_A_VI),
 )
 # the schedules whose start is known only between bounds (a quote inside them gives both amounts)
 _SANDY_HOOK_BOUNDED = tuple(p for p in _SANDY_HOOK_PERIODS if p.possible_from is not None)
 _SANDY_HOOK_NO_SCHEDULE = "no sandy-hook rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), 2023-01-01 to 2024-12-31 (088.fragments.2022.txt), from 2024-12-31 (A8982A-2024.md#section-1); known in force until 2006-01-01; the corpus has no text of it from then until 2023-01-01 (088.fragments.2022.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(i) (no date in the text; manifest fragment 88/4/b/1/ii/1/A/i gives none (In force from L.2022, ch. 413\u0027s effective date, which is not established.)); Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(iv) (a second rate table under Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(iv); the text does not say which one applies); Nav. Law \u00a7 88(4)(b)(1)(ii)(1)(A)(iii) (\"Effective immediately\": the date the amending act took effect is not in the corpus); and 2 more"
 _SANDY_HOOK_OPTIONS = ("capital_expense_fund_surcharge", )
+_SANDY_HOOK_CONFLICTS: tuple[tuple[str, str, str], ...] = ()  # impossible together: FeeError
+_SANDY_HOOK_BESIDE: tuple[tuple[str, str, str], ...] = ()  # together on a reading: a note
 
 
 def _quote_sandy_hook(given: Decimal | None, on: _date, options: dict[str, Any], forced: Period | None = None) -> Quote:
@@ -401,7 +538,10 @@ def _quote_sandy_hook(given: Decimal | None, on: _date, options: dict[str, Any],
     used = clamp(u, p.min_units, p.max_units)
     exact, bracket, formula = p.fee(used)
     base = exact.quantize(CENT, ROUND_HALF_UP)
-    lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation)]
+    lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation,
+                  Work(BASE_WORK, (exact, used, formula), () if given is not None else p.words, p.where, used,
+                       p.brackets) if used == u else
+                  Work(CLAMPED_WORK, (exact, used, formula, u), p.words, p.where, used, p.brackets))]
     notes = list(p.notes)
     if given is None:
         notes.append(f"Measurements not provided: the maximum pilotage charge, on {u} pilotage units ({p.unmeasured}).")
@@ -413,16 +553,17 @@ def _quote_sandy_hook(given: Decimal | None, on: _date, options: dict[str, Any],
     if p.text == 1:
         if 'capital_expense_fund_surcharge' not in options:
             notes.append('Not included: the capital expense fund surcharge set by the Sandy Hook pilot surcharge board (Nav. Law § 88(4)(e)); the law caps it at $300 per ship but leaves the amount to the board.')
-        lines.append(Line('7.5% of the calculated fee', percent_of(base, NAV_88_4_B_1_II_1_A_ADDITION_PERCENT), 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)'))
+        lines.append(Line('7.5% of the calculated fee', percent_of(base, NAV_88_4_B_1_II_1_A_ADDITION_PERCENT), 'Nav. Law § 88(4)(b)(1)(ii)(1)(A)', Work(('{1} × {2} / 100', '{2}% of the calculated fee (${1})', ), (base * NAV_88_4_B_1_II_1_A_ADDITION_PERCENT / 100, base, NAV_88_4_B_1_II_1_A_ADDITION_PERCENT, ), _WORDS_NAV_88_4_B_1_II_1_A_ADDITION, _WHERE_NAV_88_4_B_1_II_1_A_ADDITION)))
         if 'capital_expense_fund_surcharge' in options:
-            lines.append(Line('Capital expense fund surcharge (set by the Sandy Hook pilot surcharge board, entered by the user)', board_amount(options['capital_expense_fund_surcharge'], 'capital_expense_fund_surcharge', SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_CAP, 'Nav. Law § 88(4)(e) caps it at $300 per ship'), 'Nav. Law § 88(4)(e)'))
+            lines.append(Line('Capital expense fund surcharge (set by the Sandy Hook pilot surcharge board, entered by the user)', (entered := board_amount(options['capital_expense_fund_surcharge'], 'capital_expense_fund_surcharge', SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_CAP, 'Nav. Law § 88(4)(e) caps it at $300 per ship')), 'Nav. Law § 88(4)(e)', Work(('{1}', 'the amount the board set, entered by the user: ${1} (Nav. Law § 88(4)(e) caps it at $300 per ship)', ), (entered, entered, ), _WORDS_SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE, _WHERE_SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE)))
     if p.text == 2:
         if 'capital_expense_fund_surcharge' not in options:
             notes.append('Not included: the capital expense fund surcharge set by the Sandy Hook pilots surcharge board (Nav. Law § 88(4)(e)); the law caps it at $125 per ship but leaves the amount to the board.')
-        lines.append(Line('7.5% of the calculated fee', percent_of(base, NAV_88_4_B_ADDITION_PERCENT), 'Nav. Law § 88(4)(b)'))
+        lines.append(Line('7.5% of the calculated fee', percent_of(base, NAV_88_4_B_ADDITION_PERCENT), 'Nav. Law § 88(4)(b)', Work(('{1} × {2} / 100', '{2}% of the calculated fee (${1})', ), (base * NAV_88_4_B_ADDITION_PERCENT / 100, base, NAV_88_4_B_ADDITION_PERCENT, ), _WORDS_NAV_88_4_B_ADDITION, _WHERE_NAV_88_4_B_ADDITION)))
         if 'capital_expense_fund_surcharge' in options:
-            lines.append(Line('Capital expense fund surcharge (set by the Sandy Hook pilots surcharge board, entered by the user)', board_amount(options['capital_expense_fund_surcharge'], 'capital_expense_fund_surcharge', SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_NAV_LAW_CONSOLIDATED_CAP, 'Nav. Law § 88(4)(e) caps it at $125 per ship'), 'Nav. Law § 88(4)(e)'))
-    q = Quote("sandy-hook", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
+            lines.append(Line('Capital expense fund surcharge (set by the Sandy Hook pilots surcharge board, entered by the user)', (entered := board_amount(options['capital_expense_fund_surcharge'], 'capital_expense_fund_surcharge', SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_NAV_LAW_CONSOLIDATED_CAP, 'Nav. Law § 88(4)(e) caps it at $125 per ship')), 'Nav. Law § 88(4)(e)', Work(('{1}', 'the amount the board set, entered by the user: ${1} (Nav. Law § 88(4)(e) caps it at $125 per ship)', ), (entered, entered, ), _WORDS_SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_NAV_LAW_CONSOLIDATED, _WHERE_SANDY_HOOK_88_4_E_CAPITAL_EXPENSE_SURCHARGE_NAV_LAW_CONSOLIDATED)))
+    q = Quote("sandy-hook", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes),
+                 unmeasured=p.unmeasured if given is None else "")
     if forced is None:
         others = possibly(_SANDY_HOOK_BOUNDED, on, p)
         if others:  # the amount depends on a date known only between bounds: both amounts, never one silently
@@ -433,10 +574,12 @@ def _quote_sandy_hook(given: Decimal | None, on: _date, options: dict[str, Any],
 
 _HUDSON_LOWER_PERIODS = (
     Period(NAV_89_A_4_B_1_VII_HUDSON_LOWER_FROM, None, hudson_lower_nav_89_a_4_b_1_vii, 'Nav. Law § 89-a(4)(b)(1)(vii)', None, NAV_89_A_4_B_1_VII_HUDSON_LOWER_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)'),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)', where=_WHERE_NAV_89_A_4_B_1_VII_HUDSON_LOWER, words=_WORDS_NAV_89_A_4_B_1_VII_HUDSON_LOWER, brackets=_BRACKETS_NAV_89_A_4_B_1_VII_HUDSON_LOWER),
 )
 _HUDSON_LOWER_NO_SCHEDULE = "no hudson-lower rate schedule can be established for {on}; the corpus establishes them from 2022-01-01 (089-a.4-7-8.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
 _HUDSON_LOWER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", "communication_fee", "retirement_surcharge", )
+_HUDSON_LOWER_CONFLICTS: tuple[tuple[str, str, str], ...] = (('dismissed', 'second_pilot', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and Nav. Law § 89-a(4)(b)(1-a) charges 50% of that pilotage fee, none being rendered'), ('dismissed', 'docking', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(d)(1) pays for docking ("docking"), an act of pilotage, none being rendered'), ('dismissed', 'undocking', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(d)(1) pays for docking ("docking"), an act of pilotage, none being rendered'), ('dismissed', 'shifting', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(e) pays for shifting ("shifting"), an act of pilotage, none being rendered'), ('dismissed', 'anchoring', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(f) pays for anchoring ("anchoring"), an act of pilotage, none being rendered'), ('dismissed', 'stop_hours', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(a) pays for cargo stops ("cargo stops"), an act of pilotage, none being rendered'), ('dismissed', 'ice_second_pilot', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(c) charges 50% of that pilotage fee, none being rendered'), ('dismissed', 'cancellation', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and so is 21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled"): one call is not both'), ('cancellation', 'second_pilot', '21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled") is charged instead of the pilotage fee, and Nav. Law § 89-a(4)(b)(1-a) charges 50% of that pilotage fee, none being rendered'), ('cancellation', 'docking', '21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(d)(1) pays for docking ("docking"), an act of pilotage, none being rendered'), ('cancellation', 'undocking', '21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(d)(1) pays for docking ("docking"), an act of pilotage, none being rendered'), ('cancellation', 'shifting', '21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(e) pays for shifting ("shifting"), an act of pilotage, none being rendered'), ('cancellation', 'anchoring', '21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(f) pays for anchoring ("anchoring"), an act of pilotage, none being rendered'), ('cancellation', 'stop_hours', '21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(a) pays for cargo stops ("cargo stops"), an act of pilotage, none being rendered'), ('cancellation', 'ice_second_pilot', '21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(c) charges 50% of that pilotage fee, none being rendered'))  # impossible together: FeeError
+_HUDSON_LOWER_BESIDE: tuple[tuple[str, str, str], ...] = (('dismissed', 'ice_detention_hours', "ice_detention_hours: charged beside dismissed (21 NYCRR § 55.2(c) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('dismissed', 'delay_hours', "delay_hours: charged beside dismissed (21 NYCRR § 55.2(g)(1) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('dismissed', 'detained_hours', "detained_hours: charged beside dismissed (21 NYCRR § 55.2(g)(3) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('dismissed', 'standby_hours', "standby_hours: charged beside dismissed (21 NYCRR § 55.2(g)(4) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('dismissed', 'departure_delay_hours', "departure_delay_hours: charged beside dismissed (21 NYCRR § 55.2(g)(5) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('dismissed', 'no_notice', "no_notice: charged beside dismissed (21 NYCRR § 55.2(h)(1) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('dismissed', 'late_arrival_hours', "late_arrival_hours: charged beside dismissed (21 NYCRR § 55.2(h)(3) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('dismissed', 'late_order', "late_order: charged beside dismissed (21 NYCRR § 55.2(h)(4) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'ice_detention_hours', "ice_detention_hours: charged beside cancellation (21 NYCRR § 55.2(c) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'delay_hours', "delay_hours: charged beside cancellation (21 NYCRR § 55.2(g)(1) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'detained_hours', "detained_hours: charged beside cancellation (21 NYCRR § 55.2(g)(3) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'standby_hours', "standby_hours: charged beside cancellation (21 NYCRR § 55.2(g)(4) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'departure_delay_hours', "departure_delay_hours: charged beside cancellation (21 NYCRR § 55.2(g)(5) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'no_notice', "no_notice: charged beside cancellation (21 NYCRR § 55.2(h)(1) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'late_arrival_hours', "late_arrival_hours: charged beside cancellation (21 NYCRR § 55.2(h)(3) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'late_order', "late_order: charged beside cancellation (21 NYCRR § 55.2(h)(4) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."))  # together on a reading: a note
 
 
 def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any]) -> Quote:
@@ -452,13 +595,18 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
     used = clamp(u, p.min_units, p.max_units)
     exact, bracket, formula = p.fee(used)
     base = exact.quantize(CENT, ROUND_HALF_UP)
-    lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation)]
+    lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation,
+                  Work(BASE_WORK, (exact, used, formula), () if given is not None else p.words, p.where, used,
+                       p.brackets) if used == u else
+                  Work(CLAMPED_WORK, (exact, used, formula, u), p.words, p.where, used, p.brackets))]
     notes = list(p.notes)
     instead: list[str] = []
     if given is None:
         notes.append(f"Measurements not provided: the maximum pilotage charge, on {u} pilotage units ({p.unmeasured}).")
     if used != u:
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {p.citation}.")
+    if options:
+        exclusive(options, _HUDSON_LOWER_CONFLICTS, _HUDSON_LOWER_BESIDE, notes)
     z2: list[Decimal] = []
 
     def zone2() -> Decimal:
@@ -471,14 +619,14 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
     if 'communication_fee' not in options:
         notes.append('Not included: the communication fee (Nav. Law § 89-a(4)(b)(1-a)), set by the board of commissioners of pilots; its amount is not in the law text.')
     if 'communication_fee' in options:
-        lines.append(Line('Communication fee (set by the board of commissioners of pilots, entered by the user)', board_amount(options['communication_fee'], 'communication_fee', None, ''), 'Nav. Law § 89-a(4)(b)(1-a)'))
+        lines.append(Line('Communication fee (set by the board of commissioners of pilots, entered by the user)', (entered := board_amount(options['communication_fee'], 'communication_fee', None, '')), 'Nav. Law § 89-a(4)(b)(1-a)', Work(('{1}', 'the amount the board set, entered by the user: ${1} (the law sets no cap)', ), (entered, entered, ), _WORDS_HUDSON_89_A_4_B_1_A_COMMUNICATION_FEE, _WHERE_HUDSON_89_A_4_B_1_A_COMMUNICATION_FEE)))
     if 'retirement_surcharge' in options:
         raise FeeError('retirement_surcharge: Nav. Law § 89-a(4)(b)(1-c)(iii) has the surcharge board set it from a date the corpus does not establish (Following the sixtieth month after the effective date of this subparagraph: the manifest gives no date for "effective date of this subparagraph"), so it cannot be quoted on ' + on.isoformat())
     if options:
         value = options.get('second_pilot')
         if value is not None and flag(value, 'second_pilot'):
             if p.text == 0:
-                lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of(base, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)'))
+                lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of((of_ := base), NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)', Work(('{1} × {2} / 100', '{2}% of the regular pilotage fee (${1})', ), (of_ * NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT / 100, of_, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT, ), _WORDS_NAV_89_A_4_B_1_A_SECOND_PILOT, _WHERE_NAV_89_A_4_B_1_A_SECOND_PILOT)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('launch')
         if value is not None:
@@ -486,65 +634,65 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
             in_force(NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(1)')
             if value == 'yonkers-pilot-station':
                 on_units = clamp(u, NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION_MIN_UNITS, NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION_MAX_UNITS)
-                lines.append(Line('Launch fee: Yonkers Pilot Station: ' + str(on_units) + ' PU × $2.99', cents(on_units * NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(1)'))
+                lines.append(Line('Launch fee: Yonkers Pilot Station: ' + str(on_units) + ' PU × $2.99', cents(on_units * NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(1)', Work(('{1} × {2}', "the vessel's {3} PU, charged on {1} PU (this fee's units: 100 to 500)", ), (on_units * NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION_RATE, on_units, NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION_RATE, u, ), _WORDS_NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION, _WHERE_NYCRR_21_55_2_B_1_LAUNCH_YONKERS_PILOT_STATION)))
             in_force(NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(1)')
             if value == 'yonkers-anchorage':
                 on_units = clamp(u, NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE_MIN_UNITS, NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE_MAX_UNITS)
-                lines.append(Line('Launch fee: Yonkers Anchorage: ' + str(on_units) + ' PU × $1.495', cents(on_units * NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE_RATE), '21 NYCRR § 55.2(b)(1)'))
+                lines.append(Line('Launch fee: Yonkers Anchorage: ' + str(on_units) + ' PU × $1.495', cents(on_units * NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE_RATE), '21 NYCRR § 55.2(b)(1)', Work(('{1} × {2}', "the vessel's {3} PU, charged on {1} PU (this fee's units: 100 to 500)", ), (on_units * NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE_RATE, on_units, NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE_RATE, u, ), _WORDS_NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE, _WHERE_NYCRR_21_55_2_B_1_LAUNCH_YONKERS_ANCHORAGE)))
         value = options.get('station_closed')
         if value is not None:
             value = choice(value, 'station_closed', ('norrie-point', 'yonkers'))
             in_force(NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_IN_FORCE_FROM, on, 'station_closed', '21 NYCRR § 55.2(c)')
             if value == 'norrie-point':
                 on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MAX_UNITS)
-                lines.append(Line('Pilot transport fee when Norrie Point Station is closed: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_RATE), '21 NYCRR § 55.2(c)'))
+                lines.append(Line('Pilot transport fee when Norrie Point Station is closed: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_RATE), '21 NYCRR § 55.2(c)', Work(('{1} × {2}', "the vessel's {3} PU, charged on {1} PU (this fee's units: 100 to 500)", ), (on_units * NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_RATE, on_units, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_RATE, u, ), _WORDS_NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT, _WHERE_NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT)))
                 notes.append('station_closed: charged on either river section: the rule names the Norrie Point Station but not the section of the transit (an interpretation) (21 NYCRR § 55.2(c)).')
             in_force(NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_IN_FORCE_FROM, on, 'station_closed', '21 NYCRR § 55.2(c)')
             if value == 'yonkers':
                 on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MAX_UNITS)
-                lines.append(Line('Pilot transport fee when Yonkers Station is closed: ' + str(on_units) + ' PU × $1.495', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_RATE), '21 NYCRR § 55.2(c)'))
+                lines.append(Line('Pilot transport fee when Yonkers Station is closed: ' + str(on_units) + ' PU × $1.495', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_RATE), '21 NYCRR § 55.2(c)', Work(('{1} × {2}', "the vessel's {3} PU, charged on {1} PU (this fee's units: 100 to 500)", ), (on_units * NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_RATE, on_units, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_RATE, u, ), _WORDS_NYCRR_21_55_2_C_STATION_CLOSED_YONKERS, _WHERE_NYCRR_21_55_2_C_STATION_CLOSED_YONKERS)))
                 notes.append('station_closed: charged on either river section: the rule names the Yonkers Station but not the section of the transit (an interpretation) (21 NYCRR § 55.2(c)).')
         value = options.get('docking')
         if value is not None:
             value = choice(value, 'docking', ('no-tug-no-thruster', 'thruster', 'tug'))
             in_force(NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(1)')
             if value == 'no-tug-no-thruster':
-                lines.append(Line('Docking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
+                lines.append(Line('Docking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_PERCENT / 100, of_, NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_PERCENT, ), _WORDS_NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER, _WHERE_NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_2_DOCKING_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(2)')
             if value == 'thruster':
-                lines.append(Line('Docking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_DOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
+                lines.append(Line('Docking (thruster): 15% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_D_2_DOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_D_2_DOCKING_THRUSTER_PERCENT / 100, of_, NYCRR_21_55_2_D_2_DOCKING_THRUSTER_PERCENT, ), _WORDS_NYCRR_21_55_2_D_2_DOCKING_THRUSTER, _WHERE_NYCRR_21_55_2_D_2_DOCKING_THRUSTER)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_3_DOCKING_TUG_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(3)')
             if value == 'tug':
-                lines.append(Line('Docking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_DOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
+                lines.append(Line('Docking (tug): 10% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_D_3_DOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_D_3_DOCKING_TUG_PERCENT / 100, of_, NYCRR_21_55_2_D_3_DOCKING_TUG_PERCENT, ), _WORDS_NYCRR_21_55_2_D_3_DOCKING_TUG, _WHERE_NYCRR_21_55_2_D_3_DOCKING_TUG)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('undocking')
         if value is not None:
             value = choice(value, 'undocking', ('no-tug-no-thruster', 'thruster', 'tug'))
             in_force(NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(1)')
             if value == 'no-tug-no-thruster':
-                lines.append(Line('Undocking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
+                lines.append(Line('Undocking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_PERCENT / 100, of_, NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_PERCENT, ), _WORDS_NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER, _WHERE_NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(2)')
             if value == 'thruster':
-                lines.append(Line('Undocking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
+                lines.append(Line('Undocking (thruster): 15% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_PERCENT / 100, of_, NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_PERCENT, ), _WORDS_NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER, _WHERE_NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_3_UNDOCKING_TUG_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(3)')
             if value == 'tug':
-                lines.append(Line('Undocking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
+                lines.append(Line('Undocking (tug): 10% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT / 100, of_, NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT, ), _WORDS_NYCRR_21_55_2_D_3_UNDOCKING_TUG, _WHERE_NYCRR_21_55_2_D_3_UNDOCKING_TUG)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('shifting')
         if value is not None:
             for _ in range(times(value, 'shifting')):
                 in_force(NYCRR_21_55_2_E_SHIFTING_IN_FORCE_FROM, on, 'shifting', '21 NYCRR § 55.2(e)')
-                lines.append(Line('Shifting: 20% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_E_SHIFTING_PERCENT), '21 NYCRR § 55.2(e)'))
+                lines.append(Line('Shifting: 20% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_E_SHIFTING_PERCENT), '21 NYCRR § 55.2(e)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_E_SHIFTING_PERCENT / 100, of_, NYCRR_21_55_2_E_SHIFTING_PERCENT, ), _WORDS_NYCRR_21_55_2_E_SHIFTING, _WHERE_NYCRR_21_55_2_E_SHIFTING)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('anchoring')
         if value is not None:
             for _ in range(times(value, 'anchoring')):
                 in_force(NYCRR_21_55_2_F_ANCHORING_IN_FORCE_FROM, on, 'anchoring', '21 NYCRR § 55.2(f)')
-                lines.append(Line('Anchoring: 5% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_F_ANCHORING_PERCENT), '21 NYCRR § 55.2(f)'))
+                lines.append(Line('Anchoring: 5% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_F_ANCHORING_PERCENT), '21 NYCRR § 55.2(f)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_F_ANCHORING_PERCENT / 100, of_, NYCRR_21_55_2_F_ANCHORING_PERCENT, ), _WORDS_NYCRR_21_55_2_F_ANCHORING, _WHERE_NYCRR_21_55_2_F_ANCHORING)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('stop_hours')
         if value is not None:
@@ -552,7 +700,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 in_force(NYCRR_21_55_2_A_STOP_HOURS_IN_FORCE_FROM, on, 'stop_hours', '21 NYCRR § 55.2(a)')
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_A_STOP_HOURS_PERCENT, NYCRR_21_55_2_A_STOP_HOURS_MAX_PERCENT, False)
-                    lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(a)'))
+                    lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of((of_ := zone2()), total), '21 NYCRR § 55.2(a)', Work(('{1} × {2} / 100', '{4} hour(s): {3} = {2}%', '{2}% of the Zone 2 base rate (${1})', ), (of_ * total / 100, of_, total, how, amount_of, ), _WORDS_NYCRR_21_55_2_A_STOP_HOURS, _WHERE_NYCRR_21_55_2_A_STOP_HOURS)))
                     notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('stop_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(a)).')
         value = options.get('ice_detention_hours')
@@ -561,7 +709,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 in_force(NYCRR_21_55_2_C_ICE_DETENTION_HOURS_IN_FORCE_FROM, on, 'ice_detention_hours', '21 NYCRR § 55.2(c)')
                 periods = started(amount_of, HOURS_PER_DAY)
                 if periods:
-                    lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)'))
+                    lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)', Work(('{1} × {2} × {3} / 100', '{4} hours: {3} period(s) of 24 hours begun', '{2}% × {3} of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods / 100, of_, NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT, periods, amount_of, ), _WORDS_NYCRR_21_55_2_C_ICE_DETENTION_HOURS, _WHERE_NYCRR_21_55_2_C_ICE_DETENTION_HOURS)))
                     notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('ice_second_pilot')
         if value is not None and flag(value, 'ice_second_pilot') and options.get('second_pilot'):
@@ -569,7 +717,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
             value = None
         if value is not None and flag(value, 'ice_second_pilot'):
             in_force(NYCRR_21_55_2_C_ICE_SECOND_PILOT_IN_FORCE_FROM, on, 'ice_second_pilot', '21 NYCRR § 55.2(c)')
-            lines.append(Line('Second pilot (ice): 50% of the regular pilotage fee', percent_of(base, NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT), '21 NYCRR § 55.2(c)'))
+            lines.append(Line('Second pilot (ice): 50% of the regular pilotage fee', percent_of((of_ := base), NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT), '21 NYCRR § 55.2(c)', Work(('{1} × {2} / 100', '{2}% of the regular pilotage fee (${1})', ), (of_ * NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT / 100, of_, NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT, ), _WORDS_NYCRR_21_55_2_C_ICE_SECOND_PILOT, _WHERE_NYCRR_21_55_2_C_ICE_SECOND_PILOT)))
             notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('delay_hours')
         if value is not None:
@@ -579,13 +727,13 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                     notes.append('delay_hours: no charge, services used within 1 hour (21 NYCRR § 55.2(g)(1)).')
                 elif amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_1_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_1_DELAY_HOURS_MAX_PERCENT, False)
-                    lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(1)'))
+                    lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of((of_ := zone2()), total), '21 NYCRR § 55.2(g)(1)', Work(('{1} × {2} / 100', '{4} hour(s): {3} = {2}%', '{2}% of the Zone 2 base rate (${1})', ), (of_ * total / 100, of_, total, how, amount_of, ), _WORDS_NYCRR_21_55_2_G_1_DELAY_HOURS, _WHERE_NYCRR_21_55_2_G_1_DELAY_HOURS)))
                     notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('delay_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(1)).')
         value = options.get('dismissed')
         if value is not None and flag(value, 'dismissed'):
             in_force(NYCRR_21_55_2_G_2_DISMISSED_IN_FORCE_FROM, on, 'dismissed', '21 NYCRR § 55.2(g)(2)')
-            lines.append(Line('Dismissed without rendering services: 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_G_2_DISMISSED_PERCENT), '21 NYCRR § 55.2(g)(2)'))
+            lines.append(Line('Dismissed without rendering services: 15% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_G_2_DISMISSED_PERCENT), '21 NYCRR § 55.2(g)(2)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_G_2_DISMISSED_PERCENT / 100, of_, NYCRR_21_55_2_G_2_DISMISSED_PERCENT, ), _WORDS_NYCRR_21_55_2_G_2_DISMISSED, _WHERE_NYCRR_21_55_2_G_2_DISMISSED)))
             notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             instead.append('dismissed: charged instead of the pilotage fee, none being rendered ("dismissed without rendering services", 21 NYCRR § 55.2(g)(2)).')
         value = options.get('detained_hours')
@@ -594,7 +742,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 in_force(NYCRR_21_55_2_G_3_DETAINED_HOURS_IN_FORCE_FROM, on, 'detained_hours', '21 NYCRR § 55.2(g)(3)')
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_3_DETAINED_HOURS_PERCENT, NYCRR_21_55_2_G_3_DETAINED_HOURS_MAX_PERCENT, True)
-                    lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(3)'))
+                    lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of((of_ := zone2()), total), '21 NYCRR § 55.2(g)(3)', Work(('{1} × {2} / 100', '{4} hour(s): {3} = {2}%', '{2}% of the Zone 2 base rate (${1})', ), (of_ * total / 100, of_, total, how, amount_of, ), _WORDS_NYCRR_21_55_2_G_3_DETAINED_HOURS, _WHERE_NYCRR_21_55_2_G_3_DETAINED_HOURS)))
                     notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('detained_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(3)).')
         value = options.get('standby_hours')
@@ -603,7 +751,7 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 in_force(NYCRR_21_55_2_G_4_STANDBY_HOURS_IN_FORCE_FROM, on, 'standby_hours', '21 NYCRR § 55.2(g)(4)')
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_4_STANDBY_HOURS_PERCENT, NYCRR_21_55_2_G_4_STANDBY_HOURS_MAX_PERCENT, False)
-                    lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(4)'))
+                    lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of((of_ := zone2()), total), '21 NYCRR § 55.2(g)(4)', Work(('{1} × {2} / 100', '{4} hour(s): {3} = {2}%', '{2}% of the Zone 2 base rate (${1})', ), (of_ * total / 100, of_, total, how, amount_of, ), _WORDS_NYCRR_21_55_2_G_4_STANDBY_HOURS, _WHERE_NYCRR_21_55_2_G_4_STANDBY_HOURS)))
                     notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('standby_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(4)).')
         value = options.get('departure_delay_hours')
@@ -612,25 +760,25 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                 in_force(NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_IN_FORCE_FROM, on, 'departure_delay_hours', '21 NYCRR § 55.2(g)(5)')
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_MAX_PERCENT, False)
-                    lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(5)'))
+                    lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of((of_ := zone2()), total), '21 NYCRR § 55.2(g)(5)', Work(('{1} × {2} / 100', '{4} hour(s): {3} = {2}%', '{2}% of the Zone 2 base rate (${1})', ), (of_ * total / 100, of_, total, how, amount_of, ), _WORDS_NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS, _WHERE_NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS)))
                     notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('departure_delay_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(5)).')
         value = options.get('no_notice')
         if value is not None and flag(value, 'no_notice'):
             in_force(NYCRR_21_55_2_H_1_NO_NOTICE_IN_FORCE_FROM, on, 'no_notice', '21 NYCRR § 55.2(h)(1)')
-            lines.append(Line('Arrival without prior notice: 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_1_NO_NOTICE_PERCENT), '21 NYCRR § 55.2(h)(1)'))
+            lines.append(Line('Arrival without prior notice: 25% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_H_1_NO_NOTICE_PERCENT), '21 NYCRR § 55.2(h)(1)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_H_1_NO_NOTICE_PERCENT / 100, of_, NYCRR_21_55_2_H_1_NO_NOTICE_PERCENT, ), _WORDS_NYCRR_21_55_2_H_1_NO_NOTICE, _WHERE_NYCRR_21_55_2_H_1_NO_NOTICE)))
             notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('cancellation')
         if value is not None:
             value = choice(value, 'cancellation', ('under-2-hours', 'under-6-hours'))
             in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
             if value == 'under-6-hours':
-                lines.append(Line('Late cancellation (under-6-hours): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+                lines.append(Line('Late cancellation (under-6-hours): 15% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT / 100, of_, NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT, ), _WORDS_NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS, _WHERE_NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                 instead.append('cancellation: charged instead of the pilotage fee, none being rendered ("arrival/departure of a vessel is cancelled", 21 NYCRR § 55.2(h)(2)).')
             in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
             if value == 'under-2-hours':
-                lines.append(Line('Late cancellation (under-2-hours): 35% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+                lines.append(Line('Late cancellation (under-2-hours): 35% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT / 100, of_, NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT, ), _WORDS_NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS, _WHERE_NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                 instead.append('cancellation: charged instead of the pilotage fee, none being rendered ("arrival/departure of a vessel is cancelled", 21 NYCRR § 55.2(h)(2)).')
         value = options.get('late_arrival_hours')
@@ -641,29 +789,32 @@ def _quote_hudson_lower(given: Decimal | None, on: _date, options: dict[str, Any
                     notes.append('late_arrival_hours: no charge, the vessel is not more than one hour later than its scheduled arrival time (21 NYCRR § 55.2(h)(3)).')
                 elif amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT, False)
-                    lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(h)(3)'))
+                    lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of((of_ := zone2()), total), '21 NYCRR § 55.2(h)(3)', Work(('{1} × {2} / 100', '{4} hour(s): {3} = {2}%', '{2}% of the Zone 2 base rate (${1})', ), (of_ * total / 100, of_, total, how, amount_of, ), _WORDS_NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS, _WHERE_NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS)))
                     notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('late_arrival_hours: charged only when the vessel is more than one hour late ("more than one hour later than its scheduled arrival time"); then every hour of the lateness is charged, a part of an hour as an hour (an interpretation: the rule does not say whether the first hour counts once the vessel is that late) (21 NYCRR § 55.2(h)(3)).')
         value = options.get('late_order')
         if value is not None and flag(value, 'late_order'):
             in_force(NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM, on, 'late_order', '21 NYCRR § 55.2(h)(4)')
-            lines.append(Line('Late ordering of pilot: 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT), '21 NYCRR § 55.2(h)(4)'))
+            lines.append(Line('Late ordering of pilot: 10% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT), '21 NYCRR § 55.2(h)(4)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT / 100, of_, NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT, ), _WORDS_NYCRR_21_55_2_H_4_LATE_ORDER, _WHERE_NYCRR_21_55_2_H_4_LATE_ORDER)))
             notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
     if instead:  # a fee charged instead of the pilotage fee: no pilotage was rendered
         lines.pop(0)
         notes.extend(instead)
-    return Quote("hudson-lower", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
+    return Quote("hudson-lower", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes),
+                 unmeasured=p.unmeasured if given is None else "")
 
 # ---- hudson-upper: Hudson River Section 2 (Upper River) base pilotage ----------------------------
 
 _HUDSON_UPPER_PERIODS = (
     Period(NAV_89_A_4_B_FROM, NAV_89_A_4_B_UNTIL, hudson_upper_nav_89_a_4_b, 'Nav. Law § 89-a(4)(b)', None, NAV_89_A_4_B_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).',), 1, 'Nav. Law § 89-a(4)(d)'),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).',), 1, 'Nav. Law § 89-a(4)(d)', where=_WHERE_NAV_89_A_4_B, words=_WORDS_NAV_89_A_4_B, brackets=_BRACKETS_NAV_89_A_4_B),
     Period(NAV_89_A_4_B_1_VII_HUDSON_UPPER_FROM, None, hudson_upper_nav_89_a_4_b_1_vii, 'Nav. Law § 89-a(4)(b)(1)(vii)', None, NAV_89_A_4_B_1_VII_HUDSON_UPPER_MAX_UNITS,
-           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)'),
+           ('At exactly 100 pilotage units the flat "more than 50 and up to 100" charge applies; the per-unit rate for "100 pilotage units and over" applies above it (the two overlap at 100).', 'Not included: the pilots\' retirement surcharge (Nav. Law § 89-a(4)(b)(1-c)(ii)): its statutory amounts run until the sixtieth month after a date the corpus does not establish (the manifest gives no date for "effective date of this subparagraph"), and after them the surcharge board sets it.'), 0, 'Nav. Law § 89-a(4)(d)', where=_WHERE_NAV_89_A_4_B_1_VII_HUDSON_UPPER, words=_WORDS_NAV_89_A_4_B_1_VII_HUDSON_UPPER, brackets=_BRACKETS_NAV_89_A_4_B_1_VII_HUDSON_UPPER),
 )
 _HUDSON_UPPER_NO_SCHEDULE = "no hudson-upper rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), from 2022-01-01 (089-a.4-7-8.txt); known in force until 2006-01-01; the corpus has no text of it from then until 2022-01-01 (089-a.4-7-8.txt); schedules whose dates the corpus does not establish: Nav. Law \u00a7 89-a(4)(b)(1)(vi) (thirtieth day following the effective date of the act that added this clause: the manifest gives no date for \"effective date of the act that added this clause\"); Nav. Law \u00a7 89-a(4)(b)(1)(i) (no date in the text, and the manifest gives none for 089-a.4-7-8.txt); Nav. Law \u00a7 89-a(4)(b)(1)(ii) (Twelve months after the effective date of this clause: the manifest gives no date for \"effective date of this clause\"); and 3 more"
 _HUDSON_UPPER_OPTIONS = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring", "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours", "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours", "late_order", "communication_fee", "retirement_surcharge", )
+_HUDSON_UPPER_CONFLICTS: tuple[tuple[str, str, str], ...] = (('dismissed', 'second_pilot', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and Nav. Law § 89-a(4)(b)(1-a) charges 50% of that pilotage fee, none being rendered'), ('dismissed', 'docking', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(d)(1) pays for docking ("docking"), an act of pilotage, none being rendered'), ('dismissed', 'undocking', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(d)(1) pays for docking ("docking"), an act of pilotage, none being rendered'), ('dismissed', 'shifting', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(e) pays for shifting ("shifting"), an act of pilotage, none being rendered'), ('dismissed', 'anchoring', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(f) pays for anchoring ("anchoring"), an act of pilotage, none being rendered'), ('dismissed', 'stop_hours', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(a) pays for cargo stops ("cargo stops"), an act of pilotage, none being rendered'), ('dismissed', 'ice_second_pilot', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(c) charges 50% of that pilotage fee, none being rendered'), ('dismissed', 'cancellation', '21 NYCRR § 55.2(g)(2) ("dismissed without rendering services") is charged instead of the pilotage fee, and so is 21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled"): one call is not both'), ('cancellation', 'second_pilot', '21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled") is charged instead of the pilotage fee, and Nav. Law § 89-a(4)(b)(1-a) charges 50% of that pilotage fee, none being rendered'), ('cancellation', 'docking', '21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(d)(1) pays for docking ("docking"), an act of pilotage, none being rendered'), ('cancellation', 'undocking', '21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(d)(1) pays for docking ("docking"), an act of pilotage, none being rendered'), ('cancellation', 'shifting', '21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(e) pays for shifting ("shifting"), an act of pilotage, none being rendered'), ('cancellation', 'anchoring', '21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(f) pays for anchoring ("anchoring"), an act of pilotage, none being rendered'), ('cancellation', 'stop_hours', '21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(a) pays for cargo stops ("cargo stops"), an act of pilotage, none being rendered'), ('cancellation', 'ice_second_pilot', '21 NYCRR § 55.2(h)(2) ("arrival/departure of a vessel is cancelled") is charged instead of the pilotage fee, and 21 NYCRR § 55.2(c) charges 50% of that pilotage fee, none being rendered'))  # impossible together: FeeError
+_HUDSON_UPPER_BESIDE: tuple[tuple[str, str, str], ...] = (('dismissed', 'ice_detention_hours', "ice_detention_hours: charged beside dismissed (21 NYCRR § 55.2(c) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('dismissed', 'delay_hours', "delay_hours: charged beside dismissed (21 NYCRR § 55.2(g)(1) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('dismissed', 'detained_hours', "detained_hours: charged beside dismissed (21 NYCRR § 55.2(g)(3) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('dismissed', 'standby_hours', "standby_hours: charged beside dismissed (21 NYCRR § 55.2(g)(4) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('dismissed', 'departure_delay_hours', "departure_delay_hours: charged beside dismissed (21 NYCRR § 55.2(g)(5) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('dismissed', 'no_notice', "no_notice: charged beside dismissed (21 NYCRR § 55.2(h)(1) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('dismissed', 'late_arrival_hours', "late_arrival_hours: charged beside dismissed (21 NYCRR § 55.2(h)(3) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('dismissed', 'late_order', "late_order: charged beside dismissed (21 NYCRR § 55.2(h)(4) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'ice_detention_hours', "ice_detention_hours: charged beside cancellation (21 NYCRR § 55.2(c) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'delay_hours', "delay_hours: charged beside cancellation (21 NYCRR § 55.2(g)(1) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'detained_hours', "detained_hours: charged beside cancellation (21 NYCRR § 55.2(g)(3) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'standby_hours', "standby_hours: charged beside cancellation (21 NYCRR § 55.2(g)(4) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'departure_delay_hours', "departure_delay_hours: charged beside cancellation (21 NYCRR § 55.2(g)(5) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'no_notice', "no_notice: charged beside cancellation (21 NYCRR § 55.2(h)(1) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'late_arrival_hours', "late_arrival_hours: charged beside cancellation (21 NYCRR § 55.2(h)(3) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."), ('cancellation', 'late_order', "late_order: charged beside cancellation (21 NYCRR § 55.2(h)(4) charges for the vessel's waiting, notice or delay, not for pilotage rendered; a reading: the law does not say whether it stands with a fee charged instead of pilotage)."))  # together on a reading: a note
 
 
 def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any]) -> Quote:
@@ -679,13 +830,18 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
     used = clamp(u, p.min_units, p.max_units)
     exact, bracket, formula = p.fee(used)
     base = exact.quantize(CENT, ROUND_HALF_UP)
-    lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation)]
+    lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation,
+                  Work(BASE_WORK, (exact, used, formula), () if given is not None else p.words, p.where, used,
+                       p.brackets) if used == u else
+                  Work(CLAMPED_WORK, (exact, used, formula, u), p.words, p.where, used, p.brackets))]
     notes = list(p.notes)
     instead: list[str] = []
     if given is None:
         notes.append(f"Measurements not provided: the maximum pilotage charge, on {u} pilotage units ({p.unmeasured}).")
     if used != u:
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {p.citation}.")
+    if options:
+        exclusive(options, _HUDSON_UPPER_CONFLICTS, _HUDSON_UPPER_BESIDE, notes)
     z2: list[Decimal] = []
 
     def zone2() -> Decimal:
@@ -701,7 +857,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
         if 'launch' not in options:
             notes.append('Mid-river launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station).')
         if 'communication_fee' in options:
-            lines.append(Line('Communication fee (set by the board of commissioners of pilots, entered by the user)', board_amount(options['communication_fee'], 'communication_fee', None, ''), 'Nav. Law § 89-a(4)(b)(1-a)'))
+            lines.append(Line('Communication fee (set by the board of commissioners of pilots, entered by the user)', (entered := board_amount(options['communication_fee'], 'communication_fee', None, '')), 'Nav. Law § 89-a(4)(b)(1-a)', Work(('{1}', 'the amount the board set, entered by the user: ${1} (the law sets no cap)', ), (entered, entered, ), _WORDS_HUDSON_89_A_4_B_1_A_COMMUNICATION_FEE, _WHERE_HUDSON_89_A_4_B_1_A_COMMUNICATION_FEE)))
         if 'retirement_surcharge' in options:
             raise FeeError('retirement_surcharge: Nav. Law § 89-a(4)(b)(1-c)(iii) has the surcharge board set it from a date the corpus does not establish (Following the sixtieth month after the effective date of this subparagraph: the manifest gives no date for "effective date of this subparagraph"), so it cannot be quoted on ' + on.isoformat())
     if p.text == 1:
@@ -712,17 +868,17 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
         if 'launch' not in options:
             notes.append('Mid-river launch fee not included: no pilot station was chosen (Nav. Law § 89-a(4)(b)(1-a): set by the board of commissioners of pilots; 21 NYCRR § 55.2(b)(2) sets launch fees per pilotage unit by station).')
         if 'communication_fee' in options:
-            lines.append(Line('Communication fee (set by the board of commissioners of pilots, entered by the user)', board_amount(options['communication_fee'], 'communication_fee', None, ''), 'Nav. Law § 89-a(4)(b)(1-a)'))
+            lines.append(Line('Communication fee (set by the board of commissioners of pilots, entered by the user)', (entered := board_amount(options['communication_fee'], 'communication_fee', None, '')), 'Nav. Law § 89-a(4)(b)(1-a)', Work(('{1}', 'the amount the board set, entered by the user: ${1} (the law sets no cap)', ), (entered, entered, ), _WORDS_HUDSON_89_A_4_B_1_A_COMMUNICATION_FEE_NAV_LAW_CONSOLIDATED, _WHERE_HUDSON_89_A_4_B_1_A_COMMUNICATION_FEE_NAV_LAW_CONSOLIDATED)))
         if 'retirement_surcharge' in options:
             raise FeeError('retirement_surcharge: Nav. Law § 89-a(4)(b)(1-c)(iii) has the surcharge board set it from a date the corpus does not establish (Following the sixtieth month after the effective date of this subparagraph: the manifest gives no date for "effective date of this subparagraph"), so it cannot be quoted on ' + on.isoformat())
     if options:
         value = options.get('second_pilot')
         if value is not None and flag(value, 'second_pilot'):
             if p.text == 1:
-                lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of(base, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)'))
+                lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of((of_ := base), NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)', Work(('{1} × {2} / 100', '{2}% of the regular pilotage fee (${1})', ), (of_ * NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT / 100, of_, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT, ), _WORDS_NAV_89_A_4_B_1_A_SECOND_PILOT_2, _WHERE_NAV_89_A_4_B_1_A_SECOND_PILOT_2)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             if p.text == 0:
-                lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of(base, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)'))
+                lines.append(Line('Second pilot: 50% of the regular pilotage fee', percent_of((of_ := base), NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT), 'Nav. Law § 89-a(4)(b)(1-a)', Work(('{1} × {2} / 100', '{2}% of the regular pilotage fee (${1})', ), (of_ * NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT / 100, of_, NAV_89_A_4_B_1_A_SECOND_PILOT_PERCENT, ), _WORDS_NAV_89_A_4_B_1_A_SECOND_PILOT, _WHERE_NAV_89_A_4_B_1_A_SECOND_PILOT)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('launch')
         if value is not None:
@@ -730,69 +886,69 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 in_force(NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(2)')
                 if value == 'yonkers-pilot-station':
                     on_units = clamp(u, NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_MIN_UNITS, NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_MAX_UNITS)
-                    lines.append(Line('Launch fee: Yonkers Pilot Station: ' + str(on_units) + ' PU × $2.99', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(2)'))
+                    lines.append(Line('Launch fee: Yonkers Pilot Station: ' + str(on_units) + ' PU × $2.99', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(2)', Work(('{1} × {2}', "the vessel's {3} PU, charged on {1} PU (this fee's units: 100 to 500)", ), (on_units * NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_RATE, on_units, NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION_RATE, u, ), _WORDS_NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION, _WHERE_NYCRR_21_55_2_B_2_LAUNCH_YONKERS_PILOT_STATION)))
                 in_force(NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(2)')
                 if value == 'norrie-point-pilot-station':
                     on_units = clamp(u, NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_MIN_UNITS, NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_MAX_UNITS)
-                    lines.append(Line('Launch fee: Norrie Point Pilot Station: ' + str(on_units) + ' PU × $2.63', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(2)'))
+                    lines.append(Line('Launch fee: Norrie Point Pilot Station: ' + str(on_units) + ' PU × $2.63', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_RATE), '21 NYCRR § 55.2(b)(2)', Work(('{1} × {2}', "the vessel's {3} PU, charged on {1} PU (this fee's units: 100 to 500)", ), (on_units * NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_RATE, on_units, NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION_RATE, u, ), _WORDS_NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION, _WHERE_NYCRR_21_55_2_B_2_LAUNCH_NORRIE_POINT_PILOT_STATION)))
                 in_force(NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_IN_FORCE_FROM, on, 'launch', '21 NYCRR § 55.2(b)(2)')
                 if value == 'hyde-park-anchorage':
                     on_units = clamp(u, NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_MIN_UNITS, NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_MAX_UNITS)
-                    lines.append(Line('Launch fee: Hyde Park Anchorage: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_RATE), '21 NYCRR § 55.2(b)(2)'))
+                    lines.append(Line('Launch fee: Hyde Park Anchorage: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_RATE), '21 NYCRR § 55.2(b)(2)', Work(('{1} × {2}', "the vessel's {3} PU, charged on {1} PU (this fee's units: 100 to 500)", ), (on_units * NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_RATE, on_units, NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE_RATE, u, ), _WORDS_NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE, _WHERE_NYCRR_21_55_2_B_2_LAUNCH_HYDE_PARK_ANCHORAGE)))
         value = options.get('station_closed')
         if value is not None:
             value = choice(value, 'station_closed', ('norrie-point', 'yonkers'))
             in_force(NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_IN_FORCE_FROM, on, 'station_closed', '21 NYCRR § 55.2(c)')
             if value == 'norrie-point':
                 on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_MAX_UNITS)
-                lines.append(Line('Pilot transport fee when Norrie Point Station is closed: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_RATE), '21 NYCRR § 55.2(c)'))
+                lines.append(Line('Pilot transport fee when Norrie Point Station is closed: ' + str(on_units) + ' PU × $1.315', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_RATE), '21 NYCRR § 55.2(c)', Work(('{1} × {2}', "the vessel's {3} PU, charged on {1} PU (this fee's units: 100 to 500)", ), (on_units * NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_RATE, on_units, NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT_RATE, u, ), _WORDS_NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT, _WHERE_NYCRR_21_55_2_C_STATION_CLOSED_NORRIE_POINT)))
                 notes.append('station_closed: charged on either river section: the rule names the Norrie Point Station but not the section of the transit (an interpretation) (21 NYCRR § 55.2(c)).')
             in_force(NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_IN_FORCE_FROM, on, 'station_closed', '21 NYCRR § 55.2(c)')
             if value == 'yonkers':
                 on_units = clamp(u, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MIN_UNITS, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_MAX_UNITS)
-                lines.append(Line('Pilot transport fee when Yonkers Station is closed: ' + str(on_units) + ' PU × $1.495', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_RATE), '21 NYCRR § 55.2(c)'))
+                lines.append(Line('Pilot transport fee when Yonkers Station is closed: ' + str(on_units) + ' PU × $1.495', cents(on_units * NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_RATE), '21 NYCRR § 55.2(c)', Work(('{1} × {2}', "the vessel's {3} PU, charged on {1} PU (this fee's units: 100 to 500)", ), (on_units * NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_RATE, on_units, NYCRR_21_55_2_C_STATION_CLOSED_YONKERS_RATE, u, ), _WORDS_NYCRR_21_55_2_C_STATION_CLOSED_YONKERS, _WHERE_NYCRR_21_55_2_C_STATION_CLOSED_YONKERS)))
                 notes.append('station_closed: charged on either river section: the rule names the Yonkers Station but not the section of the transit (an interpretation) (21 NYCRR § 55.2(c)).')
         value = options.get('docking')
         if value is not None:
             value = choice(value, 'docking', ('no-tug-no-thruster', 'thruster', 'tug'))
             in_force(NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(1)')
             if value == 'no-tug-no-thruster':
-                lines.append(Line('Docking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
+                lines.append(Line('Docking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_PERCENT / 100, of_, NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER_PERCENT, ), _WORDS_NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER, _WHERE_NYCRR_21_55_2_D_1_DOCKING_NO_TUG_NO_THRUSTER)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_2_DOCKING_THRUSTER_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(2)')
             if value == 'thruster':
-                lines.append(Line('Docking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_DOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
+                lines.append(Line('Docking (thruster): 15% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_D_2_DOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_D_2_DOCKING_THRUSTER_PERCENT / 100, of_, NYCRR_21_55_2_D_2_DOCKING_THRUSTER_PERCENT, ), _WORDS_NYCRR_21_55_2_D_2_DOCKING_THRUSTER, _WHERE_NYCRR_21_55_2_D_2_DOCKING_THRUSTER)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_3_DOCKING_TUG_IN_FORCE_FROM, on, 'docking', '21 NYCRR § 55.2(d)(3)')
             if value == 'tug':
-                lines.append(Line('Docking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_DOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
+                lines.append(Line('Docking (tug): 10% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_D_3_DOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_D_3_DOCKING_TUG_PERCENT / 100, of_, NYCRR_21_55_2_D_3_DOCKING_TUG_PERCENT, ), _WORDS_NYCRR_21_55_2_D_3_DOCKING_TUG, _WHERE_NYCRR_21_55_2_D_3_DOCKING_TUG)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('undocking')
         if value is not None:
             value = choice(value, 'undocking', ('no-tug-no-thruster', 'thruster', 'tug'))
             in_force(NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(1)')
             if value == 'no-tug-no-thruster':
-                lines.append(Line('Undocking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)'))
+                lines.append(Line('Undocking (no-tug-no-thruster): 25% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(1)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_PERCENT / 100, of_, NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER_PERCENT, ), _WORDS_NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER, _WHERE_NYCRR_21_55_2_D_1_UNDOCKING_NO_TUG_NO_THRUSTER)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(2)')
             if value == 'thruster':
-                lines.append(Line('Undocking (thruster): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)'))
+                lines.append(Line('Undocking (thruster): 15% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_PERCENT), '21 NYCRR § 55.2(d)(2)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_PERCENT / 100, of_, NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER_PERCENT, ), _WORDS_NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER, _WHERE_NYCRR_21_55_2_D_2_UNDOCKING_THRUSTER)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             in_force(NYCRR_21_55_2_D_3_UNDOCKING_TUG_IN_FORCE_FROM, on, 'undocking', '21 NYCRR § 55.2(d)(3)')
             if value == 'tug':
-                lines.append(Line('Undocking (tug): 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)'))
+                lines.append(Line('Undocking (tug): 10% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT), '21 NYCRR § 55.2(d)(3)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT / 100, of_, NYCRR_21_55_2_D_3_UNDOCKING_TUG_PERCENT, ), _WORDS_NYCRR_21_55_2_D_3_UNDOCKING_TUG, _WHERE_NYCRR_21_55_2_D_3_UNDOCKING_TUG)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('shifting')
         if value is not None:
             for _ in range(times(value, 'shifting')):
                 in_force(NYCRR_21_55_2_E_SHIFTING_IN_FORCE_FROM, on, 'shifting', '21 NYCRR § 55.2(e)')
-                lines.append(Line('Shifting: 20% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_E_SHIFTING_PERCENT), '21 NYCRR § 55.2(e)'))
+                lines.append(Line('Shifting: 20% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_E_SHIFTING_PERCENT), '21 NYCRR § 55.2(e)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_E_SHIFTING_PERCENT / 100, of_, NYCRR_21_55_2_E_SHIFTING_PERCENT, ), _WORDS_NYCRR_21_55_2_E_SHIFTING, _WHERE_NYCRR_21_55_2_E_SHIFTING)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('anchoring')
         if value is not None:
             for _ in range(times(value, 'anchoring')):
                 in_force(NYCRR_21_55_2_F_ANCHORING_IN_FORCE_FROM, on, 'anchoring', '21 NYCRR § 55.2(f)')
-                lines.append(Line('Anchoring: 5% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_F_ANCHORING_PERCENT), '21 NYCRR § 55.2(f)'))
+                lines.append(Line('Anchoring: 5% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_F_ANCHORING_PERCENT), '21 NYCRR § 55.2(f)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_F_ANCHORING_PERCENT / 100, of_, NYCRR_21_55_2_F_ANCHORING_PERCENT, ), _WORDS_NYCRR_21_55_2_F_ANCHORING, _WHERE_NYCRR_21_55_2_F_ANCHORING)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('stop_hours')
         if value is not None:
@@ -800,7 +956,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 in_force(NYCRR_21_55_2_A_STOP_HOURS_IN_FORCE_FROM, on, 'stop_hours', '21 NYCRR § 55.2(a)')
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_A_STOP_HOURS_PERCENT, NYCRR_21_55_2_A_STOP_HOURS_MAX_PERCENT, False)
-                    lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(a)'))
+                    lines.append(Line('Intermediate stop: ' + str(how) + ' of the Zone 2 base rate', percent_of((of_ := zone2()), total), '21 NYCRR § 55.2(a)', Work(('{1} × {2} / 100', '{4} hour(s): {3} = {2}%', '{2}% of the Zone 2 base rate (${1})', ), (of_ * total / 100, of_, total, how, amount_of, ), _WORDS_NYCRR_21_55_2_A_STOP_HOURS, _WHERE_NYCRR_21_55_2_A_STOP_HOURS)))
                     notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('stop_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(a)).')
         value = options.get('ice_detention_hours')
@@ -809,7 +965,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 in_force(NYCRR_21_55_2_C_ICE_DETENTION_HOURS_IN_FORCE_FROM, on, 'ice_detention_hours', '21 NYCRR § 55.2(c)')
                 periods = started(amount_of, HOURS_PER_DAY)
                 if periods:
-                    lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)'))
+                    lines.append(Line('Detained by ice: 35% × ' + str(periods) + ' period(s) of 24 hours of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods), '21 NYCRR § 55.2(c)', Work(('{1} × {2} × {3} / 100', '{4} hours: {3} period(s) of 24 hours begun', '{2}% × {3} of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT * periods / 100, of_, NYCRR_21_55_2_C_ICE_DETENTION_HOURS_PERCENT, periods, amount_of, ), _WORDS_NYCRR_21_55_2_C_ICE_DETENTION_HOURS, _WHERE_NYCRR_21_55_2_C_ICE_DETENTION_HOURS)))
                     notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('ice_second_pilot')
         if value is not None and flag(value, 'ice_second_pilot') and options.get('second_pilot'):
@@ -817,7 +973,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
             value = None
         if value is not None and flag(value, 'ice_second_pilot'):
             in_force(NYCRR_21_55_2_C_ICE_SECOND_PILOT_IN_FORCE_FROM, on, 'ice_second_pilot', '21 NYCRR § 55.2(c)')
-            lines.append(Line('Second pilot (ice): 50% of the regular pilotage fee', percent_of(base, NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT), '21 NYCRR § 55.2(c)'))
+            lines.append(Line('Second pilot (ice): 50% of the regular pilotage fee', percent_of((of_ := base), NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT), '21 NYCRR § 55.2(c)', Work(('{1} × {2} / 100', '{2}% of the regular pilotage fee (${1})', ), (of_ * NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT / 100, of_, NYCRR_21_55_2_C_ICE_SECOND_PILOT_PERCENT, ), _WORDS_NYCRR_21_55_2_C_ICE_SECOND_PILOT, _WHERE_NYCRR_21_55_2_C_ICE_SECOND_PILOT)))
             notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('delay_hours')
         if value is not None:
@@ -827,13 +983,13 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                     notes.append('delay_hours: no charge, services used within 1 hour (21 NYCRR § 55.2(g)(1)).')
                 elif amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_1_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_1_DELAY_HOURS_MAX_PERCENT, False)
-                    lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(1)'))
+                    lines.append(Line("Delay for the vessel's convenience: " + str(how) + ' of the Zone 2 base rate', percent_of((of_ := zone2()), total), '21 NYCRR § 55.2(g)(1)', Work(('{1} × {2} / 100', '{4} hour(s): {3} = {2}%', '{2}% of the Zone 2 base rate (${1})', ), (of_ * total / 100, of_, total, how, amount_of, ), _WORDS_NYCRR_21_55_2_G_1_DELAY_HOURS, _WHERE_NYCRR_21_55_2_G_1_DELAY_HOURS)))
                     notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('delay_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(1)).')
         value = options.get('dismissed')
         if value is not None and flag(value, 'dismissed'):
             in_force(NYCRR_21_55_2_G_2_DISMISSED_IN_FORCE_FROM, on, 'dismissed', '21 NYCRR § 55.2(g)(2)')
-            lines.append(Line('Dismissed without rendering services: 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_G_2_DISMISSED_PERCENT), '21 NYCRR § 55.2(g)(2)'))
+            lines.append(Line('Dismissed without rendering services: 15% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_G_2_DISMISSED_PERCENT), '21 NYCRR § 55.2(g)(2)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_G_2_DISMISSED_PERCENT / 100, of_, NYCRR_21_55_2_G_2_DISMISSED_PERCENT, ), _WORDS_NYCRR_21_55_2_G_2_DISMISSED, _WHERE_NYCRR_21_55_2_G_2_DISMISSED)))
             notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
             instead.append('dismissed: charged instead of the pilotage fee, none being rendered ("dismissed without rendering services", 21 NYCRR § 55.2(g)(2)).')
         value = options.get('detained_hours')
@@ -842,7 +998,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 in_force(NYCRR_21_55_2_G_3_DETAINED_HOURS_IN_FORCE_FROM, on, 'detained_hours', '21 NYCRR § 55.2(g)(3)')
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_3_DETAINED_HOURS_PERCENT, NYCRR_21_55_2_G_3_DETAINED_HOURS_MAX_PERCENT, True)
-                    lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(3)'))
+                    lines.append(Line('Detained on board: ' + str(how) + ' of the Zone 2 base rate', percent_of((of_ := zone2()), total), '21 NYCRR § 55.2(g)(3)', Work(('{1} × {2} / 100', '{4} hour(s): {3} = {2}%', '{2}% of the Zone 2 base rate (${1})', ), (of_ * total / 100, of_, total, how, amount_of, ), _WORDS_NYCRR_21_55_2_G_3_DETAINED_HOURS, _WHERE_NYCRR_21_55_2_G_3_DETAINED_HOURS)))
                     notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('detained_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(3)).')
         value = options.get('standby_hours')
@@ -851,7 +1007,7 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 in_force(NYCRR_21_55_2_G_4_STANDBY_HOURS_IN_FORCE_FROM, on, 'standby_hours', '21 NYCRR § 55.2(g)(4)')
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_4_STANDBY_HOURS_PERCENT, NYCRR_21_55_2_G_4_STANDBY_HOURS_MAX_PERCENT, False)
-                    lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(4)'))
+                    lines.append(Line('Standing by: ' + str(how) + ' of the Zone 2 base rate', percent_of((of_ := zone2()), total), '21 NYCRR § 55.2(g)(4)', Work(('{1} × {2} / 100', '{4} hour(s): {3} = {2}%', '{2}% of the Zone 2 base rate (${1})', ), (of_ * total / 100, of_, total, how, amount_of, ), _WORDS_NYCRR_21_55_2_G_4_STANDBY_HOURS, _WHERE_NYCRR_21_55_2_G_4_STANDBY_HOURS)))
                     notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('standby_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(4)).')
         value = options.get('departure_delay_hours')
@@ -860,25 +1016,25 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                 in_force(NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_IN_FORCE_FROM, on, 'departure_delay_hours', '21 NYCRR § 55.2(g)(5)')
                 if amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_PERCENT, NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS_MAX_PERCENT, False)
-                    lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(g)(5)'))
+                    lines.append(Line('Departure delayed: ' + str(how) + ' of the Zone 2 base rate', percent_of((of_ := zone2()), total), '21 NYCRR § 55.2(g)(5)', Work(('{1} × {2} / 100', '{4} hour(s): {3} = {2}%', '{2}% of the Zone 2 base rate (${1})', ), (of_ * total / 100, of_, total, how, amount_of, ), _WORDS_NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS, _WHERE_NYCRR_21_55_2_G_5_DEPARTURE_DELAY_HOURS)))
                     notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('departure_delay_hours: a part of an hour is charged as a whole hour (an interpretation: the rule says "per hour" and not how a part of an hour counts) (21 NYCRR § 55.2(g)(5)).')
         value = options.get('no_notice')
         if value is not None and flag(value, 'no_notice'):
             in_force(NYCRR_21_55_2_H_1_NO_NOTICE_IN_FORCE_FROM, on, 'no_notice', '21 NYCRR § 55.2(h)(1)')
-            lines.append(Line('Arrival without prior notice: 25% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_1_NO_NOTICE_PERCENT), '21 NYCRR § 55.2(h)(1)'))
+            lines.append(Line('Arrival without prior notice: 25% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_H_1_NO_NOTICE_PERCENT), '21 NYCRR § 55.2(h)(1)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_H_1_NO_NOTICE_PERCENT / 100, of_, NYCRR_21_55_2_H_1_NO_NOTICE_PERCENT, ), _WORDS_NYCRR_21_55_2_H_1_NO_NOTICE, _WHERE_NYCRR_21_55_2_H_1_NO_NOTICE)))
             notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
         value = options.get('cancellation')
         if value is not None:
             value = choice(value, 'cancellation', ('under-2-hours', 'under-6-hours'))
             in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
             if value == 'under-6-hours':
-                lines.append(Line('Late cancellation (under-6-hours): 15% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+                lines.append(Line('Late cancellation (under-6-hours): 15% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT / 100, of_, NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS_PERCENT, ), _WORDS_NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS, _WHERE_NYCRR_21_55_2_H_2_CANCELLATION_UNDER_6_HOURS)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                 instead.append('cancellation: charged instead of the pilotage fee, none being rendered ("arrival/departure of a vessel is cancelled", 21 NYCRR § 55.2(h)(2)).')
             in_force(NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_IN_FORCE_FROM, on, 'cancellation', '21 NYCRR § 55.2(h)(2)')
             if value == 'under-2-hours':
-                lines.append(Line('Late cancellation (under-2-hours): 35% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)'))
+                lines.append(Line('Late cancellation (under-2-hours): 35% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT), '21 NYCRR § 55.2(h)(2)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT / 100, of_, NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS_PERCENT, ), _WORDS_NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS, _WHERE_NYCRR_21_55_2_H_2_CANCELLATION_UNDER_2_HOURS)))
                 notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                 instead.append('cancellation: charged instead of the pilotage fee, none being rendered ("arrival/departure of a vessel is cancelled", 21 NYCRR § 55.2(h)(2)).')
         value = options.get('late_arrival_hours')
@@ -889,39 +1045,42 @@ def _quote_hudson_upper(given: Decimal | None, on: _date, options: dict[str, Any
                     notes.append('late_arrival_hours: no charge, the vessel is not more than one hour later than its scheduled arrival time (21 NYCRR § 55.2(h)(3)).')
                 elif amount_of:
                     total, how = hourly_percent(amount_of, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_PERCENT, NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS_MAX_PERCENT, False)
-                    lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of(zone2(), total), '21 NYCRR § 55.2(h)(3)'))
+                    lines.append(Line('Late arrival at the pilot station: ' + str(how) + ' of the Zone 2 base rate', percent_of((of_ := zone2()), total), '21 NYCRR § 55.2(h)(3)', Work(('{1} × {2} / 100', '{4} hour(s): {3} = {2}%', '{2}% of the Zone 2 base rate (${1})', ), (of_ * total / 100, of_, total, how, amount_of, ), _WORDS_NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS, _WHERE_NYCRR_21_55_2_H_3_LATE_ARRIVAL_HOURS)))
                     notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
                     notes.append('late_arrival_hours: charged only when the vessel is more than one hour late ("more than one hour later than its scheduled arrival time"); then every hour of the lateness is charged, a part of an hour as an hour (an interpretation: the rule does not say whether the first hour counts once the vessel is that late) (21 NYCRR § 55.2(h)(3)).')
         value = options.get('late_order')
         if value is not None and flag(value, 'late_order'):
             in_force(NYCRR_21_55_2_H_4_LATE_ORDER_IN_FORCE_FROM, on, 'late_order', '21 NYCRR § 55.2(h)(4)')
-            lines.append(Line('Late ordering of pilot: 10% of the Zone 2 base rate', percent_of(zone2(), NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT), '21 NYCRR § 55.2(h)(4)'))
+            lines.append(Line('Late ordering of pilot: 10% of the Zone 2 base rate', percent_of((of_ := zone2()), NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT), '21 NYCRR § 55.2(h)(4)', Work(('{1} × {2} / 100', '{2}% of the Zone 2 base rate (${1})', ), (of_ * NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT / 100, of_, NYCRR_21_55_2_H_4_LATE_ORDER_PERCENT, ), _WORDS_NYCRR_21_55_2_H_4_LATE_ORDER, _WHERE_NYCRR_21_55_2_H_4_LATE_ORDER)))
             notes.append('Percentages are taken of the charge they are a percentage of as rounded to cents, and each line is rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).')
     if instead:  # a fee charged instead of the pilotage fee: no pilotage was rendered
         lines.pop(0)
         notes.extend(instead)
-    return Quote("hudson-upper", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
+    return Quote("hudson-upper", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes),
+                 unmeasured=p.unmeasured if given is None else "")
 
 # ---- long-island-sound: Long Island Sound and Block Island Sound pilotage ------------------------
 
 _LONG_ISLAND_SOUND_PERIODS = (
     Period(NAV_89_B_4_B_1_FROM_2002_07_01_FROM, NAV_89_B_4_B_1_FROM_2002_07_01_UNTIL, long_island_sound_nav_89_b_4_b_1_from_2002_07_01, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2002_07_01_MIN_UNITS, NAV_89_B_4_B_1_FROM_2002_07_01_MAX_UNITS,
-           ('A minimum charge on 100 and a maximum charge on 450 pilotage units clamp the units.',), 0),
+           ('A minimum charge on 100 and a maximum charge on 450 pilotage units clamp the units.',), 0, '', where=_WHERE_NAV_89_B_4_B_1_FROM_2002_07_01, words=_WORDS_NAV_89_B_4_B_1_FROM_2002_07_01, brackets=_BRACKETS_NAV_89_B_4_B_1_FROM_2002_07_01),
     Period(NAV_89_B_4_B_1_FROM_2022_07_21_FROM, NAV_89_B_4_B_1_FROM_2022_07_21_UNTIL, long_island_sound_nav_89_b_4_b_1_from_2022_07_21, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2022_07_21_MIN_UNITS, NAV_89_B_4_B_1_FROM_2022_07_21_MAX_UNITS,
-           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)'),
+           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)', where=_WHERE_NAV_89_B_4_B_1_FROM_2022_07_21, words=_WORDS_NAV_89_B_4_B_1_FROM_2022_07_21, brackets=_BRACKETS_NAV_89_B_4_B_1_FROM_2022_07_21),
     Period(NAV_89_B_4_B_1_FROM_2023_01_01_FROM, NAV_89_B_4_B_1_FROM_2023_01_01_UNTIL, long_island_sound_nav_89_b_4_b_1_from_2023_01_01, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2023_01_01_MIN_UNITS, NAV_89_B_4_B_1_FROM_2023_01_01_MAX_UNITS,
-           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)'),
+           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)', where=_WHERE_NAV_89_B_4_B_1_FROM_2023_01_01, words=_WORDS_NAV_89_B_4_B_1_FROM_2023_01_01, brackets=_BRACKETS_NAV_89_B_4_B_1_FROM_2023_01_01),
     Period(NAV_89_B_4_B_1_FROM_2024_01_01_FROM, NAV_89_B_4_B_1_FROM_2024_01_01_UNTIL, long_island_sound_nav_89_b_4_b_1_from_2024_01_01, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2024_01_01_MIN_UNITS, NAV_89_B_4_B_1_FROM_2024_01_01_MAX_UNITS,
-           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)'),
+           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)', where=_WHERE_NAV_89_B_4_B_1_FROM_2024_01_01, words=_WORDS_NAV_89_B_4_B_1_FROM_2024_01_01, brackets=_BRACKETS_NAV_89_B_4_B_1_FROM_2024_01_01),
     Period(NAV_89_B_4_B_1_FROM_2025_01_01_FROM, NAV_89_B_4_B_1_FROM_2025_01_01_UNTIL, long_island_sound_nav_89_b_4_b_1_from_2025_01_01, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2025_01_01_MIN_UNITS, NAV_89_B_4_B_1_FROM_2025_01_01_MAX_UNITS,
-           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)'),
+           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)', where=_WHERE_NAV_89_B_4_B_1_FROM_2025_01_01, words=_WORDS_NAV_89_B_4_B_1_FROM_2025_01_01, brackets=_BRACKETS_NAV_89_B_4_B_1_FROM_2025_01_01),
     Period(NAV_89_B_4_B_1_FROM_2026_01_01_FROM, NAV_89_B_4_B_1_FROM_2026_01_01_UNTIL, long_island_sound_nav_89_b_4_b_1_from_2026_01_01, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2026_01_01_MIN_UNITS, NAV_89_B_4_B_1_FROM_2026_01_01_MAX_UNITS,
-           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)'),
+           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)', where=_WHERE_NAV_89_B_4_B_1_FROM_2026_01_01, words=_WORDS_NAV_89_B_4_B_1_FROM_2026_01_01, brackets=_BRACKETS_NAV_89_B_4_B_1_FROM_2026_01_01),
     Period(NAV_89_B_4_B_1_FROM_2027_01_01_FROM, None, long_island_sound_nav_89_b_4_b_1_from_2027_01_01, 'Nav. Law § 89-b(4)(b)(1)', NAV_89_B_4_B_1_FROM_2027_01_01_MIN_UNITS, NAV_89_B_4_B_1_FROM_2027_01_01_MAX_UNITS,
-           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)'),
+           ('A minimum charge on 200 and a maximum charge on 500 pilotage units clamp the units.',), 1, 'Nav. Law § 89-b(4)(d)', where=_WHERE_NAV_89_B_4_B_1_FROM_2027_01_01, words=_WORDS_NAV_89_B_4_B_1_FROM_2027_01_01, brackets=_BRACKETS_NAV_89_B_4_B_1_FROM_2027_01_01),
 )
 _LONG_ISLAND_SOUND_NO_SCHEDULE = "no long-island-sound rate schedule can be established for {on}; the corpus establishes them 2002-07-01 to 2006-01-01 (nav-law.consolidated.txt), from 2022-07-21 (089-b.2022.txt); known in force until 2006-01-01; the corpus has no text of it from then until 2022-07-21 (089-b.2022.txt)"
 _LONG_ISLAND_SOUND_OPTIONS = ("miles", "detention_hours", "carried_off_days", )
+_LONG_ISLAND_SOUND_CONFLICTS: tuple[tuple[str, str, str], ...] = ()  # impossible together: FeeError
+_LONG_ISLAND_SOUND_BESIDE: tuple[tuple[str, str, str], ...] = ()  # together on a reading: a note
 
 
 def _quote_long_island_sound(given: Decimal | None, on: _date, options: dict[str, Any]) -> Quote:
@@ -937,7 +1096,10 @@ def _quote_long_island_sound(given: Decimal | None, on: _date, options: dict[str
     used = clamp(u, p.min_units, p.max_units)
     exact, bracket, formula = p.fee(used)
     base = exact.quantize(CENT, ROUND_HALF_UP)
-    lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation)]
+    lines = [Line(f'Pilotage: {used} PU, bracket "{bracket}": {formula}', base, p.citation,
+                  Work(BASE_WORK, (exact, used, formula), () if given is not None else p.words, p.where, used,
+                       p.brackets) if used == u else
+                  Work(CLAMPED_WORK, (exact, used, formula, u), p.words, p.where, used, p.brackets))]
     notes = list(p.notes)
     if given is None:
         notes.append(f"Measurements not provided: the maximum pilotage charge, on {u} pilotage units ({p.unmeasured}).")
@@ -947,13 +1109,13 @@ def _quote_long_island_sound(given: Decimal | None, on: _date, options: dict[str
         miles = options.get("miles")
         if miles is not None and number(miles, "miles") < NAV_89_B_4_B_4_MILES:
             base = cents(exact * NAV_89_B_4_B_4_NUMERATOR / NAV_89_B_4_B_4_DENOMINATOR)
-            lines[0] = Line('Transporting charge, piloted under 25 miles: 2/3 of ' + str(formula.replace('PU', str(used))), base, 'Nav. Law § 89-b(4)(b)(4)')
+            lines[0] = Line('Transporting charge, piloted under 25 miles: 2/3 of ' + str(formula.replace('PU', str(used))), base, 'Nav. Law § 89-b(4)(b)(4)', Work(('({1}) × {2} / {3}', 'piloted {4} miles, under 25: {2}/{3} of the pilotage fee instead of it', ), (exact * NAV_89_B_4_B_4_NUMERATOR / NAV_89_B_4_B_4_DENOMINATOR, formula, NAV_89_B_4_B_4_NUMERATOR, NAV_89_B_4_B_4_DENOMINATOR, miles, ), _WORDS_NAV_89_B_4_B_4, _WHERE_NAV_89_B_4_B_4, used, p.brackets))
             notes.append('"Two-thirds of the statutory rate" is charged instead of the pilotage fee: two-thirds of the fee at the statutory rate (with the unit minimum and maximum), rounded once.')
     if p.text == 1:
         miles = options.get("miles")
         if miles is not None and number(miles, "miles") < NAV_89_B_4_B_4_MILES:
             base = cents(exact * NAV_89_B_4_B_4_NUMERATOR / NAV_89_B_4_B_4_DENOMINATOR)
-            lines[0] = Line('Transporting charge, piloted under 25 miles: 2/3 of ' + str(formula.replace('PU', str(used))), base, 'Nav. Law § 89-b(4)(b)(4)')
+            lines[0] = Line('Transporting charge, piloted under 25 miles: 2/3 of ' + str(formula.replace('PU', str(used))), base, 'Nav. Law § 89-b(4)(b)(4)', Work(('({1}) × {2} / {3}', 'piloted {4} miles, under 25: {2}/{3} of the pilotage fee instead of it', ), (exact * NAV_89_B_4_B_4_NUMERATOR / NAV_89_B_4_B_4_DENOMINATOR, formula, NAV_89_B_4_B_4_NUMERATOR, NAV_89_B_4_B_4_DENOMINATOR, miles, ), _WORDS_NAV_89_B_4_B_4_2, _WHERE_NAV_89_B_4_B_4_2, used, p.brackets))
             notes.append('"Two-thirds of the statutory rate" is charged instead of the pilotage fee: two-thirds of the fee at the statutory rate (with the unit minimum and maximum), rounded once.')
     if options:
         value = options.get('detention_hours')
@@ -965,7 +1127,7 @@ def _quote_long_island_sound(given: Decimal | None, on: _date, options: dict[str
                             notes.append('detention_hours: a detention of 2 hours or less is not paid (Nav. Law § 89-b(4)(b)(5)).')
                     else:
                         hours = started(amount_of)
-                        lines.append(Line('Pilot detained on board (per hour): ' + str(hours) + ' hour(s) × $25', cents(hours * NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR), 'Nav. Law § 89-b(4)(b)(5)'))
+                        lines.append(Line('Pilot detained on board (per hour): ' + str(hours) + ' hour(s) × $25', cents(hours * NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR), 'Nav. Law § 89-b(4)(b)(5)', Work(('{1} × {2}', '{3} hours, more than 2: {1} hour(s) charged, a part of an hour as an hour', ), (hours * NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR, hours, NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR, amount_of, ), _WORDS_NAV_89_B_4_B_5_DETENTION_HOURS, _WHERE_NAV_89_B_4_B_5_DETENTION_HOURS)))
                         notes.append('Read as: once the detention exceeds two hours, every hour of it is paid, a part of an hour counting as an hour.')
                 if p.text == 1:
                     if amount_of <= NAV_89_B_4_B_5_DETENTION_HOURS_UNPAID_HOURS:
@@ -973,20 +1135,21 @@ def _quote_long_island_sound(given: Decimal | None, on: _date, options: dict[str
                             notes.append('detention_hours: a detention of 2 hours or less is not paid (Nav. Law § 89-b(4)(b)(5)).')
                     else:
                         hours = started(amount_of)
-                        lines.append(Line('Pilot detained on board (per hour): ' + str(hours) + ' hour(s) × $25', cents(hours * NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR), 'Nav. Law § 89-b(4)(b)(5)'))
+                        lines.append(Line('Pilot detained on board (per hour): ' + str(hours) + ' hour(s) × $25', cents(hours * NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR), 'Nav. Law § 89-b(4)(b)(5)', Work(('{1} × {2}', '{3} hours, more than 2: {1} hour(s) charged, a part of an hour as an hour', ), (hours * NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR, hours, NAV_89_B_4_B_5_DETENTION_HOURS_PER_HOUR, amount_of, ), _WORDS_NAV_89_B_4_B_5_DETENTION_HOURS_2, _WHERE_NAV_89_B_4_B_5_DETENTION_HOURS_2)))
                         notes.append('Read as: once the detention exceeds two hours, every hour of it is paid, a part of an hour counting as an hour.')
         value = options.get('carried_off_days')
         if value is not None:
             days = whole(value, 'carried_off_days')
             if p.text == 0:
                 if days:
-                    lines.append(Line('Pilot carried off (per day): ' + str(days) + ' day(s) × $200', cents(days * NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY), 'Nav. Law § 89-b(4)(b)(6)'))
+                    lines.append(Line('Pilot carried off (per day): ' + str(days) + ' day(s) × $200', cents(days * NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY), 'Nav. Law § 89-b(4)(b)(6)', Work(('{1} × {2}', '{1} whole day(s) × ${2}', ), (days * NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY, days, NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY, ), _WORDS_NAV_89_B_4_B_6_CARRIED_OFF_DAYS, _WHERE_NAV_89_B_4_B_6_CARRIED_OFF_DAYS)))
                     notes.append("Not included: the pilot's first class return transportation, which the law awards (Nav. Law § 89-b(4)(b)(6)) but whose cost is not in the law text.")
             if p.text == 1:
                 if days:
-                    lines.append(Line('Pilot carried off (per day): ' + str(days) + ' day(s) × $200', cents(days * NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY), 'Nav. Law § 89-b(4)(b)(6)'))
+                    lines.append(Line('Pilot carried off (per day): ' + str(days) + ' day(s) × $200', cents(days * NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY), 'Nav. Law § 89-b(4)(b)(6)', Work(('{1} × {2}', '{1} whole day(s) × ${2}', ), (days * NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY, days, NAV_89_B_4_B_6_CARRIED_OFF_DAYS_PER_DAY, ), _WORDS_NAV_89_B_4_B_6_CARRIED_OFF_DAYS_2, _WHERE_NAV_89_B_4_B_6_CARRIED_OFF_DAYS_2)))
                     notes.append("Not included: the pilot's first class return transportation, which the law awards (Nav. Law § 89-b(4)(b)(6)) but whose cost is not in the law text.")
-    return Quote("long-island-sound", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes))
+    return Quote("long-island-sound", on, u, tuple(lines), tuple(dict.fromkeys(notes)) if options else tuple(notes),
+                 unmeasured=p.unmeasured if given is None else "")
 
 
 def _zone2_hudson_upper(u: Decimal, on: _date, notes: list[str]) -> Decimal:
@@ -1107,7 +1270,11 @@ def quote(route: str, *, units: object = None, length_ft: object = None, breadth
         u = units
     else:
         u = vessel_or_unmeasured(measurements_provided, units, length_ft, breadth_ft, depth_ft)
-    return quoter(u, on if type(on) is _date else day(on), options)
+    q = quoter(u, on if type(on) is _date else day(on), options)
+    if length_ft is not None:  # the dimensions the units were computed from, for q.trace()
+        q = Quote(*q, dimensions=(number(length_ft, "length_ft"), number(breadth_ft, "breadth_ft"),
+                                  number(depth_ft, "depth_ft")))  # (never without measurements: refused above)
+    return q
 
 
 _OPTION_HELP = {

@@ -23,7 +23,9 @@ from __future__ import annotations
 import datetime as _dt
 import math
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
-from typing import Callable, NamedTuple, Union
+from typing import Any, Callable, NamedTuple, Union
+
+from .trace import BracketWords, Trace, Where, Words, Work, make_trace  # ".trace" in navlaw_fees
 
 Number = Union[int, Decimal, str, float]
 
@@ -36,14 +38,40 @@ class FeeError(ValueError):
     """Bad input, or no schedule established for the date asked: the message says which and why."""
 
 
-class Line(NamedTuple):
+class _Line(NamedTuple):
     description: str
     amount: Decimal
     citation: str
 
 
-class Quote(NamedTuple):
+class Line(_Line):
+    """A line of a quote: (description, amount, citation). How the amount was reached (``work``, for
+    ``Quote.trace()``) rides along outside the tuple: it is not compared, unpacked or printed."""
+
+    def __new__(cls, description: str, amount: Decimal, citation: str, work: Work | None = None) -> Line:
+        self = super().__new__(cls, description, amount, citation)
+        if work is not None:
+            self.__dict__["work"] = work
+        return self
+
+    @property
+    def work(self) -> Work | None:
+        return self.__dict__.get("work")
+
+
+class _Quote(NamedTuple):
+    route: str
+    on: _dt.date
+    units: Decimal  # the vessel's pilotage units as given or computed (before any minimum or maximum)
+    lines: tuple[Line, ...]
+    notes: tuple[str, ...]
+    alternatives: tuple[Alternative, ...] = ()
+
+
+class Quote(_Quote):
     """An itemized quote. Immutable; ``total`` is the sum of the lines, each already rounded to cents.
+    ``dimensions`` (length, breadth, depth in feet, when the units were computed from them) rides along
+    outside the tuple, like a line's work: a quote by dimensions equals the quote by the same units.
 
     On a day inside a date the law is known only between bounds (an act "signed between 2024-02-08 and
     2024-12-31"), the quote is not *settled*: its lines and ``total`` are the amount under the law as it
@@ -52,12 +80,25 @@ class Quote(NamedTuple):
     Code that needs one number must check ``settled`` (or ``alternatives``) first.
     """
 
-    route: str
-    on: _dt.date
-    units: Decimal  # the vessel's pilotage units as given or computed (before any minimum or maximum)
-    lines: tuple[Line, ...]
-    notes: tuple[str, ...]
-    alternatives: tuple[Alternative, ...] = ()
+    def __new__(cls, route: str, on: _dt.date, units: Decimal, lines: tuple[Line, ...], notes: tuple[str, ...],
+                alternatives: tuple[Alternative, ...] = (), dimensions: tuple[Decimal, Decimal, Decimal] | None = None,
+                unmeasured: str = "") -> Quote:
+        self = super().__new__(cls, route, on, units, lines, notes, alternatives)
+        if dimensions is not None:
+            self.__dict__["dimensions"] = dimensions
+        if unmeasured:  # measurements not provided: the units are the maximum this provision charges
+            self.__dict__["unmeasured"] = unmeasured
+        return self
+
+    @property
+    def dimensions(self) -> tuple[Decimal, Decimal, Decimal] | None:
+        return self.__dict__.get("dimensions")
+
+    def _replace(self, **changes: Any) -> Quote:
+        """A copy with ``changes``, keeping what rides along outside the tuple (dimensions, unmeasured)."""
+        new: Quote = super()._replace(**changes)
+        new.__dict__.update(self.__dict__)
+        return new
 
     @property
     def total(self) -> Decimal:
@@ -86,6 +127,12 @@ class Quote(NamedTuple):
         for note in self.notes:
             out.append(f"  note: {note}")
         return "\n".join(out)
+
+    def trace(self) -> Trace:
+        """Each line's working: the steps, the expression with the numbers put in, the rounding, the
+        words of the law every number was read from (file:line:column), the provision and its version."""
+        return make_trace(self.route, self.on, self.units, self.dimensions, self.lines, self.notes,
+                          self.__dict__.get("unmeasured", ""))
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -333,6 +380,9 @@ class Period(NamedTuple):
     # is), and on what that rests
     possible_from: _dt.date | None = None
     uncertain: str = ""
+    where: Where | None = None  # for traces: the provision, its dates and pages
+    words: tuple[Words, ...] = ()  # for traces: the words of its minimum and maximum units
+    brackets: tuple[BracketWords, ...] = ()  # for traces: each bracket's range and the words of its numbers
 
 
 def unmeasured_units(p: Period) -> Decimal:
@@ -390,3 +440,23 @@ def hourly_percent(hours: Decimal, percent: Decimal, maximum: Decimal | None, pe
     if maximum is not None and total > maximum:
         return maximum, how + f", capped at {maximum}%"
     return total, how
+
+
+def _given(value: object) -> bool:
+    return value is not None and value is not False and not (isinstance(value, (int, Decimal)) and value == 0) \
+        and value != [] and value != ()
+
+
+def exclusive(options: dict[str, object], conflicts: tuple[tuple[str, str, str], ...],
+              beside: tuple[tuple[str, str, str], ...], notes: list[str]) -> None:
+    """Options the law makes impossible together are a FeeError naming both and why; options charged
+    together on a reading (``beside``) add that reading to the notes."""
+    given = {k for k, v in options.items() if _given(v)}
+    if len(given) < 2:
+        return
+    for a, b, why in conflicts:
+        if a in given and b in given:
+            raise FeeError(f"{a} and {b} cannot both be charged: {why}")
+    for a, b, note in beside:
+        if a in given and b in given:
+            notes.append(note)

@@ -394,3 +394,22 @@ def test_calculator_says_what_is_wrong_with_the_input_in_words(page, server):
     page.click("button[type=submit]")
     want = nf.quote("sandy-hook", units="1350", on=dt.date(2026, 6, 1)).total
     assert page.locator("#total").inner_text() == f"${want:,}"
+
+
+def test_the_calculator_shows_its_working(page, server):
+    """Issue 33: "Show working" gives each line's arithmetic with the numbers put in and the rounding, and fits
+    a phone."""
+    page.goto(server + "/calculator/")
+    page.select_option("select[name=route]", "sandy-hook")
+    page.fill("input[name=units]", "216.18")
+    page.fill("input[name=on]", "2026-06-01")
+    page.click("button[type=submit]")
+    page.click("#working summary")
+    text = page.locator("#working").inner_text()
+    assert 'bracket "100 to 499.99" for 216.18 PU; 13.19 × 216.18 = 2851.4142 → $2,851.41' in text
+    assert "2851.41 × 7.5 / 100 = 213.85575 → $213.86" in text
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})

@@ -25,6 +25,9 @@ def fee_common(sp: argparse.ArgumentParser, date: Callable[[str], Any]) -> None:
     sp.add_argument("--on", type=date, metavar="DATE", help="date of the service (default: today)")
     sp.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     sp.add_argument("--json", action="store_true", help="the same as --format json")
+    sp.add_argument("--trace", action="store_true",
+                    help="show the working: each line's steps, the numbers put in, the rounding, and the words of "
+                         "the law each number was read from (file:line:column), with the provision and its version")
 
 
 _METAVARS = {"count": "N", "hours": "HOURS", "miles": "MILES", "days": "DAYS", "amount": "DOLLARS"}

@@ -19,7 +19,9 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from compiler import resources
 from compiler.cache import jinja_bytecode
+from compiler.fees.names import V, comment, constant_roles, docstring, ident, ident_plain, prefixes, pystr, text
 from compiler.fees.package import header_lines, pyproject
+from compiler.fees.trace_gen import Traces, Versions, fmt_literal, work
 from compiler.fees.plans import ONE_PERSON, ROUNDED_BASE, board_refusal, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
 from compiler.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
 from compiler.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
@@ -27,39 +29,9 @@ from compiler.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, 
 
 TEMPLATES = resources.PACKAGE / "templates"
 RUNTIME = resources.PACKAGE / "runtime.py"
+TRACE = resources.PACKAGE / "trace.py"  # copied as navlaw_fees/trace.py; the runtime's import of it made relative
+TRACE_IMPORT = "from compiler.trace import"
 
-
-
-def ident(text: str) -> str:
-    """A Python identifier from a provision id: "88/4/b/1/ii/1/A/v" -> "NAV_88_4_B_1_II_1_A_V",
-    "21nycrr/55.2/a" -> "NYCRR_21_55_2_A"."""
-    m = re.match(r"(\d+)([a-z]+)/(.*)", text)
-    head, rest = (f"{m[2]}_{m[1]}", m[3]) if m else ("nav", text)
-    return re.sub(r"[^A-Za-z0-9]+", "_", f"{head}_{rest}").strip("_").upper()
-
-
-def pystr(text: str) -> str:
-    return repr(text)
-
-
-class V(str):
-    """A run-time value in a generated description (a variable of the generated code, never corpus text)."""
-
-
-def text(*parts: str) -> str:
-    """A Python expression for a description: literal parts (which may hold corpus text) become
-    ``repr()`` literals, :class:`V` parts ``str(value)``; so no corpus text is ever parsed as code."""
-    return " + ".join(f"str({p})" if isinstance(p, V) else repr(p) for p in parts if p)
-
-
-def comment(text: str) -> str:
-    """Corpus text made safe for a ``#`` comment: one line, no control characters."""
-    return re.sub(r"[\x00-\x1f\x7f]+", " ", text)
-
-
-def docstring(text: str) -> str:
-    """Corpus text made safe inside a triple-quoted docstring: backslashes and quotes escaped."""
-    return re.sub(r"[\x00-\x09\x0b-\x1f\x7f]+", " ", text).replace("\\", "\\\\").replace('"', '\\"')
 
 
 @dataclass
@@ -68,6 +40,7 @@ class Module:
 
     constants: dict[str, str] = field(default_factory=dict)  # name -> python expression
     comments: dict[str, str] = field(default_factory=dict)
+    traces: Traces = field(default_factory=lambda: Traces([]))  # the law's words and the fees' provisions
 
     def const(self, name: str, value: Decimal | dt.date | None, note: str = "") -> str:
         if value is None:
@@ -82,21 +55,6 @@ class Module:
         return name
 
 
-def _roles(expr: Expr) -> list[str]:
-    if isinstance(expr, Num):
-        return ["AMOUNT"]
-    if isinstance(expr, Bin) and expr.op == "*" and {type(expr.left), type(expr.right)} == {Units, Num}:
-        return ["RATE"]
-    if (isinstance(expr, Bin) and expr.op == "+" and isinstance(expr.left, Bin) and expr.left.op == "*"
-            and isinstance(expr.left.left, Bin) and expr.left.left.op == "-" and isinstance(expr.left.left.left, Units)
-            and isinstance(expr.left.left.right, Num) and isinstance(expr.left.right, Num) and isinstance(expr.right, Num)):
-        return ["OFFSET", "RATE", "BASE"]
-    if (isinstance(expr, Bin) and expr.op == "+" and isinstance(expr.left, Bin) and expr.left.op == "*"
-            and isinstance(expr.right, Num)):
-        return ["FACTOR", "ADJUSTMENT"]
-    return [f"N{i}" for i in range(1, len(numbers(expr)) + 1)]
-
-
 @dataclass
 class ScheduleFn:
     name: str
@@ -105,27 +63,10 @@ class ScheduleFn:
     fallback: str
 
 
-def prefixes(schedules: list[BracketSchedule]) -> dict[str, str]:
-    """A unique constant prefix per schedule: its provision, then its route and start date when the
-    provision holds more than one ("NAV_89_B_4_B_1_FROM_2026_01_01", "NAV_89_A_4_B_1_VII_HUDSON_UPPER")."""
-    by_prov: dict[str, list[BracketSchedule]] = {}
-    for s in schedules:
-        by_prov.setdefault(s.provision, []).append(s)
-    out = {}
-    for prov, group in by_prov.items():
-        routes = {s.route for s in group}
-        for s in group:
-            name = ident(prov)
-            if len(routes) > 1:
-                name += "_" + ident_plain(s.route)
-            if sum(1 for x in group if x.route == s.route) > 1 and s.effective.start is not None:
-                name += "_FROM_" + s.effective.start.strftime("%Y_%m_%d")
-            out[s.id] = name
-    return out
 
 
-def ident_plain(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").upper()
+
+
 
 
 def schedule_function(mod: Module, route: str, s: BracketSchedule, prefix: str) -> ScheduleFn:
@@ -133,7 +74,7 @@ def schedule_function(mod: Module, route: str, s: BracketSchedule, prefix: str) 
     fn = f"{r}_{prefix.lower().replace('_' + r, '')}"  # the route once, though a shared provision's prefix names it
     branches = []
     for i, b in enumerate(s.brackets, 1):
-        roles = iter(_roles(b.fee))
+        roles = iter(constant_roles(b.fee))
         srcs = iter(b.amounts)
 
         def const(value: Decimal, i: int = i) -> str:
@@ -172,6 +113,8 @@ class RouteView:
     zone2: str = ""  # the function name of the route whose base is its "Zone 2 Base Rate", if any
     instead: bool = False  # whether an option of the route is charged instead of pilotage  # code lines of the quote function after the base line
     bounded: bool = False  # a schedule's start is known only between bounds: quotes may hold alternatives
+    conflicts: tuple[tuple[str, str, str], ...] = ()  # options impossible together (plans.exclusions)
+    beside: tuple[tuple[str, str, str], ...] = ()
 
 
 def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, route: str) -> list[str]:
@@ -228,7 +171,11 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                     lines += ["periods = started(amount_of, HOURS_PER_DAY)",
                               "if periods:",
                               f"    lines.append(Line({text(f'{desc}: {t.percent.value}% × ', V('periods'), f' period(s) of 24 hours of {what}')}, "  # type: ignore[union-attr]
-                              f"percent_of({of}, {pct} * periods), {pystr(t.citation)}))",
+                              f"percent_of((of_ := {of}), {pct} * periods), {pystr(t.citation)}, "
+                              + work(["{1} × {2} × {3} / 100", "{4} hours: {3} period(s) of 24 hours begun",
+                                      "{2}% × {3} of " + fmt_literal(what) + " (${1})"],
+                                     [f"of_ * {pct} * periods / 100", "of_", pct, "periods", "amount_of"],
+                                     mod.traces.words(pre, [("percentage", t.percent)]), mod.traces.where(pre, t)) + "))",
                               f"    notes.append({pystr(ROUNDED_BASE)})"]
                 else:
                     mx = mod.const(f"{pre}_MAX_PERCENT", t.max_percent.value) if t.max_percent else "None"
@@ -244,15 +191,22 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                         lines += ["if amount_of:"]
                         free = "    "
                     lines += [f"{free}total, how = hourly_percent(amount_of, {pct}, {mx}, {t.max_per == '24 hours'})",
-                              f"{free}lines.append(Line({text(f'{desc}: ', V('how'), f' of {what}')}, percent_of({of}, total), "
-                              f"{pystr(t.citation)}))",
+                              f"{free}lines.append(Line({text(f'{desc}: ', V('how'), f' of {what}')}, percent_of((of_ := {of}), total), "
+                              f"{pystr(t.citation)}, "
+                              + work(["{1} × {2} / 100", "{4} hour(s): {3} = {2}%", "{2}% of " + fmt_literal(what) + " (${1})"],
+                                     ["of_ * total / 100", "of_", "total", "how", "amount_of"],
+                                     mod.traces.words(pre, [("percentage per hour", t.percent), ("maximum percentage", t.max_percent)]),
+                                     mod.traces.where(pre, t)) + "))",
                               f"{free}notes.append({pystr(ROUNDED_BASE)})"]
                     if t.reading:
                         lines += [f"{free}notes.append({pystr(f'{name}: {t.reading} ({t.citation}).')})"]
             else:
                 cond = f"if value == {pystr(choice_value)}:" if opt.kind == "choice" else ""
                 line = [f"lines.append(Line({pystr(f'{desc}: {t.percent.value}% of {what}')}, "  # type: ignore[union-attr]
-                        f"percent_of({of}, {pct}), {pystr(t.citation)}))", f"notes.append({pystr(ROUNDED_BASE)})"]
+                        f"percent_of((of_ := {of}), {pct}), {pystr(t.citation)}, "
+                        + work(["{1} × {2} / 100", "{2}% of " + fmt_literal(what) + " (${1})"], [f"of_ * {pct} / 100", "of_", pct],
+                               mod.traces.words(pre, [("percentage", t.percent)]), mod.traces.where(pre, t)) + "))",
+                        f"notes.append({pystr(ROUNDED_BASE)})"]
                 if t.instead_of_pilotage:
                     line.append(f"instead.append({pystr(instead_note(name, t))})")
                 lines += [cond] + ["    " + x for x in line] if cond else line
@@ -263,7 +217,13 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
             lines += [f"if value == {pystr(t.choice)}:",
                       f"    on_units = clamp(u, {lo}, {hi})",
                       f"    lines.append(Line({text(f'{t.title}: ', V('on_units'), f' PU × ${t.rate.value}')}, cents(on_units * {rate}), "  # type: ignore[union-attr]
-                      f"{pystr(t.citation)}))"]
+                      f"{pystr(t.citation)}, "
+                      + work(["{1} × {2}", "the vessel's {3} PU, charged on {1} PU (this fee's units: "
+                                                       f"{t.min_units.value if t.min_units else 'no minimum'} to "
+                                                       f"{t.max_units.value if t.max_units else 'no maximum'})"],
+                             [f"on_units * {rate}", "on_units", rate, "u"],
+                             mod.traces.words(pre, [("rate per pilotage unit", t.rate), ("minimum units", t.min_units),
+                                           ("maximum units", t.max_units)]), mod.traces.where(pre, t)) + "))"]
             if t.reading:
                 lines += [f"    notes.append({pystr(f'{name}: {t.reading} ({t.citation}).')})"]
         elif isinstance(t, TimeFee) and t.per == "hour":
@@ -276,13 +236,20 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
                       "else:",
                       f"    hours = {count}",
                       f"    lines.append(Line({text(f'{t.title}: ', V('hours'), f' hour(s) × ${t.amount.value}')}, cents(hours * {amount}), "  # type: ignore[union-attr]
-                      f"{pystr(t.citation)}))"]
+                      f"{pystr(t.citation)}, "
+                      + work(["{1} × {2}", f"{{3}} hours, more than {t.after.value if t.after else 0}: {{1}} hour(s) "
+                                                       f"charged{', a part of an hour as an hour' if t.part_counts else ''}"],
+                             [f"hours * {amount}", "hours", amount, "amount_of"],
+                             mod.traces.words(pre, [("amount per hour", t.amount), ("hours not paid", t.after)]),
+                             mod.traces.where(pre, t)) + "))"]
             lines += [f"    notes.append({pystr(n)})" for n in t.notes]
         elif isinstance(t, TimeFee):
             amount = mod.const(f"{pre}_PER_DAY", t.amount.value)  # type: ignore[union-attr]
             lines += ["if days:",
                       f"    lines.append(Line({text(f'{t.title}: ', V('days'), f' day(s) × ${t.amount.value}')}, cents(days * {amount}), "  # type: ignore[union-attr]
-                      f"{pystr(t.citation)}))"]
+                      f"{pystr(t.citation)}, "
+                      + work(["{1} × {2}", "{1} whole day(s) × ${2}"], [f"days * {amount}", "days", amount],
+                             mod.traces.words(pre, [("amount per day", t.amount)]), mod.traces.where(pre, t)) + "))"]
             lines += [f"    notes.append({pystr(n)})" for n in t.notes if n.startswith("Not included")]
         if guard:
             body.append(f"if {guard}:")
@@ -320,6 +287,9 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
             # a start known only between bounds: the first day it may be in force, and on what that rests
             "possible_from": mod.const(f"{pre}_POSSIBLY_FROM", s.effective.start_from) if s.effective.start_from else "",
             "uncertain": pystr(s.effective.uncertain),
+            "where": mod.traces.where(pre, s),
+            "words": mod.traces.words(pre, [("minimum units", s.min_units), ("maximum units", s.max_units)]),
+            "brackets": mod.traces.brackets(pre, s),
         })
     body: list[str] = []
     # what comes with each text: the percentage addition, the transporting charge (it replaces the base line)
@@ -335,7 +305,12 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
                 block += ["miles = options.get(\"miles\")",
                           "if miles is not None and number(miles, \"miles\") < " + miles + ":",
                           f"    base = cents(exact * {num} / {den})",
-                          f"    lines[0] = Line({desc}, base, {pystr(t.citation)})"]
+                          f"    lines[0] = Line({desc}, base, {pystr(t.citation)}, "
+                          + work(["({1}) × {2} / {3}", "piloted {4} miles, under " + str(t.condition_miles.value) +
+                                  ": {2}/{3} of the pilotage fee instead of it"],
+                                 [f"exact * {num} / {den}", "formula", num, den, "miles"],
+                                 mod.traces.words(ident(t.provision), [("miles", t.condition_miles)], mod.traces.fraction(t)),
+                                 mod.traces.where(ident(t.provision), t), "used", "p.brackets") + ")"]
                 block += [f"    notes.append({pystr(n)})" for n in t.notes]
         for opt, note in plan.notes_unless.get(f, ()):
             block += [f"if {pystr(opt)} not in options:", f"    notes.append({pystr(note)})"]
@@ -343,7 +318,10 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
             if isinstance(t, Percentage) and t.of == "calculated-fee":
                 pct = mod.const(f"{ident(t.provision)}_ADDITION_PERCENT", t.percent.value, t.title)  # type: ignore[union-attr]
                 block += [f"lines.append(Line({pystr(f'{t.percent.value}% of the calculated fee')}, "  # type: ignore[union-attr]
-                          f"percent_of(base, {pct}), {pystr(t.citation)}))"]
+                          f"percent_of(base, {pct}), {pystr(t.citation)}, "
+                          + work(["{1} × {2} / 100", "{2}% of the calculated fee (${1})"], [f"base * {pct} / 100", "base", pct],
+                                 mod.traces.words(ident(t.provision) + "_ADDITION", [("percentage", t.percent)]),
+                                 mod.traces.where(ident(t.provision) + "_ADDITION", t)) + "))"]
 
         for name in sorted(o.name for o in plan.options if o.kind == "amount"):  # a board's amount, entered
             t = next((t for t in plan.board_fees.get(f, ()) if t.option == name), None)
@@ -354,8 +332,12 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
             desc, cap_words = board_line_words(t)
             cap = mod.const(f"{ident_plain(t.id)}_CAP", t.cap.value) if t.cap else "None"
             block += [f"if {pystr(name)} in options:",
-                      f"    lines.append(Line({pystr(desc)}, board_amount(options[{pystr(name)}], {pystr(name)}, {cap}, "
-                      f"{pystr(cap_words)}), {pystr(t.citation)}))"]
+                      f"    lines.append(Line({pystr(desc)}, (entered := board_amount(options[{pystr(name)}], {pystr(name)}, {cap}, "
+                      f"{pystr(cap_words)})), {pystr(t.citation)}, "
+                      + work(["{1}", "the amount the board set, entered by the user: ${1}"
+                              + fmt_literal(f" ({cap_words})" if cap_words else " (the law sets no cap)")],
+                             ["entered", "entered"], mod.traces.words(ident_plain(t.id), [("cap", t.cap)]),
+                             mod.traces.where(ident_plain(t.id), t)) + "))"]
         if block:
             if len(texts) > 1:
                 body.append(f"if p.text == {i}:")
@@ -375,7 +357,8 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
     instead = any(getattr(t, "instead_of_pilotage", "") for t in plan.rule_fees)
     return RouteView(route, fn, plan.title, typed, periods, message,
                      tuple(OptionView(o.name, option_type(o), value_form(o)) for o in plan.options), body,
-                     plan.zone2_route.replace("-", "_"), instead, any(p["possible_from"] for p in periods))
+                     plan.zone2_route.replace("-", "_"), instead, any(p["possible_from"] for p in periods),
+                     plan.conflicts, plan.beside)
 
 
 @dataclass(frozen=True)
@@ -411,7 +394,8 @@ def option_type(o: Option) -> str:
     return "Number"
 
 
-def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple[str, str]]) -> dict[str, str]:
+def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple[str, str]],
+           versions: Versions | None = None) -> dict[str, str]:
     """The files of the package: name -> text."""
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined, keep_trailing_newline=True,
                       trim_blocks=True, lstrip_blocks=True,
@@ -419,7 +403,7 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
     env.filters["pyrepr"] = repr
     env.filters["comment"] = comment  # text from the corpus (the route table) in a comment or docstring
     env.filters["docstring"] = docstring
-    mod = Module()
+    mod = Module(traces=Traces(sources, versions))
     fns: dict[str, ScheduleFn] = {}
     names = prefixes([s for plan in plans.values() for s in established(plan)])
     for plan in plans.values():
@@ -430,12 +414,14 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
     listed = {r: [_schedule_summary(t) for t in tariffs if _listed(t, plans[r])] for r in plans}
     header = header_lines(sources)
     ctx = dict(header=header, constants=sorted(mod.constants.items()), comments=mod.comments,
+               objects=sorted(mod.traces.objects.items()),
                functions=sorted(fns.values(), key=lambda f: f.name), routes=routes, listed=listed,
                help=option_help(plans), bounded=any(r.bounded for r in routes),
                zones=[{"fn": z.replace("-", "_"), "title": plans[z].title}
                       for z in dict.fromkeys(p.zone2_route for p in plans.values() if p.zone2_route)])
-    runtime = header + "\n" + RUNTIME.read_text(encoding="utf-8")
+    runtime = header + "\n" + RUNTIME.read_text(encoding="utf-8").replace(TRACE_IMPORT, "from .trace import", 1)
     return {
+        "trace.py": header + "\n" + TRACE.read_text(encoding="utf-8"),
         "__init__.py": env.get_template("navlaw_fees/__init__.py.j2").render(ctx),
         "_schedules.py": env.get_template("navlaw_fees/_schedules.py.j2").render(ctx),
         "_runtime.py": runtime,

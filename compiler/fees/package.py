@@ -56,7 +56,7 @@ def pyproject(tariffs: list[AnyTariff], sources: list[tuple[str, str]]) -> str:
         'package-dir = {"navlaw_fees" = "."}',
         "",
         "[tool.setuptools.package-data]",
-        'navlaw_fees = ["py.typed"]',
+        'navlaw_fees = ["py.typed", "api.json", "CHANGES", "README.md"]',
         "",
     ])
 

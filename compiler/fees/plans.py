@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from compiler.runtime import MAX_OCCURRENCES, FeeError
+from compiler.tariffs.complete import quotable
 from compiler.tariffs.routes import RouteTable
 from compiler.tariffs.model import OPTION_TITLES, AnyTariff, BoardSet, BracketSchedule, Percentage, PerUnitFee
 from compiler.frontend.codes import without_code
@@ -144,6 +145,10 @@ class Plan:
     # by group key: the fees a board sets that a caller may enter (capital expense fund surcharge, …)
     board_fees: dict[str, tuple[BoardSet, ...]] = field(default_factory=dict)
     board_known: tuple[BoardSet, ...] = ()  # every such fee of the route's texts, in force on a known date or not
+    # options the law makes impossible together: (option, option, why) — a FeeError naming both; and
+    # (option, option, note) — given together, both are charged and the quote says on which reading
+    conflicts: tuple[tuple[str, str, str], ...] = ()
+    beside: tuple[tuple[str, str, str], ...] = ()
 
     def schedule_on(self, on: dt.date) -> BracketSchedule:
         for s in self.base:
@@ -158,8 +163,7 @@ class Plan:
 def established(plan: Plan) -> list[BracketSchedule]:
     """The base schedules a quote can use: a known start, and a known end or none (an unresolved end
     makes every later day unknowable for that schedule)."""
-    return [s for s in plan.base if s.effective.start is not None and
-            (s.effective.end is not None or s.effective.end_basis != "unresolved")]
+    return [s for s in plan.base if quotable(s, plan.route)]  # the schedules the completeness proof checks
 
 
 def no_schedule_message(plan: Plan, on: str) -> str:
@@ -234,12 +238,58 @@ def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]
                               and t.status != "superseded"), key=lambda t: (t.option, t.id)))
         options = _options(route, with_base, rule, launch_fees, {**board_fees, "": known})
         z2 = zone2_of.get(route, "")
+        conflicts, beside = exclusions(options, [t for ts in with_base.values() for t in ts] + list(rule))
         plans[route] = Plan(route, base, unresolved, with_base, notes_with_base, rule, options,
                             zone2=plans.get(z2) if z2 else None, group=group,
                             title=routes.get(route).title if routes.get(route) else route,  # type: ignore[union-attr]
                             family=fam, zone2_route=z2, notes_unless=notes_unless, board_fees=board_fees,
-                            board_known=known)
+                            board_known=known, conflicts=conflicts, beside=beside)
     return {r: plans[r] for r in routes.ids()}
+
+
+def exclusions(options: tuple[Option, ...], tariffs: list[AnyTariff]) -> tuple[tuple[tuple[str, str, str], ...],
+                                                                            tuple[tuple[str, str, str], ...]]:
+    """Which options cannot go together, read from what the tariffs say of themselves (no option is
+    named here): a fee charged instead of the pilotage fee, none being rendered (``instead_of_pilotage``),
+    cannot go with another such fee (one call is not both), with a share of the pilotage fee (``of`` the
+    regular fee: there is none), or with a fee for an act of pilotage (``service``: docking, shifting …).
+    A fee for waiting, notice or a delay beside it is charged, and the quote names that reading."""
+    by_option: dict[str, list[AnyTariff]] = {}
+    for t in tariffs:
+        opt = getattr(t, "option", "")
+        if opt:
+            by_option.setdefault(opt, []).append(t)
+            if opt == "docking":  # undocking is priced by the docking tariffs (OPTION_TEXT)
+                by_option.setdefault("undocking", []).append(t)
+    names = [o.name for o in options if o.name in by_option]
+    conflicts: list[tuple[str, str, str]] = []
+    beside: list[tuple[str, str, str]] = []
+    for a in names:
+        ia = next((t for t in by_option[a] if getattr(t, "instead_of_pilotage", "")), None)
+        if ia is None:
+            continue
+        stands = f"{ia.citation} (\"{ia.instead_of_pilotage}\") is charged instead of the pilotage fee"  # type: ignore[union-attr]
+        for b in names:
+            if b == a:
+                continue
+            ib = next((t for t in by_option[b] if getattr(t, "instead_of_pilotage", "")), None)
+            share = next((t for t in by_option[b] if getattr(t, "of", "") == "regular-fee"), None)
+            act = next((t for t in by_option[b] if getattr(t, "service", "")), None)
+            if ib is not None:
+                if names.index(b) > names.index(a):
+                    conflicts.append((a, b, f"{stands}, and so is {ib.citation} (\"{ib.instead_of_pilotage}\"): "  # type: ignore[union-attr]
+                                            "one call is not both"))
+            elif share is not None:
+                conflicts.append((a, b, f"{stands}, and {share.citation} charges {share.percent.value}% of that "  # type: ignore[union-attr]
+                                        "pilotage fee, none being rendered"))
+            elif act is not None:
+                conflicts.append((a, b, f"{stands}, and {act.citation} pays for {act.service.lower()} (\"{act.service}\"), "  # type: ignore[union-attr]
+                                        "an act of pilotage, none being rendered"))
+            elif by_option[b][0].kind == "percentage":
+                beside.append((a, b, f"{b}: charged beside {a} ({by_option[b][0].citation} charges for the vessel's "
+                                     f"waiting, notice or delay, not for pilotage rendered; a reading: the law does not "
+                                     f"say whether it stands with a fee charged instead of pilotage)."))
+    return tuple(conflicts), tuple(beside)
 
 
 def _notes_for(routes: RouteTable, route: str, file: str, day: dt.date,

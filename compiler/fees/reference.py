@@ -9,7 +9,7 @@ from typing import Callable
 
 from compiler.fees.plans import (ONE_PERSON, board_refusal, ROUNDED_BASE, OPTION_ORDER, Option, Plan, board_line_words, instead_note,
                                  established, label_for, one_person_note)
-from compiler.runtime import (FeeError, Line, Period, Quote, board_amount, cents, check_options, choice,
+from compiler.runtime import (FeeError, Line, Period, Quote, board_amount, cents, check_options, choice, exclusive,
                               choices as choose_many, clamp, day, flag, number, occurrences, started, times,
                               undecided, unmeasured_units, vessel_or_unmeasured, whole)
 from compiler.tariffs.formula import describe
@@ -85,6 +85,8 @@ def _quote_on(plan: Plan, route: str, base: BracketSchedule, given: Decimal | No
     used = clamp_amounts(u, base.min_units, base.max_units)
     if used != u:
         notes.append(f"Charged on {used} pilotage units: the {'minimum' if used > u else 'maximum'} of {base.effective.cited(base.citation)}.")
+    if options:
+        exclusive(options, plan.conflicts, plan.beside, notes)
     notes.extend(n for opt, n in plan.notes_unless.get(plan.group.get(base.id, ""), ()) if opt not in options)
     bracket = base.bracket_for(u)
     if bracket is None:

@@ -70,5 +70,6 @@ def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
                                   for o in plan.options],
                       "option_order": list(OPTION_ORDER), "one_person": dict(ONE_PERSON),
                       "no_schedule": no_schedule_message(plan, "{on}"),
+                      "conflicts": [list(c) for c in plan.conflicts], "beside": [list(c) for c in plan.beside],
                       "zone2": plan.zone2_route or None}
     return out

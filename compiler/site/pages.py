@@ -33,6 +33,8 @@ from compiler.site.penalties import penalty_pages
 from compiler.site.history import (act_insertions, change_pages, history_page, known_notes, picker, section_histories,
                                     source_line)
 from compiler.site.render import Memo, Pages, _rel, anchor, rel_path, render_node, section_slug, tariff_link
+from compiler.site.announced import pending, upcoming
+from compiler.tariffs.complete import prove
 from compiler.tariffs.model import AnyTariff, BracketSchedule
 from compiler.frontend.codes import chapter_name
 
@@ -160,7 +162,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,
             previous=step.get("previous"), next=step.get("next"),
             cited_by=[(f"§ {src}", P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)],
-            data=_data_links(timeline, sec, on, page))
+            data=_data_links(timeline, sec, on, page),
+            announced=pending(changes, getattr(corpus, "acts", ()), sec, on))  # not yet in force on the site's date
         notes = sorted(P.notes.get(page, {}).items())
 
         def render(view: dict[str, object] = view, shown: Section | None = shown, page: str = page) -> str:
@@ -188,7 +191,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                          and t.series == f"{route}/base"),
                         key=lambda t: (t.effective.start or dt.date.min, t.id))
         dated = [t for t in scheds if t.effective.start is not None]
-        routes.append({"name": names[route], "route": route,
+        routes.append({"name": names[route], "route": route, "complete": prove(tariffs, route),
                        "chart": fee_chart(route, names[route], dated, on) + rate_chart(route, names[route], dated, on),
                        "schedules": [_schedule_view(t, P, on) for t in scheds],
                        "others": [_other_view(t, P) for t in tariffs if t.route in (route, "hudson" if
@@ -214,7 +217,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         routes=list(names.items()),
         pages=esc.script_json({sec: P.section_page[sec].replace(".md", "/")  # the sections a quote can cite, not all
                                for sec in sorted({section_of(p) for p in _provisions(plan_data)}) if sec in P.section_page}))
-    out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes)
+    out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes, on=on.isoformat(),
+                                                             upcoming=upcoming(changes, on))
     out["law/index.md"] = env.get_template("law-index.md.j2").render(
         law_pages=[(os.path.relpath(pg, "law"), title, n) for pg, title, n in law_pages])
     memo.finish(out)  # the law and history pages not taken from the last build, rendered now

@@ -23,6 +23,7 @@ def tariffs_and_lint(corpus: Corpus, timeline: Timeline | None = None,
     from compiler.law import build_timeline
     from compiler.tariffs.dating import act_tariffs, date_tariffs
     from compiler.tariffs.extract import extract, raw_line_lookup, unique_ids
+    from compiler.tariffs import complete
     from compiler.tariffs.lint import lint
     from compiler.tariffs.routes import RouteTable
 
@@ -32,5 +33,7 @@ def tariffs_and_lint(corpus: Corpus, timeline: Timeline | None = None,
     tariffs = extract(corpus, diags, cache) + act_tariffs(timeline, diags, RouteTable(corpus.manifest.routes),
                                                         {a.file: a.raw for a in corpus.acts})
     tariffs = unique_ids(date_tariffs(tariffs, timeline, diags))
-    diags.extend(lint(tariffs, raw_line_lookup(corpus)))
+    raw = raw_line_lookup(corpus)
+    diags.extend(lint(tariffs, raw))
+    diags.extend(complete.lint(tariffs, RouteTable(corpus.manifest.routes).ids(), raw))  # every size has one rate
     return tariffs, diags

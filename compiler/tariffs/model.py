@@ -197,6 +197,7 @@ class Percentage(Tariff):
     free_reason: str = ""  # why, for the quote's note: "the vessel is not more than one hour later than …"
     reading: str = ""  # the interpretation a charged line applies, for the quote's notes
     instead_of_pilotage: str = ""  # the words that make it the whole charge ("dismissed without rendering services")
+    service: str = ""  # the words by which it pays for an act of pilotage ("docking", "shift"): none without pilotage
 
 
 @dataclass(frozen=True)

@@ -110,7 +110,7 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                 percent=amt(Decimal(m["p"]), m.start("p"), m.end("p")), of=of, per=per,
                 max_percent=amt(Decimal(m["max"]), m.start("max"), m.end("max")) if m["max"] else None,
                 max_per=max_per, option=option, choice=choice, free_hours=free, free_reason=free_reason,
-                reading=reading, instead_of_pilotage=_instead(text))
+                reading=reading, instead_of_pilotage=_instead(text), service=_service(ctx, node, text))
         zone = _ZONE_RE.search(text)
         for m in _LAUNCH_RE.finditer(text):
             zoned = ctx.routes.select(route, f"Zone {zone['z']}") if zone else ""
@@ -169,6 +169,28 @@ def _instead(text: str) -> str:
     "dismissed without rendering services", an arrival "cancelled")."""
     m = _INSTEAD_RE.search(text)
     return " ".join(m.group(0).split()) if m else ""
+
+
+# what a pilot does for a vessel: a fee for it presupposes pilotage rendered (so it cannot go with a fee
+# charged instead of pilotage); read in the provision's own words and the headings above it
+_SERVICE_RE = rx(r"(?i)\b(?:docking|undocking|shift(?:s|ing)?\s+a\s+vessel|fee\s+for\s+shifting|anchors\s+a\s+vessel|"
+                 r"fee\s+for\s+anchoring|(?:cargo|fueling)\s+stops?)\b")
+
+
+def _service(ctx: Ctx, node: Node, text: str) -> str:
+    """The words by which a fee pays for an act of pilotage ("" for a fee for waiting, notice or a delay)."""
+    texts = [node.heading, text]
+    pid = node.id
+    while "/" in pid and ctx.section is not None:  # the headings and lead-ins above it: "(d) … for docking …"
+        pid = pid.rsplit("/", 1)[0]
+        up = ctx.section.find(pid)
+        if up is not None:
+            texts += [up.heading, up.text]
+    for t in texts:
+        m = _SERVICE_RE.search(t or "")
+        if m:
+            return re.sub(r"(?i)^fee for ", "", " ".join(m.group(0).split()))
+    return ""
 
 
 _WITHIN_RE = rx(r"(?i)used within one hour, no charge")

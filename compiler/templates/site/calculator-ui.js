@@ -14,6 +14,15 @@
     return page ? `<a href="../${page}#${anchor}">${esc(l.citation)}</a>` : esc(l.citation);
   };
   const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  // "Show working": each line's arithmetic with the numbers put in, the rounding, and the provision
+  function working(q) {
+    const items = q.lines.filter((l) => l.working).map((l) => `<li>${esc(l.description)}: ` +
+      l.working.steps.map((s) => `${esc(s)}; `).join("") +
+      `<code>${esc(l.working.expression)}</code> = ${esc(l.working.exact)} → ${money(l.amount)} (rounded once to cents, ` +
+      `half up), ${link(l)}</li>`);
+    return `<details class="working" id="working"><summary>Show working</summary><ol>${items.join("")}</ol>` +
+      `<p>The words of the law each number is read from: <code>navlaw fee … --trace</code> or <code>q.trace()</code>.</p></details>`;
+  }
   function renderOptions() {
     const plan = PLANS[form.route.value];
     box.innerHTML = plan.options.map((o) => {
@@ -88,7 +97,7 @@
       const alts = q.alternatives || [];  // a date known only between bounds: each possible amount
       result.innerHTML = table(q, "total", alts.length ? "If the change had not yet taken effect on that day" : "") +
         alts.map((a, i) => table(a.quote, `total-${i + 2}`, `If ${a.condition}`)).join("") +
-        `<ul class="notes">${q.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>`;
+        `<ul class="notes">${q.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` + working(q);
     } catch (e) {
       result.innerHTML = `<p class="error" id="error">${esc(e.message)}</p>`;
     }

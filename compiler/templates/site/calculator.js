@@ -35,6 +35,22 @@ function evalExpr(e, u) {
   const a = evalExpr(e.l, u), b = evalExpr(e.r, u);
   return e.op === "+" ? Q.add(a, b) : e.op === "-" ? Q.sub(a, b) : Q.mul(a, b);
 }
+// "show working": each line's arithmetic with the numbers put in (exact value, then rounded once to cents)
+function dec(a) {  // a fraction as a decimal when it ends, else "n/d"
+  let d = a.d, k = 0n;
+  while (d % 2n === 0n || d % 5n === 0n) { d /= d % 2n === 0n ? 2n : 5n; k += 1n; }
+  if (d !== 1n) return `${a.n}/${a.d}`;
+  const scale = 10n ** k, n = a.n * scale / a.d, s = n.toString().padStart(Number(k) + 1, "0");
+  return k ? `${s.slice(0, -Number(k))}.${s.slice(-Number(k))}`.replace(/\.?0+$/, "") : s;
+}
+function exprText(e, u, top = true) {
+  if (e.num !== undefined) return e.num;
+  if (e.units) return dec(u);
+  if (e.neg) return `−${exprText(e.neg, u, false)}`;
+  const s = `${exprText(e.l, u, false)} ${e.op === "*" ? "×" : e.op} ${exprText(e.r, u, false)}`;
+  return top ? s : `(${s})`;
+}
+function work(expression, exact, steps = []) { return { expression, exact: dec(exact), steps }; }
 function inBracket(b, u) {
   const lo = Q.of(b.low), c1 = Q.cmp(u, lo);
   if (b.low_inclusive ? c1 < 0 : c1 <= 0) return false;
@@ -109,6 +125,12 @@ function quote(route, units, on, options) {
 }
 
 function quoteOn(plan, base, u, on, options) {
+  // options the law makes impossible together (read from the tariffs: compiler/fees/plans.py exclusions)
+  const given = (v) => v !== undefined && v !== null && v !== false && v !== 0 && !(Array.isArray(v) && !v.length);
+  for (const [a, b, why] of plan.conflicts || []) {
+    if (given(options[a]) && given(options[b])) throw new Error(`${a} and ${b} cannot both be charged: ${why}`);
+  }
+  const beside = (plan.beside || []).filter(([a, b]) => given(options[a]) && given(options[b])).map(([, , n]) => n);
   const extras = plan.groups[base.group];
   const f = fee(base, u);
   let baseCents = Q.cents(f.exact);
@@ -116,13 +138,17 @@ function quoteOn(plan, base, u, on, options) {
   const frac = extras.find((t) => t.kind === "fraction");
   if (frac && options.miles !== undefined && Q.cmp(Q.of(options.miles), Q.of(frac.miles)) < 0) {
     baseCents = Q.cents(Q.div(Q.mul(f.exact, Q.int(frac.numerator)), Q.int(frac.denominator)));
-    lines.push({ description: "Transporting charge", cents: baseCents, citation: frac.citation, provision: frac.provision });
+    lines.push({ description: "Transporting charge", cents: baseCents, citation: frac.citation, provision: frac.provision,
+      working: work(`(${exprText(f.bracket.expr, f.used)}) × ${frac.numerator} / ${frac.denominator}`, Q.div(Q.mul(f.exact, Q.int(frac.numerator)), Q.int(frac.denominator)), [`bracket "${f.bracket.written}" for ${dec(f.used)} PU`]) });
   } else {
-    lines.push({ description: `Pilotage, ${f.bracket.written}`, cents: baseCents, citation: base.citation, provision: base.provision });
+    lines.push({ description: `Pilotage, ${f.bracket.written}`, cents: baseCents, citation: base.citation, provision: base.provision,
+      working: work(exprText(f.bracket.expr, f.used), f.exact, [`bracket "${f.bracket.written}" for ${dec(f.used)} PU` + (Q.cmp(f.used, u) ? ` (the vessel's ${dec(u)} PU, the schedule's minimum or maximum applied)` : "")]) });
   }
   for (const t of extras) {
     if (t.kind === "percentage" && t.of === "calculated-fee") {
-      lines.push({ description: `${t.percent}% of the calculated fee`, cents: Q.cents(Q.div(Q.mul(moneyQ(baseCents), Q.of(t.percent)), Q.int(100))), citation: t.citation, provision: t.provision });
+      const exact = Q.div(Q.mul(moneyQ(baseCents), Q.of(t.percent)), Q.int(100));
+      lines.push({ description: `${t.percent}% of the calculated fee`, cents: Q.cents(exact), citation: t.citation, provision: t.provision,
+        working: work(`${money(baseCents)} × ${t.percent} / 100`, exact) });
     }
   }
   // amounts a board sets, entered by the caller, checked against the law's cap
@@ -133,7 +159,8 @@ function quoteOn(plan, base, u, on, options) {
     const amount = Q.of(options[o.name]);
     if (Q.cmp(amount, Q.int(0)) < 0) throw new Error(`${o.name} must be zero or more`);
     if (b.cap !== null && Q.cmp(amount, Q.of(b.cap)) > 0) throw new Error(`${o.name}: more than the law allows: ${b.cap_words}`);
-    lines.push({ description: b.description, cents: Q.cents(amount), citation: b.citation, provision: b.provision });
+    lines.push({ description: b.description, cents: Q.cents(amount), citation: b.citation, provision: b.provision,
+      working: work(dec(amount), amount, ["entered by the user" + (b.cap_words ? `; ${b.cap_words}` : "")]) });
   }
   let zone2 = null;
   const z2 = () => {
@@ -173,26 +200,31 @@ function quoteOn(plan, base, u, on, options) {
           pct = hourly(t, h);
         } else pct = Q.of(t.percent);
         const of = t.of === "zone-2-base-rate" ? z2() : baseCents;
-        lines.push({ description: t.title, cents: Q.cents(Q.div(Q.mul(moneyQ(of), pct), Q.int(100))), citation: t.citation, provision: t.provision });
+        const exact = Q.div(Q.mul(moneyQ(of), pct), Q.int(100));
+        lines.push({ description: t.title, cents: Q.cents(exact), citation: t.citation, provision: t.provision,
+          working: work(`${money(of)} × ${dec(pct)} / 100`, exact, [`${dec(pct)}% of ${t.of === "zone-2-base-rate" ? "the Zone 2 base rate" : "the regular pilotage fee"}`]) });
       if (t.instead) instead = true;  // charged instead of the pilotage fee: none was rendered
       } else if (t.kind === "per-unit") {
         const on_units = clamp(u, t.min_units, t.max_units);
-        lines.push({ description: t.title, cents: Q.cents(Q.mul(on_units, Q.of(t.rate))), citation: t.citation, provision: t.provision });
+        lines.push({ description: t.title, cents: Q.cents(Q.mul(on_units, Q.of(t.rate))), citation: t.citation, provision: t.provision,
+          working: work(`${dec(on_units)} × ${t.rate}`, Q.mul(on_units, Q.of(t.rate))) });
       } else if (t.kind === "time" && t.per === "hour") {
         const h = Q.of(value);
         if (Q.cmp(h, Q.of(t.after || "0")) <= 0) continue;
         const n = t.part_counts ? started(h, Q.int(1)) : Q.floor(h);
-        lines.push({ description: t.title, cents: Q.cents(Q.mul(Q.int(Number(n)), Q.of(t.amount))), citation: t.citation, provision: t.provision });
+        lines.push({ description: t.title, cents: Q.cents(Q.mul(Q.int(Number(n)), Q.of(t.amount))), citation: t.citation, provision: t.provision,
+          working: work(`${n} × ${t.amount}`, Q.mul(Q.int(Number(n)), Q.of(t.amount)), [`${dec(h)} hours: ${n} hour(s) charged`]) });
       } else if (t.kind === "time") {
         const days = Number(value);
-        if (days) lines.push({ description: t.title, cents: Q.cents(Q.mul(Q.int(days), Q.of(t.amount))), citation: t.citation, provision: t.provision });
+        if (days) lines.push({ description: t.title, cents: Q.cents(Q.mul(Q.int(days), Q.of(t.amount))), citation: t.citation, provision: t.provision,
+          working: work(`${days} × ${t.amount}`, Q.mul(Q.int(days), Q.of(t.amount))) });
       }
     }
   }
   if (instead) lines.shift();
   const total = lines.reduce((s, l) => s + l.cents, 0n);
   // a note the quote carries only when it does not use an option ("Launch fee not included: …")
-  const notes = base.notes.concat((base.notes_unless || []).filter(([opt]) => options[opt] === undefined).map(([, n]) => n));
+  const notes = base.notes.concat((base.notes_unless || []).filter(([opt]) => options[opt] === undefined).map(([, n]) => n), beside);
   return { lines: lines.map((l) => ({ ...l, amount: money(l.cents) })), total: money(total), notes };
 }
 
