@@ -213,7 +213,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out["assets/calculator.js"] = (TEMPLATES / "calculator.js").read_text(encoding="utf-8")
     out["assets/calculator-ui.js"] = (TEMPLATES / "calculator-ui.js").read_text(encoding="utf-8")
     out["calculator.md"] = env.get_template("calculator.md.j2").render(
-        routes=list(names.items()),
+        routes=list(names.items()), on=on.isoformat(),
         pages=esc.script_json({sec: P.section_page[sec].replace(".md", "/")  # the sections a quote can cite, not all
                                for sec in sorted({section_of(p) for p in _provisions(plan_data)}) if sec in P.section_page}))
     out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes)
