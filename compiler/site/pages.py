@@ -23,7 +23,7 @@ from compiler import escape as esc
 from compiler.cache import jinja_bytecode
 from compiler.diagnostics import Diagnostics
 from compiler.frontend.corpus import Corpus
-from compiler.frontend.nodes import Article, Node, Provision, Section, section_of
+from compiler.frontend.nodes import Article, Node, Part, Provision, Section, Text, section_of
 from compiler.law.definitions import find as find_definitions
 from compiler.law.timeline import Timeline
 from compiler.site.calculator import plans_json
@@ -51,6 +51,16 @@ def _num(label: str) -> str:
 def _article_name(a: Node) -> str:
     """"Article 6. PILOTS AND PILOTAGE FEES, PORT OF NEW YORK" (breadcrumbs, the change report, penalties)."""
     return f"Article {a.label}. {a.heading}".rstrip(". ")
+
+
+def _part_name(p: Node) -> str:
+    """"Part 2. PUBLIC VESSELS" (article pages, the law index, breadcrumbs)."""
+    return f"Part {p.label}. {p.heading}".rstrip(". ")
+
+
+def _parts(a: Node) -> dict[str, Node]:
+    """Each section of an article that stands in a Part -> that Part."""
+    return {s.id: p for p in a.children if isinstance(p, Part) for s in p.walk() if isinstance(s, Section)}
 
 
 def _articles(corpus: Corpus) -> list[tuple[Node, list[str]]]:
@@ -133,6 +143,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out: dict[str, str] = {}
     law_pages = []
     article_page = {id(a): f"law/article-{_num(a.label)}.md" for a, _ in articles}
+    part_of = {sec: p for a, _ in articles for sec, p in _parts(a).items()}
     for k, (sec, a) in enumerate(order):
         comp = composed[sec]  # type: ignore[assignment]
         page = P.section_page[sec]
@@ -142,6 +153,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                    _rel(page, "law/index.md"))]
         if a is not None:
             crumbs.append((_article_name(a), _rel(page, article_page[id(a)])))
+            if sec in part_of:  # "Part 2. PUBLIC VESSELS", at its heading on the article's page
+                crumbs.append((_part_name(part_of[sec]), _rel(page, article_page[id(a)]) + "#" + anchor(part_of[sec].id)))
         step = {("previous" if j < k else "next"): (f"§ {order[j][0]}", _rel(page, P.section_page[order[j][0]]))
                 for j in (k - 1, k + 1) if 0 <= j < len(order)}
         hist = history_page(sec)
@@ -170,16 +183,20 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         out[page] = memo.page(["section", page, repr(sorted(view.items())), repr(shown), repr(notes),
                                new_matter.get(page, "")], render)
         if a is None:
-            law_pages.append((page, s.citation or sec, 1))
+            law_pages.append((page, s.citation or sec, 1, []))
     for a, secs in articles:
         page = article_page[id(a)]
-        items = [{"title": f"§ {sec.split('*')[0]}. {titled[sec].heading}".rstrip(". ") + ".",
+        items = [{"part": (_part_name(part_of[sec]), anchor(part_of[sec].id)) if sec in part_of else None,
+                  "title": f"§ {sec.split('*')[0]}. {titled[sec].heading}".rstrip(". ") + ".",
                   "href": rel_path(P.section_page[sec], os.path.dirname(page)),
                   "empty": not titled[sec].children, "absent": composed[sec].section is None}  # type: ignore[attr-defined]
                  for sec in secs if sec in composed]
         _claim(out, page, f"Article {a.label}")
         out[page] = env.get_template("article.md.j2").render(title=f"Article {a.label}. {a.heading}", sections=items)
-        law_pages.insert(len([p for p in law_pages if "article-" in p[0]]), (page, f"Article {a.label}. {a.heading}", len(items)))
+        parts = [(_part_name(p), anchor(p.id)) for p in a.children if isinstance(p, Part)]
+        law_pages.insert(len([p for p in law_pages if "article-" in p[0]]),
+                         (page, f"Article {a.label}. {a.heading}", len(items), parts))
+    out["law/outside.md"] = _outside(corpus, P, env)
     # tariffs: every amount from the plans the fee module is generated from (compiler/site/money.py)
     from compiler.fees.plans import build_plans
     from compiler.tariffs.routes import RouteTable
@@ -217,12 +234,41 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         pages=esc.script_json({sec: P.section_page[sec].replace(".md", "/")  # the sections a quote can cite, not all
                                for sec in sorted({section_of(p) for p in _provisions(plan_data)}) if sec in P.section_page}))
     out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes)
-    out["law/index.md"] = env.get_template("law-index.md.j2").render(
-        law_pages=[(os.path.relpath(pg, "law"), title, n) for pg, title, n in law_pages])
+    out["law/index.md"] = env.get_template("law-index.md.j2").render(outside="outside.md",
+        law_pages=[(os.path.relpath(pg, "law"), title, n, parts) for pg, title, n, parts in law_pages])
     memo.finish(out)  # the law and history pages not taken from the last build, rendered now
     out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
     out["assets/cite.js"] = (TEMPLATES / "cite.js").read_text(encoding="utf-8")
     return out
+
+
+def _outside(corpus: Corpus, P: Pages, env: Environment) -> str:
+    """The page of the text outside any section (issue 30): each document's own text before (or between)
+    its articles and sections — a chapter's opening section whose number and heading the source lost, a
+    web page's title line, a State Register notice's front matter."""
+    page = "law/outside.md"
+    documents = []
+    for c in corpus.documents:
+        loose = [n for n in c.document.children if isinstance(n, Text) and n.text.strip()]
+        if not loose:
+            continue
+        e = c.entry
+        first = next((n for n in c.document.walk() if isinstance(n, Section)), None)
+        opening = ""
+        if e is not None and e.kind == "consolidated" and first is not None:
+            # the text before the first section of a chapter is that chapter's opening section
+            m = re.fullmatch(r"(\d+)", first.label)
+            place = f" (by its place, § {int(m[1]) - 1})" if m and int(m[1]) > 1 else ""
+            opening = (f"The text before § {first.label} is the chapter's opening section{place}: the source gives it "
+                       f"no section number and no heading (they are lost, not repealed). It is law as the rest of "
+                       f"{Path(c.source.path).name} is; its words are as the source gives them.")
+        name = Path(c.source.path).name
+        documents.append({"title": (f"Before § {first.label}: the opening of the chapter" if opening and first is not None
+                                    else f"Before the sections of {name}"),
+                          "anchor": "outside-" + re.sub(r"[^a-z0-9-]+", "-", name.lower()).strip("-"),
+                          "file": name, "source": e.source if e is not None else "", "opening": opening,
+                          "html": "\n".join(x for n in loose for x in render_node(n, P, page))})
+    return env.get_template("outside.md.j2").render(documents=documents, tags=json.dumps(["1"]))
 
 
 def _claim(out: dict[str, str], page: str, what: str) -> None:

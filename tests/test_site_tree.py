@@ -1,0 +1,80 @@
+"""Issue 30, item 1: every node of every tree of the corpus is on a page of the site — articles, Part
+headings, sections, provisions (each at its anchor), text before the first section, tables, formulas —
+found by walking every document's tree, not only its sections."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+from compiler.build import compile_law, site_pages
+from compiler.frontend.nodes import Article, Formula, Node, Part, Provision, Section, Table, Text
+
+from .conftest import CORPUS
+
+
+def _plain(markup: str) -> str:
+    """A page's words: tags dropped, character references read, whitespace as single spaces."""
+    inline = re.sub(r"</?(?:span|a|dfn|del|ins|em|strong|code|abbr)\b[^>]*>", "", markup)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", inline)))
+
+
+def _words(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@pytest.fixture(scope="module")
+def built():
+    law = compile_law(str(CORPUS))
+    pages = {name: text for name, text in site_pages(law).items() if name.endswith(".md")}
+    return pages, law
+
+
+def test_every_node_of_every_tree_is_on_a_page(built):
+    pages, law = built
+    words = {name: _plain(text) for name, text in pages.items()}
+    everything = " ".join(words.values())
+    anchors = set()
+    for text in pages.values():
+        anchors.update(re.findall(r'id="([^"]+)"', text))
+    missing: list[str] = []
+    walked = 0
+
+    def where(doc: str, n: Node) -> str:
+        return f"{doc}:{n.line}: {type(n).__name__} {n.id or ''} {(n.heading or n.text)[:60]!r}"
+
+    for c in law.corpus.documents:
+        doc = Path(c.source.path).name
+
+        def visit(n: Node) -> None:
+            nonlocal walked
+            walked += 1
+            if isinstance(n, (Article, Part)):
+                if n.heading and _words(n.heading) not in everything:
+                    missing.append(where(doc, n))
+            elif isinstance(n, (Section, Provision)):
+                if n.id and not any(a.endswith("p-" + re.sub(r"[^A-Za-z0-9-]+", "-", n.id.replace("*", "x")))
+                                    for a in anchors):
+                    missing.append(where(doc, n))
+            elif isinstance(n, Text):
+                # deleted matter in bracket notation is shown struck through, without its brackets
+                w = _words(n.text)[:80]
+                if w and w not in everything and re.sub(r"[\[\]]", "", w) not in everything:
+                    missing.append(where(doc, n))
+            elif isinstance(n, Table):
+                cells = [_words(x.text) for r in n.rows for x in r.cells if _words(x.text)]
+                if cells and not all(x in everything for x in cells[:5]):
+                    missing.append(where(doc, n))
+            elif isinstance(n, Formula):
+                pass  # drawn as a block of its own text (checked by tests/test_site.py)
+            for ch in n.children:
+                visit(ch)
+
+        visit(c.document)
+    assert walked > 500
+    # the chapter's opening section, whose heading the source lost, is shown as such
+    assert "the chapter's opening section" in words["law/outside.md"]
+    assert not missing, f"{len(missing)} node(s) on no page:\n" + "\n".join(missing[:40])
