@@ -48,6 +48,28 @@ def _num(label: str) -> str:
     return f"{int(m[1]):02d}{m[2]}" if m else label
 
 
+def _sec_name(sec: str) -> str:
+    """A section as people read it, never its id: "§ 74", "§ 74 (its 2nd text)" for "74*2" (New York
+    repeats some numbers), "21 NYCRR § 55.2" for "21nycrr/55.2"."""
+    num, _, k = sec.partition("*")
+    m = re.match(r"(\d+)([a-z]+)/(.+)", num)
+    name = f"{m[1]} {m[2].upper()} § {m[3]}" if m else f"§ {num}"
+    return name + (f" (its {_ordinal(int(k))} text)" if k.isdigit() else "")
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _clip(text: str, most: int = 80) -> str:
+    """At most ``most`` characters, cut at a word with an ellipsis: "The pilots … shall" -> "The pilots …"."""
+    text = " ".join(text.split())
+    if len(text) <= most:
+        return text
+    cut = text[:most + 1].rsplit(" ", 1)[0].rstrip(" ,;:") if " " in text[:most + 1] else text[:most]
+    return cut + " …"
+
+
 def _article_name(a: Node) -> str:
     """"Article 6. PILOTS AND PILOTAGE FEES, PORT OF NEW YORK" (breadcrumbs, the change report, penalties)."""
     return f"Article {a.label}. {a.heading}".rstrip(". ")
@@ -155,7 +177,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             crumbs.append((_article_name(a), _rel(page, article_page[id(a)])))
             if sec in part_of:  # "Part 2. PUBLIC VESSELS", at its heading on the article's page
                 crumbs.append((_part_name(part_of[sec]), _rel(page, article_page[id(a)]) + "#" + anchor(part_of[sec].id)))
-        step = {("previous" if j < k else "next"): (f"§ {order[j][0]}", _rel(page, P.section_page[order[j][0]]))
+        step = {("previous" if j < k else "next"): (_sec_name(order[j][0]), _rel(page, P.section_page[order[j][0]]))
                 for j in (k - 1, k + 1) if 0 <= j < len(order)}
         hist = history_page(sec)
         shown = comp.section  # type: ignore[attr-defined]
@@ -164,7 +186,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             title=f"{s.citation}. {s.heading}".rstrip(". ") + "." if s.heading else s.citation or sec,
             anchor=anchor(sec), crumbs=crumbs, citation=s.citation, on=on.isoformat(),
             tags=json.dumps(search_tags(sec.split("*")[0].split("/")[-1]), ensure_ascii=True),  # JSON is YAML: data
-            contents=[(c.label, anchor(c.id), (c.text or c.heading)[:80]) for c in s.children
+            contents=[(c.label, anchor(c.id), _clip(c.text or c.heading)) for c in s.children
                       if isinstance(c, Provision)] if shown is not None else [],
             absent=comp.message if shown is None else "",  # type: ignore[attr-defined]
             known=P.notes.get(page, {}).get(sec, ""), parts=len(comp.sources) > 1,  # type: ignore[attr-defined]
@@ -173,7 +195,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             picker=picker(timeline, sec, on, hist in history),
             duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,
             previous=step.get("previous"), next=step.get("next"),
-            cited_by=[(f"§ {src}", P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)])
+            cited_by=[(_sec_name(src), P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)])
         notes = sorted(P.notes.get(page, {}).items())
 
         def render(view: dict[str, object] = view, shown: Section | None = shown, page: str = page) -> str:
@@ -192,10 +214,10 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                   "empty": not titled[sec].children, "absent": composed[sec].section is None}  # type: ignore[attr-defined]
                  for sec in secs if sec in composed]
         _claim(out, page, f"Article {a.label}")
-        out[page] = env.get_template("article.md.j2").render(title=f"Article {a.label}. {a.heading}", sections=items)
+        out[page] = env.get_template("article.md.j2").render(title=_article_name(a), sections=items)
         parts = [(_part_name(p), anchor(p.id)) for p in a.children if isinstance(p, Part)]
         law_pages.insert(len([p for p in law_pages if "article-" in p[0]]),
-                         (page, f"Article {a.label}. {a.heading}", len(items), parts))
+                         (page, _article_name(a), len(items), parts))
     out["law/outside.md"] = _outside(corpus, P, env)
     # tariffs: every amount from the plans the fee module is generated from (compiler/site/money.py)
     from compiler.fees.plans import build_plans
@@ -239,7 +261,22 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     memo.finish(out)  # the law and history pages not taken from the last build, rendered now
     out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
     out["assets/cite.js"] = (TEMPLATES / "cite.js").read_text(encoding="utf-8")
+    out["assets/search-cite.js"] = (TEMPLATES / "search-cite.js").read_text(encoding="utf-8")
+    out["assets/citations.js"] = _citations(P, titled)
     return out
+
+
+def _citations(P: Pages, titled: dict[str, Section]) -> str:
+    """What search reads citations against (assets/search-cite.js): each section's page and citation, and
+    the anchors each law page has (the law in force on the site's date)."""
+    sections = {sec: [page.replace(".md", "/"), titled[sec].citation or f"§ {sec}"]
+                for sec, page in sorted(P.section_page.items()) if sec in titled}
+    anchors: dict[str, list[str]] = {}
+    for page, a in sorted(P.anchors):
+        anchors.setdefault(page.replace(".md", "/"), []).append(a)
+    data = {"sections": sections, "anchors": anchors}
+    return ("// GENERATED by navlaw build from the law pages' anchors — do not edit.\nwindow.NAVLAW_CITATIONS = "
+            + json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + ";\n")
 
 
 def _outside(corpus: Corpus, P: Pages, env: Environment) -> str:
