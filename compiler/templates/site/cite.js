@@ -44,6 +44,9 @@
   });
   window.addEventListener("afterprint", function () { opened.forEach(function (d) { d.open = false; }); opened = []; });
   function setup() {
+    // the search dialog gets a name (Material's has none)
+    var dialog = document.querySelector(".md-search");
+    if (dialog && !dialog.getAttribute("aria-label")) dialog.setAttribute("aria-label", "Search the site");
     document.querySelectorAll("p.prov[title]").forEach(function (p) {
       if (!p.querySelector(".copy-cite")) p.appendChild(button(p, p.getAttribute("title")));
     });
