@@ -207,3 +207,16 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page_type(page, serve
     finally:
         page.emulate_media(color_scheme="light")
     assert not found, "\n".join(map(str, found))
+
+
+def test_a_rule_in_bracket_notation_shows_its_clean_text_with_the_markup_one_click_away(page, server):  # noqa: F811
+    """Item 2: 21 NYCRR § 55.2 in force without its deleted matter (a copy holds only the law); the
+    markup (deleted matter struck through) one click away."""
+    page.goto(server + "/law/21-nycrr-55.2/")
+    deleted = page.locator("section.law-section del")
+    assert deleted.count() > 0 and not deleted.first.is_visible()
+    text = page.locator("section.law-section").inner_text()
+    assert "$75 for a stop of six hours" not in text
+    page.click("button.show-markup")
+    assert deleted.first.is_visible()
+    assert page.get_attribute("button.show-markup", "aria-pressed") == "true"

@@ -132,7 +132,7 @@ def test_serve_rebuilds_the_site_when_the_corpus_changes(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "navlaw serve: rebuilt in" in captured.err
     # one page per section: the amended section's page, its history, the tariffs and the change report
-    assert "1 of 5 documents parsed, 4 reused; 2 of 210 law and history pages written afresh; site: 4 of 253 pages rendered" in captured.out
+    assert "1 of 5 documents parsed, 4 reused; 2 of 210 law and history pages written afresh; site: 4 of 254 pages rendered" in captured.out
 
 
 def test_serve_refuses_a_bad_address(capsys):
@@ -187,10 +187,10 @@ def test_relative_references_link_to_the_provision(site):
 def test_penalty_index_page(site):
     page = (site / "penalties" / "article-06" / "index.html").read_text(encoding="utf-8")
     # § 89-a(3) (file 000): "a fine not exceeding one hundred dollars"
-    assert '<a href="../../law/89-a/#p-89-a-3">Nav. Law § 89-a(3)</a></td><td>$100</td><td>at most</td>' in page
+    assert '<a href="../../law/89-a/#p-89-a-3">Nav. Law § 89-a(3)</a></td><td class="amount">$100</td><td>at most</td>' in page
     # the index: each article's count, lowest and highest; Article 12 (oil spills): § 192's $25,000 at most
     index = (site / "penalties" / "index.html").read_text(encoding="utf-8")
-    rows = re.findall(r'<tr><td><a href="([^"]+)">([^<]+)</a></td><td>(\d+)</td><td>([^<]*)</td><td>([^<]*)</td></tr>', index)
+    rows = re.findall(r'<tr><td><a href="([^"]+)">([^<]+)</a></td><td>(\d+)</td><td class="amount">([^<]*)</td><td class="amount">([^<]*)</td></tr>', index)
     assert sum(int(n) for _, _, n, _, _ in rows) == 42
     assert ("article-12/", "Article 12. OIL SPILL PREVENTION, CONTROL, AND COMPENSATION", "2", "$1,000", "$25,000") in rows
     for href, _, n, _, _ in rows:

@@ -44,6 +44,18 @@
   });
   window.addEventListener("afterprint", function () { opened.forEach(function (d) { d.open = false; }); opened = []; });
   function setup() {
+    // bracket notation: the law in force without its deleted matter, the markup one click away
+    document.querySelectorAll("button.show-markup").forEach(function (b) {
+      if (b.dataset.ready) return;
+      b.dataset.ready = "1";
+      b.addEventListener("click", function () {
+        var s = document.querySelector("section.law-section");
+        if (!s) return;
+        var clean = s.classList.toggle("clean");
+        b.setAttribute("aria-pressed", clean ? "false" : "true");
+        b.textContent = clean ? "Show the markup" : "Hide the deleted matter";
+      });
+    });
     // the search dialog gets a name (Material's has none)
     var dialog = document.querySelector(".md-search");
     if (dialog && !dialog.getAttribute("aria-label")) dialog.setAttribute("aria-label", "Search the site");
