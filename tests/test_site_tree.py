@@ -78,3 +78,17 @@ def test_every_node_of_every_tree_is_on_a_page(built):
     # the chapter's opening section, whose heading the source lost, is shown as such
     assert "the chapter's opening section" in words["law/outside.md"]
     assert not missing, f"{len(missing)} node(s) on no page:\n" + "\n".join(missing[:40])
+
+
+def test_older_text_under_current_parts_is_labelled_with_its_source_and_dates(built):
+    """Item 2: on § 88's page the 2002 FACTOR/ADJUSTMENT table and its 7.5% sentence under (b) stand among
+    2022 parts: a label right above them names their source and dates."""
+    pages, _ = built
+    page = pages["law/88.md"]
+    table = page.index("<th>FACTOR</th>")
+    label = page.rfind('<p class="known', 0, table)
+    assert label > page.index('id="p-88-4-b"'), "the label is under (b), above its table"
+    said = _plain(page[label:table])
+    assert "Older text: § 88(4)(b)" in said and "nav-law.consolidated.txt" in said and "2002-07-01" in said
+    # the sources list names provisions by citation, never by id
+    assert "88/4/b/1/ii/1/A:" not in page and "§ 88(4)(b)(1)(ii)(1)(A): 088.fragments.2022.txt" in _plain(page)

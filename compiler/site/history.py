@@ -16,13 +16,13 @@ from typing import Callable, Sequence
 from jinja2 import Environment
 
 from compiler import escape as esc
-from compiler.frontend.nodes import Table, lineage, section_name
+from compiler.frontend.nodes import Provision, Table, lineage, section_name
 from compiler.frontend.newmatter import TOKEN
 from compiler.law.redline import compare, render_html
 from compiler.law.timeline import Composed, Timeline, TextVersion, short_name
 from compiler.report.changes import Changes, report, under_its_date
 from compiler.tariffs.model import AnyTariff
-from compiler.site.render import Memo, Pages, _rel, named, render_node, section_slug
+from compiler.site.render import Memo, Pages, _rel, cite_id, named, render_node, section_slug
 
 # Up to this many versions of a section, its history page holds the redline between every two of
 # them (n·(n−1)/2); past it, each version against the one before and against the latest only, so a
@@ -35,7 +35,7 @@ def history_page(section: str) -> str:
 
 
 def source_line(pid: str, v: TextVersion) -> str:
-    return f"{pid}: {short_name(v.file).split('#')[0]} — {v.note}"
+    return f"{cite_id(pid)}: {short_name(v.file).split('#')[0]} — {v.note}"
 
 
 def known_note(timeline: Timeline, v: TextVersion, on: dt.date) -> str:
@@ -64,6 +64,38 @@ def known_notes(timeline: Timeline, comp: Composed, on: dt.date) -> dict[str, st
         if note:
             out[pid] = note
             said[pid] = v.file
+    return out
+
+
+def older_parts(timeline: Timeline, comp: Composed, on: dt.date) -> dict[str, str]:
+    """Provision id -> a label, for each provision of a law page whose own words (its text, and the tables
+    and sentences under it before its numbered parts) come from an older text than parts below it: § 88(4)(b)
+    of a 2002 consolidation above (b)(1)(ii)(1)(A) of a 2022 text. Such a part is older law, said where it
+    stands, with its source and dates (issue 30); "" where the base text is current law."""
+    if len(comp.sources) < 2 or comp.section is None:
+        return {}
+    base = comp.sources[0][1]
+    note = known_note(timeline, base, on)
+    if not note:
+        return {}
+    later = [(pid, v) for pid, v in comp.sources[1:] if v.file != base.file]
+    out: dict[str, str] = {}
+    for n in comp.section.walk():
+        if not isinstance(n, Provision) or not n.id:
+            continue
+        below = [(pid, v) for pid, v in later if pid.startswith(n.id + "/")]
+        if not below or any(n.id == pid or n.id.startswith(pid + "/") for pid, _ in later):
+            continue
+        own = [c for c in n.children if not isinstance(c, Provision) and (c.text.strip() or isinstance(c, Table))]
+        if not own and not n.text.strip():
+            continue
+        files = sorted({short_name(v.file).split("#")[0] for _, v in below})
+        what = (("its words above, and the table and text below before its numbered parts"
+                 if any(isinstance(c, Table) for c in own) else "its words above, and the text below before its "
+                 "numbered parts") if own else "its own words above")
+        out[n.id] = (f"Older text: {cite_id(n.id)} — {what} — is from "
+                     f"{short_name(base.file).split('#')[0]}, not from {', '.join(files)}, the later text of the parts "
+                     f"below it marked so. {note}")
     return out
 
 

@@ -32,7 +32,7 @@ from compiler.report.changes import Changes, brief
 from compiler.site.money import Quotes
 from compiler.site.findings import diagnostics_pages
 from compiler.site.penalties import penalty_pages
-from compiler.site.history import (act_insertions, change_pages, history_page, known_notes, picker, section_histories,
+from compiler.site.history import (act_insertions, older_parts, change_pages, history_page, known_notes, picker, section_histories,
                                     source_line)
 from compiler.site.render import Memo, Pages, _rel, anchor, rel_path, render_node, section_slug, tariff_link
 from compiler.tariffs.model import AnyTariff, BracketSchedule
@@ -144,6 +144,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             if n.id:
                 P.anchors.add((page, anchor(n.id)))
         notes = known_notes(timeline, comp, on)
+        notes.update({pid: note for pid, note in older_parts(timeline, comp, on).items() if pid not in notes})
         if notes:
             P.notes[page] = notes
         words, cells = act_insertions(comp)

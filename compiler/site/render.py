@@ -14,7 +14,8 @@ from typing import Callable
 
 from compiler import escape as esc
 from compiler.cache import digest
-from compiler.frontend.nodes import Formula, Node, Provision, Section, Table, Text, lineage, other_code, section_of
+from compiler.frontend.nodes import (NAV_LAW, Formula, Node, Provision, Section, Table, Text, citation, lineage, other_code,
+                                     section_name, section_of)
 from compiler.law.definitions import Definition, mark
 from compiler.tariffs.model import AnyTariff
 
@@ -319,6 +320,16 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
     for c in n.children:
         out += render_node(c, pages, page, depth, prefix, within)
     return out
+
+
+def cite_id(node_id: str) -> str:
+    """A provision id as a reader cites it, never the id: "88/4/b/1/ii/1/A" -> "§ 88(4)(b)(1)(ii)(1)(A)",
+    "21nycrr/55.2/c" -> "21 NYCRR § 55.2(c)", "74*2" -> "§ 74"."""
+    code = other_code(node_id)
+    if code:
+        head = section_name(section_of(node_id))
+        return head + "".join(f"({p.split('*')[0]})" for p in node_id.split("/")[2:])
+    return citation(NAV_LAW, node_id).replace("Nav. Law ", "")
 
 
 def section_slug(section: str) -> str:
