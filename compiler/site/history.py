@@ -18,9 +18,9 @@ from jinja2 import Environment
 from compiler import escape as esc
 from compiler.frontend.nodes import Provision, Table, lineage, section_name
 from compiler.frontend.newmatter import TOKEN
-from compiler.law.redline import compare, render_html
+from compiler.law.redline import compare
 from compiler.law.timeline import Composed, Timeline, TextVersion, short_name
-from compiler.report.changes import Changes, report, under_its_date
+from compiler.report.changes import Changes, cited, redline_html, report, under_its_date
 from compiler.tariffs.model import AnyTariff
 from compiler.site.render import Memo, Pages, _rel, cite_id, named, render_node, section_slug
 
@@ -177,7 +177,7 @@ def section_histories(timeline: Timeline, P: Pages, env: Environment, on: dt.dat
 def _history(env: Environment, P: Pages, sec: str, page: str, comps: list[tuple[dt.date, Composed]], on: dt.date,
              current: dt.date | None, first: dt.date | None) -> str:
     def link(node_id: str) -> str:
-        return named(P, page, node_id, f"<b>{esc.text(node_id)}</b>")
+        return named(P, page, node_id, f"<b>{esc.text(cite_id(node_id))}</b>")  # a citation, never the id
 
     versions: list[dict[str, object]] = []
     texts: list[tuple[str, object]] = []  # (date, section tree) of each version with text
@@ -185,8 +185,8 @@ def _history(env: Environment, P: Pages, sec: str, page: str, comps: list[tuple[
     for d, comp in comps:
         prefix = f"v{d.isoformat()}-"
         body = "\n".join(render_node(comp.section, P, page, prefix=prefix)) if comp.section is not None else ""
-        red = render_html(compare(prev, comp.section), link) if prev is not None and comp.section is not None else ""
-        versions.append({"date": d.isoformat(), "message": comp.message, "gaps": comp.gaps, "html": body,
+        red = redline_html(compare(prev, comp.section), link) if prev is not None and comp.section is not None else ""
+        versions.append({"date": d.isoformat(), "message": cited(comp.message), "gaps": [cited(g) for g in comp.gaps], "html": body,
                          "redline": red, "sources": [source_line(pid, v) for pid, v in comp.sources]})
         if comp.section is not None:
             prev = comp.section
@@ -204,7 +204,7 @@ def _pairs(texts: list[tuple[str, object]], link: Callable[[str], str]) -> list[
         picks = list(combinations(range(n), 2))
     else:
         picks = sorted({(i - 1, i) for i in range(1, n)} | {(i, n - 1) for i in range(n - 1)})
-    return [{"from": texts[i][0], "to": texts[j][0], "html": render_html(compare(texts[i][1], texts[j][1]), link)}  # type: ignore[arg-type]
+    return [{"from": texts[i][0], "to": texts[j][0], "html": redline_html(compare(texts[i][1], texts[j][1]), link)}  # type: ignore[arg-type]
             for i, j in picks]
 
 

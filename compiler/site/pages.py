@@ -28,7 +28,7 @@ from compiler.law.definitions import find as find_definitions
 from compiler.law.timeline import Timeline
 from compiler.site.calculator import plans_json
 from compiler.site.charts import fee_chart, fee_text, in_force, rate_chart, status_on
-from compiler.report.changes import Changes, brief
+from compiler.report.changes import Changes, brief, cited
 from compiler.site.money import Quotes
 from compiler.site.findings import diagnostics_pages
 from compiler.site.penalties import penalty_pages
@@ -189,9 +189,9 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             tags=json.dumps(search_tags(sec.split("*")[0].split("/")[-1]), ensure_ascii=True),  # JSON is YAML: data
             contents=[(c.label, anchor(c.id), _clip(c.text or c.heading)) for c in s.children
                       if isinstance(c, Provision)] if shown is not None else [],
-            absent=comp.message if shown is None else "",  # type: ignore[attr-defined]
+            absent=cited(comp.message) if shown is None else "",  # type: ignore[attr-defined]
             known=P.notes.get(page, {}).get(sec, ""), parts=len(comp.sources) > 1,  # type: ignore[attr-defined]
-            sources=sources, gaps=comp.gaps,  # type: ignore[attr-defined]
+            sources=sources, gaps=[cited(g) for g in comp.gaps],  # type: ignore[attr-defined]
             history=_rel(page, hist) if hist in history else "", bracketed=page in P.bracketed, amended=page in P.amended,
             picker=picker(timeline, sec, on, hist in history),
             duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,

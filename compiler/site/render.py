@@ -313,13 +313,17 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
         # contents, record lines, LBDC notes and page chrome are on the page, marked as not law
         aside = next((f for f in n.flags if f in ("toc", "chapter", "chrome", "editorial-note", "record")), "")
         cls = "gap" if "gap" in n.flags else f"text {aside}" if aside else "text"
-        body = mark(link_refs(link_relative(struck(esc.text(n.text), pages, page), within, pages, page), pages, page),
+        said = cited(n.text) if "gap" in n.flags else n.text  # a gap names provisions by citation, not id
+        body = mark(link_refs(link_relative(struck(esc.text(said), pages, page), within, pages, page), pages, page),
                     pages.terms(within) if within else [])
         out.append(f'<p class="{cls} lvl-{min(depth, 7)}">{body}</p>')
         return out
     for c in n.children:
         out += render_node(c, pages, page, depth, prefix, within)
     return out
+
+
+from compiler.report.changes import cited  # noqa: E402  (messages about the record, ids as citations)
 
 
 def cite_id(node_id: str) -> str:
