@@ -92,3 +92,17 @@ def test_older_text_under_current_parts_is_labelled_with_its_source_and_dates(bu
     assert "Older text: § 88(4)(b)" in said and "nav-law.consolidated.txt" in said and "2002-07-01" in said
     # the sources list names provisions by citation, never by id
     assert "88/4/b/1/ii/1/A:" not in page and "§ 88(4)(b)(1)(ii)(1)(A): 088.fragments.2022.txt" in _plain(page)
+
+
+def test_notes_about_missing_text_are_right(built):
+    """Item 4: a lead-in colon whose list follows gets no "text stops at the colon" note (§ 89-a(4)(a),
+    its list (b) after it); a jump in a numbering sequence gets one (§ 89-a(4) → (7), § 181 skips 3,
+    § 174 skips 4)."""
+    pages, _ = built
+    a = pages["law/89-a.md"]
+    start = a.index('id="p-89-a-4-a"')
+    assert "its text stops at the colon" not in a[start:a.index('id="p-89-a-4-b"')]
+    for page, jump in (("law/89-a.md", "from 4 to 7: the corpus has no 5 or 6 here"),
+                       ("law/181.md", "from 2 to 4: the corpus has no 3 here"),
+                       ("law/174.md", "from 3 to 5: the corpus has no 4 here")):
+        assert jump in pages[page], page

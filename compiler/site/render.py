@@ -260,13 +260,73 @@ def struck(escaped: str, pages: Pages, page: str) -> str:
 _CUT = '<p class="gap cut">The rest of this provision is not in the corpus (its text stops at the colon).</p>'
 
 
-def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = "", within: str = "") -> list[str]:
+_ROMAN = {r: k for k, r in enumerate("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx".split(), 1)}
+
+
+def _sequence(labels: list[str]) -> list[int | None]:
+    """Each label's place in its sequence — 1, 2, 3; (a), (b); (i), (ii); (A), (B) — or None where it is
+    none of these ("1-a", an inserted provision, stands outside the sequence)."""
+    keys = [label.strip("().[] ") for label in labels]
+    roman = bool(keys) and keys[0] == "i" and all(k in _ROMAN for k in keys)
+    out: list[int | None] = []
+    for k in keys:
+        if k.isdigit():
+            out.append(int(k))
+        elif roman:
+            out.append(_ROMAN[k])
+        elif len(k) == 1 and k.isalpha():
+            out.append(ord(k.lower()) - ord("a") + 1)
+        else:
+            out.append(None)
+    return out
+
+
+def _jump(siblings: tuple[Node, ...], i: int, depth: int) -> list[str]:
+    """A note before a provision whose number does not follow the one before it: "(4) → (7)": the corpus
+    has no (5) or (6) here (issue 30) — omitted from the source, repealed or renumbered, it does not say."""
+    c = siblings[i]
+    if not isinstance(c, Provision):
+        return []
+    before = [s for s in siblings[:i] if isinstance(s, Provision) and s.level == c.level]
+    if not before:
+        return []
+    prev = before[-1]
+    group = [s.label for s in siblings if isinstance(s, Provision) and s.level == c.level]
+    places = dict(zip(group, _sequence(group)))
+    a, b = places.get(prev.label), places.get(c.label)
+    if a is None or b is None or b <= a + 1:
+        return []
+    roman = _sequence(group[:1]) == [1] and group[0].strip("().[] ") == "i" and all(
+        g.strip("().[] ") in _ROMAN for g in group)
+    names = [_label_like(prev.label, k, roman) for k in range(a + 1, b)]
+    missing = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return [f'<p class="gap jump lvl-{min(depth, 7)}">The numbering jumps from {esc.text(prev.label.strip(". "))} to '
+            f'{esc.text(c.label.strip(". "))}: the corpus has no {esc.text(missing)} here (left out of the source, '
+            f'repealed or renumbered: the text does not say).</p>']
+
+
+def _label_like(example: str, k: int, roman: bool) -> str:
+    """The k-th label of the sequence ``example`` is in: "(b)" -> "(e)", "(ii)" -> "(v)", "(B)" -> "(E)", "2." -> "5"."""
+    key = example.strip("().[] ")
+    if key.isdigit():
+        text = str(k)
+    elif roman:
+        text = next(r for r, n in _ROMAN.items() if n == k)
+    else:
+        text = chr(ord("a") + k - 1)
+        text = text.upper() if key.isupper() else text
+    return f"({text})" if example.strip().startswith("(") else text
+
+
+def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = "", within: str = "",
+                follows: bool = False) -> list[str]:
     """HTML for a node and what is below it; ``prefix`` keeps ids unique when one page shows several
-    versions of a section."""
+    versions of a section; ``follows``: more of the section comes after this node."""
     out: list[str] = []
     if isinstance(n, Section):
-        for c in n.children:
-            out += render_node(c, pages, page, 0, prefix, n.id)
+        for i, c in enumerate(n.children):
+            out += _jump(n.children, i, 0)
+            out += render_node(c, pages, page, 0, prefix, n.id, follows=i < len(n.children) - 1)
         last = n.children[-1] if n.children else None
         if last is not None and last.kind == "text" and last.text.rstrip().endswith(":"):
             out.append(_CUT)  # "… shall be deemed to mean and include:" and nothing after it
@@ -290,10 +350,11 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
         note = pages.notes.get(page, {}).get(n.id)
         if note:
             out.append(f'<p class="known lvl-{min(depth, 7)}">{esc.text(note)}</p>')
-        for c in n.children:
-            out += render_node(c, pages, page, depth + 1, prefix, n.id)
-        if not n.children and n.text.rstrip().endswith(":"):
-            out.append(_CUT)
+        for i, c in enumerate(n.children):
+            out += _jump(n.children, i, depth + 1)
+            out += render_node(c, pages, page, depth + 1, prefix, n.id, follows=follows or i < len(n.children) - 1)
+        if not n.children and n.text.rstrip().endswith(":") and not follows:
+            out.append(_CUT)  # nothing follows in the section: its list is cut (a list that follows is its list)
         return out
     if isinstance(n, Table):
         rows = []
