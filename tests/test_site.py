@@ -132,7 +132,7 @@ def test_serve_rebuilds_the_site_when_the_corpus_changes(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "navlaw serve: rebuilt in" in captured.err
     # one page per section: the amended section's page, its history, the tariffs and the change report
-    assert "1 of 5 documents parsed, 4 reused; 2 of 210 law and history pages written afresh; site: 4 of 254 pages rendered" in captured.out
+    assert "1 of 5 documents parsed, 4 reused; 2 of 211 law and history pages written afresh; site: 4 of 255 pages rendered" in captured.out
 
 
 def test_serve_refuses_a_bad_address(capsys):

@@ -106,3 +106,15 @@ def test_notes_about_missing_text_are_right(built):
                        ("law/181.md", "from 2 to 4: the corpus has no 3 here"),
                        ("law/174.md", "from 3 to 5: the corpus has no 4 here")):
         assert jump in pages[page], page
+
+
+def test_a_rule_has_a_history_page_and_its_old_labels_are_traceable(built):
+    """Item 2: 21 NYCRR § 55.2 (bracket notation) has a history page holding its markup (what the
+    amendment deleted, struck through), and a relettered provision says its old label."""
+    pages, _ = built
+    hist = pages["history/21-nycrr-55.2.md"]
+    assert "<del" in hist and "$75 for a stop of six hours" in _plain(hist)
+    law = pages["law/21-nycrr-55.2.md"]
+    assert "History of 21 NYCRR § 55.2" in law
+    m = re.search(r'id="p-21nycrr-55-2-c".*?</p>', law, re.S)
+    assert m is not None and "formerly (b)" in _plain(m[0])

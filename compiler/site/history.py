@@ -160,7 +160,9 @@ def section_histories(timeline: Timeline, P: Pages, env: Environment, on: dt.dat
         dates = timeline.boundaries(sec)
         page = history_page(sec)
         comps = [(d, timeline.section_on(sec, d)) for d in dates]
-        if sum(1 for _, c in comps if c.section is not None) < 2 and sec not in wanted:
+        # a rule in bracket notation has one: its markup (what the amendment deleted) is its history
+        if sum(1 for _, c in comps if c.section is not None) < 2 and sec not in wanted and \
+                history_page(sec) not in P.bracketed:
             continue
         current = max((d for d in dates if d <= on), default=None)
         # the page is made of each version's text, message, gaps and sources (and the site-wide context)

@@ -140,6 +140,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         if any(v.compiled is not None and v.compiled.entry is not None
                and v.compiled.entry.kind in ("rule", "proposed-rule") for _, v in comp.sources):
             P.bracketed.add(page)
+            P.bracketed.add(history_page(sec))  # its history page shows the markup: what the amendment deleted
         for n in comp.section.walk():
             if n.id:
                 P.anchors.add((page, anchor(n.id)))

@@ -345,8 +345,11 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
         restored = (' <span class="restored" title="An act printed this provision&#39;s new matter in CAPITALS; its '
                     'case is restored from how the corpus writes each word">text restored from a bill&#39;s capitals</span>'
                     if "restored-case" in n.flags else "")
+        # a provision an amendment relettered keeps its old label in sight: "(c) formerly (b)"
+        formerly = (f' <span class="old-label" title="its label before the amendment ([{esc.text(n.old_label)}] in the '
+                    f'text)">formerly {esc.text(n.old_label)}</span>' if n.old_label else "")
         out.append(f'<p class="prov lvl-{min(depth, 7)}" id="{aid}" title="{esc.text(n.citation)}">'
-                   f'<a class="label" href="#{aid}">{esc.text(n.label)}</a> {text}{restored}</p>')
+                   f'<a class="label" href="#{aid}">{esc.text(n.label)}</a>{formerly} {text}{restored}</p>')
         note = pages.notes.get(page, {}).get(n.id)
         if note:
             out.append(f'<p class="known lvl-{min(depth, 7)}">{esc.text(note)}</p>')
