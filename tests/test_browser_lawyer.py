@@ -98,6 +98,7 @@ def test_the_calculator_quotes_today_offers_every_option_and_shows_its_working(p
     ("89-b(4)(b)(1)", "/law/89-b/", "p-89-b-4-b-1"),
     ("21 NYCRR 55.2(c)", "/law/21-nycrr-55.2/", "p-21nycrr-55-2-c"),
     ("§ 89-a", "/law/89-a/", "p-89-a"),
+    ("55.2(c)", "/law/21-nycrr-55.2/", "p-21nycrr-55-2-c"),
 ])
 def test_search_reads_citations_and_opens_the_provision_highlighted(page, server, query, url, anchor):  # noqa: F811
     """Item 5: a citation typed into search is offered first ("Go to …") and Enter opens that provision

@@ -145,7 +145,9 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             if n.id:
                 P.anchors.add((page, anchor(n.id)))
         notes = known_notes(timeline, comp, on)
-        notes.update({pid: note for pid, note in older_parts(timeline, comp, on).items() if pid not in notes})
+        older = {pid: note for pid, note in older_parts(timeline, comp, on).items() if pid not in notes}
+        notes.update(older)
+        P.older.update((page, pid) for pid in older)
         if notes:
             P.notes[page] = notes
         words, cells = act_insertions(comp)

@@ -36,6 +36,8 @@ class Pages:
         self.bracketed: set[str] = set()  # pages whose text is in bracket notation (a rule, an act's text)
         # page -> provision id -> "known to be in force … to …; the corpus has no later text" (history.py)
         self.notes: dict[str, dict[str, str]] = {}
+        # (page, provision id): its own words come from an older text than parts below it (history.older_parts)
+        self.older: set[tuple[str, str]] = set()
         # new matter an amending act put in the law in force (history.act_insertions): words per
         # (page, provision id), changed cells per table (by id() of the table node)
         self.inserted: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
@@ -353,9 +355,13 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
         note = pages.notes.get(page, {}).get(n.id)
         if note:
             out.append(f'<p class="known lvl-{min(depth, 7)}">{esc.text(note)}</p>')
+        older = (page, n.id) in pages.older and not prefix
         for i, c in enumerate(n.children):
             out += _jump(n.children, i, depth + 1)
-            out += render_node(c, pages, page, depth + 1, prefix, n.id, follows=follows or i < len(n.children) - 1)
+            html = render_node(c, pages, page, depth + 1, prefix, n.id, follows=follows or i < len(n.children) - 1)
+            # the older text's own tables and sentences, set apart where they stand (its note says whence)
+            out += ['<div class="older" title="older text: see the note above">'] + html + ["</div>"] \
+                if older and not isinstance(c, Provision) else html
         if not n.children and n.text.rstrip().endswith(":") and not follows:
             out.append(_CUT)  # nothing follows in the section: its list is cut (a list that follows is its list)
         return out

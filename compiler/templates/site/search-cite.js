@@ -17,6 +17,10 @@
     if (!m || !data) return null;
     var code = m[1] ? m[1] + "nycrr/" : "", sec = code + m[2].toLowerCase();
     var entry = data.sections[sec];
+    if (!entry && !code) {  // "55.2": the one section of another code with that number
+      var other = Object.keys(data.sections).filter(function (k) { return k.split("/").pop() === sec && k.indexOf("/") > 0; });
+      if (other.length === 1) { sec = other[0]; entry = data.sections[sec]; }
+    }
     if (!entry) return null;
     var labels = (m[3].match(/[A-Za-z0-9-]+/g) || []);
     var anchors = data.anchors[entry[0]] || [];
