@@ -154,7 +154,7 @@ def test_serve_says_when_the_port_is_taken(tmp_path, capsys):
 
 def test_diagnostics_page_links_findings_to_provisions(site):
     page = (site / "diagnostics" / "088-fragments-2022-txt" / "index.html").read_text(encoding="utf-8")
-    assert '<a href="../../law/88/#p-88-4-b-1-ii-1-A-i">88/4/b/1/ii/1/A/i</a>' in page  # the 1650 jump in table (i)
+    assert '<a href="../../law/88/#p-88-4-b-1-ii-1-A-i">§ 88(4)(b)(1)(ii)(1)(A)(i)</a>' in page  # the 1650 jump in table (i)
 
 
 def test_diagnostics_are_a_page_per_file_under_an_index_of_their_counts(site):

@@ -103,7 +103,8 @@ def _not_drawn(schedules: list[BracketSchedule], quotes: Quotes) -> str:
     left = [s for s in schedules if not quotes.quotable(s)]
     if not left:
         return ""
-    items = "; ".join(f"{s.citation} ({quotes.why_not(s)})" for s in left)
+    from compiler.report.changes import cited
+    items = "; ".join(f"{s.citation} ({cited(quotes.why_not(s))})" for s in left)
     return (f'<p class="chart-alt not-drawn" data-search-exclude>Not drawn, as <code>navlaw fee</code> quotes no day '
             f'of them: {esc.text(items)}.</p>')
 

@@ -22,7 +22,7 @@ from compiler.law.redline import compare
 from compiler.law.timeline import Composed, Timeline, TextVersion, short_name
 from compiler.report.changes import Changes, cited, redline_html, report, under_its_date
 from compiler.tariffs.model import AnyTariff
-from compiler.site.render import Memo, Pages, _rel, cite_id, named, render_node, section_slug
+from compiler.site.render import Memo, Pages, _rel, cite_id, sec_name, named, render_node, section_slug
 
 # Up to this many versions of a section, its history page holds the redline between every two of
 # them (n·(n−1)/2); past it, each version against the one before and against the latest only, so a
@@ -194,7 +194,7 @@ def _history(env: Environment, P: Pages, sec: str, page: str, comps: list[tuple[
             prev = comp.section
             texts.append((d.isoformat(), comp.section))
     return env.get_template("history.md.j2").render(
-        section=sec, versions=versions, pairs=_pairs(texts, link), on=on.isoformat(),
+        section=sec, name=sec_name(sec), versions=versions, pairs=_pairs(texts, link), on=on.isoformat(),
         current=current.isoformat() if current else "", first=first.isoformat() if first else "",
         law=_law_link(P, sec))
 

@@ -34,7 +34,7 @@ from compiler.site.findings import diagnostics_pages
 from compiler.site.penalties import penalty_pages
 from compiler.site.history import (act_insertions, older_parts, change_pages, history_page, known_notes, picker, section_histories,
                                     source_line)
-from compiler.site.render import Memo, Pages, _rel, anchor, rel_path, render_node, section_slug, tariff_link
+from compiler.site.render import Memo, Pages, _rel, anchor, sec_name, rel_path, render_node, section_slug, tariff_link
 from compiler.tariffs.model import AnyTariff, BracketSchedule
 
 SITE = resources.path("site")
@@ -46,19 +46,6 @@ def _num(label: str) -> str:
     """Article labels sort as numbers in file names: "6" -> "06", "4-A" -> "04-A"."""
     m = re.match(r"(\d+)(.*)", label)
     return f"{int(m[1]):02d}{m[2]}" if m else label
-
-
-def _sec_name(sec: str) -> str:
-    """A section as people read it, never its id: "§ 74", "§ 74 (its 2nd text)" for "74*2" (New York
-    repeats some numbers), "21 NYCRR § 55.2" for "21nycrr/55.2"."""
-    num, _, k = sec.partition("*")
-    m = re.match(r"(\d+)([a-z]+)/(.+)", num)
-    name = f"{m[1]} {m[2].upper()} § {m[3]}" if m else f"§ {num}"
-    return name + (f" (its {_ordinal(int(k))} text)" if k.isdigit() else "")
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _clip(text: str, most: int = 80) -> str:
@@ -181,7 +168,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             crumbs.append((_article_name(a), _rel(page, article_page[id(a)])))
             if sec in part_of:  # "Part 2. PUBLIC VESSELS", at its heading on the article's page
                 crumbs.append((_part_name(part_of[sec]), _rel(page, article_page[id(a)]) + "#" + anchor(part_of[sec].id)))
-        step = {("previous" if j < k else "next"): (_sec_name(order[j][0]), _rel(page, P.section_page[order[j][0]]))
+        step = {("previous" if j < k else "next"): (sec_name(order[j][0]), _rel(page, P.section_page[order[j][0]]))
                 for j in (k - 1, k + 1) if 0 <= j < len(order)}
         hist = history_page(sec)
         shown = comp.section  # type: ignore[attr-defined]
@@ -199,7 +186,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             picker=picker(timeline, sec, on, hist in history),
             duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,
             previous=step.get("previous"), next=step.get("next"),
-            cited_by=[(_sec_name(src), P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)])
+            cited_by=[(sec_name(src), P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)])
         notes = sorted(P.notes.get(page, {}).items())
 
         def render(view: dict[str, object] = view, shown: Section | None = shown, page: str = page) -> str:
@@ -343,11 +330,12 @@ def _example(t: BracketSchedule, quotes: Quotes) -> dict[str, object] | None:
 
 
 def _schedule_view(t: BracketSchedule, P: Pages, on: dt.date, quotes: Quotes) -> dict[str, object]:
-    return {"example": _example(t, quotes), "unquoted": "" if quotes.quotable(t) else esc.text(quotes.why_not(t)),
+    return {"example": _example(t, quotes),
+            "unquoted": "" if quotes.quotable(t) else esc.text(cited(quotes.why_not(t))),
             "title": esc.text(t.title), "link": tariff_link(t, P, "tariffs.md"), "when": _when(t), "status": t.status,
             "now": status_on(t, on), "current": in_force(t, on),
             "file": esc.text(Path(t.file).name.split("#")[0]),
-            "why": esc.text(t.effective.start_phrase) if t.effective.start is None else "",
+            "why": esc.text(cited(t.effective.start_phrase)) if t.effective.start is None else "",
             "rows": [(esc.text(b.written), esc.text(fee_text(b.formula)), esc.text(b.formula_written)) for b in t.brackets],
             "clamp": (f"charged on at least {t.min_units.value} and at most {t.max_units.value} units"
                       if t.min_units and t.max_units else f"charged on at most {t.max_units.value} units"

@@ -406,6 +406,17 @@ def cite_id(node_id: str) -> str:
     return citation(NAV_LAW, node_id).replace("Nav. Law ", "")
 
 
+def sec_name(sec: str) -> str:
+    """A section as people read it, never its id: "§ 74", "§ 74 (its 2nd text)" for "74*2" (New York
+    repeats some numbers), "21 NYCRR § 55.2" for "21nycrr/55.2"."""
+    num, _, k = sec.partition("*")
+    return section_name(num) + (f" (its {_ordinal(int(k))} text)" if k.isdigit() else "")
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def section_slug(section: str) -> str:
     """A section's page name: "89-b" -> "89-b", "21nycrr/55.2" -> "21-nycrr-55.2", "45-aaaa*2" -> "45-aaaa-2"."""
     return re.sub(r"[^a-z0-9.-]+", "-", re.sub(r"^(\d+)([a-z]+)/", r"\1-\2-", section.lower())).strip("-")
