@@ -26,7 +26,13 @@ $(BROWSER): $(STAMP)
 	  || echo "navlaw: chromium could not be installed; the browser tests will be skipped"; }
 	touch $(BROWSER)
 
-test: $(STAMP) $(BROWSER)
+# axe-core (npm) for the browser tests' accessibility checks, in $(VENV)/axe; without npm they are skipped
+AXE := $(VENV)/axe/node_modules/axe-core/axe.min.js
+$(AXE):
+	@command -v npm >/dev/null 2>&1 && (mkdir -p $(VENV)/axe && cd $(VENV)/axe && npm install --no-audit --no-fund --silent axe-core@4.14.1) \
+	  || echo "navlaw: axe-core could not be installed (npm); the accessibility tests will be skipped"
+
+test: $(STAMP) $(BROWSER) $(AXE)
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

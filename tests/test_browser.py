@@ -60,7 +60,7 @@ def test_navigation_and_cross_reference_links(page, server):
     link = page.locator("a.xref", has_text="section ninety-five of this article").first
     link.click()
     assert page.url.endswith("#p-95")
-    assert page.locator("#p-95").is_visible()
+    page.locator("#p-95").wait_for(state="visible")  # the URL changes before the page is drawn
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.goto(server + "/")
     page.screenshot(path=str(SHOTS / "home.png"), full_page=False)
@@ -214,7 +214,7 @@ def test_search_for_a_section_number_finds_that_section_first(page, server):
         page.goto(server + "/")
         page.keyboard.press("/")
         page.fill("input.md-search__input", query)
-        page.wait_for_selector(".md-search-result__item")
+        page.wait_for_selector(".md-search-result__item", timeout=600_000)  # the index loads in a worker
         # the results of this query, not of the index still loading: the count line names them
         page.wait_for_function("/\\d+ matching document/.test(document.querySelector('.md-search-result__meta')"
                                ".textContent)", timeout=600_000)

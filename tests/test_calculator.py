@@ -24,7 +24,7 @@ require(process.argv[2]);
 const calc = require(process.argv[3]);
 const cases = JSON.parse(require("fs").readFileSync(process.argv[4], "utf8"));
 const out = cases.map((c) => {
-  try { return calc.quote(c.route, c.units, c.on, c.options).total; }
+  try { const q = calc.quote(c.route, c.units, c.on, c.options); return c.lines ? { total: q.total, lines: q.lines.map((l) => [l.description, l.amount, l.citation]) } : q.total; }
   catch (e) { return "error: " + e.message; }
 });
 console.log(JSON.stringify(out));
@@ -88,3 +88,44 @@ def test_calculator_gives_the_same_cents_as_the_fee_module(tmp_path):
             assert js == want, (c, js, want)
             compared += 1
     assert compared >= 150  # at least 150 priced quotes agree to the cent (the rest: dates with no schedule)
+
+
+def _run_js(tmp_path, all_cases):  # type: ignore[no-untyped-def]
+    assert main(["build", "--corpus", str(CORPUS), "--out", str(tmp_path / "build"),
+                 "--module", str(tmp_path / "fees")]) == 0
+    assets = tmp_path / "build" / "site" / "assets"
+    (tmp_path / "cases.json").write_text(json.dumps(all_cases))
+    (tmp_path / "run.js").write_text(RUNNER)
+    r = subprocess.run(["node", str(tmp_path / "run.js"), str(assets / "plans.js"), str(assets / "calculator.js"),
+                        str(tmp_path / "cases.json")], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_calculator_lines_say_what_the_module_lines_say(tmp_path):
+    """Issue 30: each line of the calculator is the module's line, its working included (the units charged,
+    the bracket and its rate, the percentage and hours): same words, same cents, same citation; a vessel
+    whose measurements are not provided is charged the maximum, as ``measurements_provided=False``."""
+    all_cases = [dict(c, lines=True) for c in cases(200, seed=9)]
+    for route in nf.ROUTES:
+        for on in ("2023-06-01", "2026-01-01", "2027-03-01"):
+            all_cases.append({"route": route, "units": None, "on": on, "options": {}, "lines": True})
+            all_cases.append({"route": route, "units": "3", "on": on, "options": {}, "lines": True})  # a minimum
+    got = _run_js(tmp_path, all_cases)
+    compared = unmeasured = 0
+    for c, js in zip(all_cases, got):
+        opts = dict(c["options"])  # type: ignore[arg-type]
+        kw = {"measurements_provided": False} if c["units"] is None else {"units": c["units"]}
+        try:
+            q = nf.quote(c["route"], on=dt.date.fromisoformat(c["on"]), **kw, **opts)  # type: ignore[arg-type]
+        except nf.FeeError:
+            assert isinstance(js, str) and js.startswith("error"), (c, js)
+            continue
+        assert not isinstance(js, str), (c, js)
+        want = [[ln.description, str(ln.amount), ln.citation] for ln in q.lines]
+        assert js["lines"] == want, (c, js["lines"], want)
+        assert js["total"] == str(q.total)
+        compared += 1
+        unmeasured += c["units"] is None
+    assert compared >= 100 and unmeasured >= 2, (compared, unmeasured)

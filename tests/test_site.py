@@ -155,7 +155,7 @@ def test_serve_says_when_the_port_is_taken(tmp_path, capsys):
 
 def test_diagnostics_page_links_findings_to_provisions(site):
     page = (site / "diagnostics" / "088-fragments-2022-txt" / "index.html").read_text(encoding="utf-8")
-    assert '<a href="../../law/88/#p-88-4-b-1-ii-1-A-i">88/4/b/1/ii/1/A/i</a>' in page  # the 1650 jump in table (i)
+    assert '<a href="../../law/88/#p-88-4-b-1-ii-1-A-i">§ 88(4)(b)(1)(ii)(1)(A)(i)</a>' in page  # the 1650 jump in table (i)
 
 
 def test_diagnostics_are_a_page_per_file_under_an_index_of_their_counts(site):
@@ -191,10 +191,10 @@ def test_relative_references_link_to_the_provision(site):
 def test_penalty_index_page(site):
     page = (site / "penalties" / "article-06" / "index.html").read_text(encoding="utf-8")
     # § 89-a(3) (file 000): "a fine not exceeding one hundred dollars"
-    assert '<a href="../../law/89-a/#p-89-a-3">Nav. Law § 89-a(3)</a></td><td>$100</td><td>at most</td>' in page
+    assert '<a href="../../law/89-a/#p-89-a-3">Nav. Law § 89-a(3)</a></td><td class="amount">$100</td><td>at most</td>' in page
     # the index: each article's count, lowest and highest; Article 12 (oil spills): § 192's $25,000 at most
     index = (site / "penalties" / "index.html").read_text(encoding="utf-8")
-    rows = re.findall(r'<tr><td><a href="([^"]+)">([^<]+)</a></td><td>(\d+)</td><td>([^<]*)</td><td>([^<]*)</td></tr>', index)
+    rows = re.findall(r'<tr><td><a href="([^"]+)">([^<]+)</a></td><td>(\d+)</td><td class="amount">([^<]*)</td><td class="amount">([^<]*)</td></tr>', index)
     assert sum(int(n) for _, _, n, _, _ in rows) == 42
     assert ("article-12/", "Article 12. OIL SPILL PREVENTION, CONTROL, AND COMPENSATION", "2", "$1,000", "$25,000") in rows
     for href, _, n, _, _ in rows:

@@ -14,7 +14,7 @@ from compiler.law.redline import Change, compare, render_html, render_text
 from compiler.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
                       PerUnitFee, TimeFee)
 from compiler.frontend.acts import Act
-from compiler.frontend.nodes import section_name, section_order
+from compiler.frontend.nodes import section_name, section_of, section_order
 from compiler.law.amend import earliest_reading
 from compiler.law.timeline import Timeline
 from compiler.frontend.codes import without_code
@@ -148,8 +148,42 @@ def _plain(text: str) -> str:
     return text
 
 
-_STATUS = {"gap": "has no text known in the corpus from this date (a gap in the record, not a repeal)",
-           "known": "has a text known in the corpus again from this date (the end of a gap, not an amendment)"}
+# One form for every provision's line: "§ 89-a(4): <what>; so this is not …" (issue 30)
+_STATUS = {"gap": "no text known in the corpus from this date (a gap in the record), so this is not a repeal",
+           "known": "a text known in the corpus again from this date (the end of a gap in the record), so this is "
+                    "not an amendment",
+           "added": "added", "removed": "removed", "changed": "changed"}
+
+
+def _cite(node_id: str) -> str:
+    """A provision as a reader cites it, not its id: "89-a/4/a" -> "§ 89-a(4)(a)"."""
+    sec = section_of(node_id)
+    rest = node_id[len(sec):].strip("/")
+    return section_name(sec.split("*")[0]) + "".join(f"({p.split('*')[0]})" for p in rest.split("/") if p)
+
+
+_ID = re.compile(r"(?<![\w/#.*-])(\d+[a-z]*(?:-[a-z0-9]+)*(?:\*\d+)?(?:/[0-9A-Za-z*-]+)+)(?![\w/])")
+_GAP_SPAN = re.compile(r'(<span class="gap">)(.*?)(</span>)', re.S)
+
+
+def cited(message: str) -> str:
+    """A message about the record (a gap, a text known again) with the provision ids it names written as
+    citations: "no text of 88/4/c in this corpus …" -> "no text of § 88(4)(c) in this corpus …"."""
+    return _ID.sub(lambda m: _cite(m.group(1)), message)
+
+
+def redline_html(changes: list[Change], link: Callable[[str], str] | None = None) -> str:
+    """The redline as HTML (compiler/law/redline.py) without the provisions inside a gap, its messages
+    naming provisions by citation."""
+    html = render_html(_outside_gaps(changes), link)
+    return _GAP_SPAN.sub(lambda m: m[1] + cited(m[2]) + m[3], html)
+
+
+def _outside_gaps(changes: list[Change]) -> list[Change]:
+    """Without the provisions inside a gap (or inside a text known again): a gap is never "removed" or
+    "added" provision by provision — the gap is said once, at the provision it begins."""
+    said = [c.id for c in changes if c.status in ("gap", "known")]
+    return [c for c in changes if not any(c.id.startswith(g + "/") for g in said)]
 
 
 @dataclass
@@ -243,14 +277,15 @@ def report(found: Changes, tariffs: list[AnyTariff], quote: Callable[[str], str]
     for s in found.sections:
         lines.append(f"## {named(s.section, quote(section_name(s.section)))}")
         if s.before:
-            lines.append(f"- on {start}: {quote(s.before)}")
+            lines.append(f"- on {start}: {quote(cited(s.before))}")
         if s.after:
-            lines.append(f"- on {end}: {quote(s.after)}")
-        for c in s.changes:
-            lines.append(f"- {named(c.id, quote(c.id))} {_STATUS.get(c.status, c.status)}")
+            lines.append(f"- on {end}: {quote(cited(s.after))}")
+        for c in _outside_gaps(s.changes):
+            lines.append(f"- {named(c.id, quote(_cite(c.id)))}: {_STATUS.get(c.status, c.status)}")
         if s.redline is not None:
-            lines += ["", render_html(s.redline, (lambda i: named(i, f"<b>{quote(i)}</b>")) if link else None)] \
-                if html else ["", "```", render_text(s.redline), "```"]
+            red = _outside_gaps(s.redline)
+            lines += ["", redline_html(red, (lambda i: named(i, f"<b>{quote(_cite(i))}</b>")) if link else None)] \
+                if html else ["", "```", render_text(red), "```"]
         lines.append("")
     if found.known:
         lines += ["## Texts the corpus starts or stops knowing", ""]

@@ -42,7 +42,8 @@ def _extra_json(t: AnyTariff) -> dict[str, object]:
 
 def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
     """The fee plans as data for the calculator (same objects the fee module is generated from)."""
-    from compiler.fees.plans import ONE_PERSON, OPTION_ORDER, board_line_words, established, no_schedule_message
+    from compiler.tariffs.formula import describe
+    from compiler.fees.plans import ONE_PERSON, OPTION_ORDER, label_for, board_line_words, established, no_schedule_message
     out: dict[str, object] = {}
     for route, plan in plans.items():
         periods = []
@@ -54,6 +55,7 @@ def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
                 "citation": s.effective.cited(s.citation), "provision": s.provision, "group": plan.group[s.id],
                 "min": str(s.min_units.value) if s.min_units else None,
                 "max": str(s.max_units.value) if s.max_units else None,
+                "unmeasured": s.unmeasured,  # the words that charge a vessel without measurements the maximum
                 "notes": list(s.notes) + list(plan.notes_with_base.get(plan.group[s.id], ())),
                 "notes_unless": [list(x) for x in plan.notes_unless.get(plan.group[s.id], ())],
                 "board": [{"option": t.option, "description": board_line_words(t)[0], "cap_words": board_line_words(t)[1],
@@ -61,14 +63,17 @@ def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
                           for t in plan.board_fees.get(plan.group[s.id], ())],
                 "brackets": [{"low": str(b.low), "low_inclusive": b.low_inclusive,
                               "high": str(b.high) if b.high is not None else None,
-                              "high_inclusive": b.high_inclusive, "written": b.written, "expr": _expr_json(b.fee)}
+                              "high_inclusive": b.high_inclusive, "written": b.written, "expr": _expr_json(b.fee),
+                              "describe": describe(b.fee, "PU")}
                              for b in s.brackets]})
         out[route] = {"periods": periods,
                       "groups": {k: [_extra_json(t) for t in v] for k, v in plan.with_base.items()},
                       "rules": [_extra_json(t) for t in plan.rule_fees],
                       "options": [{"name": o.name, "kind": o.kind, "choices": list(o.choices), "help": o.help, "most": o.most}
                                   for o in plan.options],
-                      "option_order": list(OPTION_ORDER), "one_person": dict(ONE_PERSON),
+                      "option_order": list(OPTION_ORDER),
+                      # what a quote line calls each option's charge ("Docking"), as the module's lines do
+                      "titles": {o.name: label_for(o.name) for o in plan.options}, "one_person": dict(ONE_PERSON),
                       "no_schedule": no_schedule_message(plan, "{on}"),
                       "conflicts": [list(c) for c in plan.conflicts], "beside": [list(c) for c in plan.beside],
                       "zone2": plan.zone2_route or None}

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from decimal import Decimal
+from decimal import ROUND_CEILING, Decimal
+from typing import TYPE_CHECKING
 
 from compiler import escape as esc
 from compiler.runtime import cents
 from compiler.tariffs.model import BracketSchedule
+
+if TYPE_CHECKING:
+    from compiler.site.money import Quotes
 
 # A viewBox this wide, drawn 350 px wide on a phone, keeps 15-unit text above 10 px.
 W, H = 480, 300
@@ -32,7 +36,7 @@ def _nice(top: Decimal) -> tuple[Decimal, list[Decimal]]:
         if top / (step * m) <= 5:
             step = step * m
             break
-    n = int(-(-top // step))
+    n = int((top / step).to_integral_value(rounding=ROUND_CEILING))  # not ``//``: Decimal's truncates
     return step * n, [step * k for k in range(n + 1)]
 
 
@@ -103,19 +107,41 @@ def _svg(route: str, kind: str, title: str, desc: str, body: str) -> str:
             + body + "</svg>")
 
 
-def fee_chart(route: str, name: str, schedules: list[BracketSchedule], on: dt.date | None = None) -> str:
-    """Fee against pilotage units (1 to 2,000), one line per schedule, the one in force on ``on`` bold."""
+def _not_drawn(schedules: list[BracketSchedule], quotes: Quotes) -> str:
+    """The schedules a chart leaves out, and why: ``navlaw fee`` quotes no day of them."""
+    left = [s for s in schedules if not quotes.quotable(s)]
+    if not left:
+        return ""
+    from compiler.report.changes import cited
+    items = "; ".join(f"{s.citation} ({cited(quotes.why_not(s))})" for s in left)
+    return (f'<p class="chart-alt not-drawn" data-search-exclude>Not drawn, as <code>navlaw fee</code> quotes no day '
+            f'of them: {esc.text(items)}.</p>')
+
+
+def _unit_points(s: BracketSchedule) -> list[Decimal]:
+    """Where a fee line can bend between 1 and 2,000 units: the brackets' ends (and just below a
+    half-open end), the clamps, and every 50 units in between."""
+    pts = {Decimal(1), Decimal(2000)} | {Decimal(u) for u in range(50, 2001, 50)}
+    for b in s.brackets:
+        for v in (b.low, b.high):
+            if v is not None and 1 <= v <= 2000:
+                pts |= {Decimal(v), Decimal(v) - Decimal("0.01")}
+    for c in (s.min_units, s.max_units):
+        if c is not None and 1 <= c.value <= 2000:
+            pts.add(Decimal(c.value))
+    return sorted(p for p in pts if p >= 1)
+
+
+def fee_chart(route: str, name: str, schedules: list[BracketSchedule], quotes: Quotes,
+              on: dt.date | None = None) -> str:
+    """The quote (``navlaw fee``, no options, on each schedule's first day) against pilotage units (1 to
+    2,000), one line per schedule the module quotes, the one in force on ``on`` bold."""
     on = on or dt.date.today()
-    xs = [Decimal(u) for u in range(1, 2001, 10)]
     series = []
     for s in schedules:
-        pts = []
-        for u in xs:
-            try:
-                pts.append((u, cents(s.fee(u))))
-            except ValueError:
-                continue
-        series.append((s, pts))
+        pts = [(u, t) for u in _unit_points(s) if (t := quotes.total(s, u)) is not None]
+        if pts:
+            series.append((s, pts))
     top, yt = _nice(max((p[1] for _, pts in series for p in pts), default=Decimal(1)))
 
     def x(u: Decimal) -> float:
@@ -133,24 +159,37 @@ def fee_chart(route: str, name: str, schedules: list[BracketSchedule], on: dt.da
                       f'{esc.text(s.citation)}, {esc.text(legend_when(s, on))}</li>')
     frame = _frame([(x(Decimal(u)), f"{u:,}") for u in (0, 500, 1000, 1500, 2000)],
                    [(y(v), _money(v)) for v in yt], "Pilotage units", "Fee")
-    desc = (f"Fee against pilotage units (1 to 2,000) for {len(series)} schedule(s) of {name}; "
+    desc = (f"The fee navlaw fee quotes (no options, on each schedule's first day, with what the law adds to "
+            f"the rate table) against pilotage units (1 to 2,000) for {len(series)} schedule(s) of {name}; "
             f"the axis runs to ${top:,}.")
     return (_svg(route, "f", f"{name}: fee by pilotage units", desc, frame + "".join(lines))
-            + f'<ul class="chart-legend" data-search-exclude>{"".join(legend)}</ul><p class="chart-alt" data-search-exclude>{esc.text(desc)}</p>')
+            + f'<ul class="chart-legend" data-search-exclude>{"".join(legend)}</ul><p class="chart-alt" data-search-exclude>'
+            f'{esc.text(desc)}</p>')
 
 
-def rate_chart(route: str, name: str, schedules: list[BracketSchedule], on: dt.date | None = None) -> str:
-    """The fee for a 300-unit vessel over time, one step per schedule, the site's date marked."""
+def _year_ticks(first: dt.date, last: dt.date) -> list[int]:
+    """1 January of every year, or of every 2nd, 5th, 10th … year, at most seven ticks."""
+    years = [y for y in range(first.year, last.year + 1) if first <= dt.date(y, 1, 1) <= last]
+    for step in (1, 2, 5, 10, 20, 50):
+        picked = [y for y in years if y % step == 0]
+        if len(picked) <= 7:
+            return picked
+    return years[:: max(1, len(years) // 6)]
+
+
+def rate_chart(route: str, name: str, schedules: list[BracketSchedule], quotes: Quotes,
+               on: dt.date | None = None) -> str:
+    """The quote for a 300-unit vessel over time, one step per schedule the module quotes, the site's
+    date marked. A schedule in force with no end runs to the right edge with an arrow."""
     on = on or dt.date.today()
+    units = Decimal(300)
     pts = []
     for s in schedules:
-        try:
-            pts.append((s.effective.start, s.effective.end, cents(s.fee(Decimal(300))), in_force(s, on)))
-        except ValueError:
-            continue
-    pts = [p for p in pts if p[0] is not None]
+        total = quotes.total(s, units)
+        if total is not None and s.effective.start is not None:
+            pts.append((s.effective.start, s.effective.end, total, in_force(s, on)))
     if not pts:
-        return ""
+        return _not_drawn(schedules, quotes)
     first = min(p[0] for p in pts)
     last = max(max((p[1] or p[0]) for p in pts), first, on)
     last = last + dt.timedelta(days=365) if last < dt.date.max - dt.timedelta(days=365) else dt.date.max
@@ -164,22 +203,25 @@ def rate_chart(route: str, name: str, schedules: list[BracketSchedule], on: dt.d
         return H - BOTTOM - float(v / top) * (H - TOP - BOTTOM)
 
     steps = "".join(f'<line class="series s0{" now" if now else ""}" x1="{x(a):.1f}" y1="{y(v):.1f}" '
-                    f'x2="{x(b or last):.1f}" y2="{y(v):.1f}"/>' for a, b, v, now in pts)
+                    f'x2="{x(b or last):.1f}" y2="{y(v):.1f}"/>'
+                    + ("" if b else f'<path class="series s0 open" d="M{x(last) - 8:.1f},{y(v) - 6:.1f} '
+                                    f'L{x(last):.1f},{y(v):.1f} L{x(last) - 8:.1f},{y(v) + 6:.1f}"/>')
+                    for a, b, v, now in pts)
     # a start known only between bounds: the days it may already be in force, dashed
     maybe = {s.effective.start: s.effective for s in schedules if s.effective.start_from is not None}
     steps += "".join(f'<line class="series s0 possible" stroke-dasharray="4 3" x1="{x(maybe[a].start_from):.1f}" '
                      f'y1="{y(v):.1f}" x2="{x(a):.1f}" y2="{y(v):.1f}"/>'
                      for a, _, v, _ in pts if a in maybe and maybe[a].start_from >= first)  # type: ignore[operator]
-    years = sorted({first.year, last.year} | {d.year for d in (first + (last - first) * k / 4 for k in (1, 2, 3))})
     today = (f'<line class="today" x1="{x(on):.1f}" y1="{TOP}" x2="{x(on):.1f}" y2="{H - BOTTOM}"/>'
              f'<text class="today" x="{x(on):.1f}" y="{TOP - 16}" font-size="{FONT}" text-anchor="end">{on}</text>'
              if first <= on <= last else "")
-    frame = _frame([(x(dt.date(yr, 1, 1)), str(yr)) for yr in years if first <= dt.date(yr, 1, 1) <= last],
+    frame = _frame([(x(dt.date(yr, 1, 1)), str(yr)) for yr in _year_ticks(first, last)],
                    [(y(v), _money(v)) for v in yt], "Date the schedule takes effect", "Fee for 300 PU")
     desc = "; ".join((f"from a day {maybe[a].start_words()}" if a in maybe else f"from {a}") + f": ${v:,}"
                      + (" (in force on the site's date)" if now else "") for a, _, v, now in pts)
     return (_svg(route, "r", f"{name}: the fee for 300 pilotage units over time", desc, frame + steps + today)
-            + f'<p class="chart-alt" data-search-exclude>The fee for 300 pilotage units, {esc.text(desc)}.</p>')
+            + f'<p class="chart-alt" data-search-exclude>The fee <code>navlaw fee</code> quotes for 300 pilotage '
+            f'units, {esc.text(desc)}.</p>' + _not_drawn(schedules, quotes))
 
 
 _NUM = r"(\d+(?:\.\d+)?)"

@@ -15,7 +15,7 @@ from compiler import escape as esc
 from compiler.diagnostics import Diagnostic, Diagnostics
 from compiler.frontend.corpus import Corpus
 from compiler.frontend.nodes import lineage, section_of
-from compiler.site.render import Pages, _rel
+from compiler.site.render import Pages, _rel, cite_id
 
 SEVERITIES = ("error", "warning", "info")
 
@@ -74,5 +74,5 @@ def _diag_link(located: dict[str, list[tuple[int, str]]], d: Diagnostic, P: Page
     for nid in lineage(node_id):
         href = P.href(page, section_of(nid), nid)
         if href:
-            return f'<a href="{href}">{esc.text(nid)}</a>'
+            return f'<a href="{href}">{esc.text(cite_id(nid))}</a>'  # a citation, never the id
     return ""

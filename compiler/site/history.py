@@ -16,13 +16,13 @@ from typing import Callable, Sequence
 from jinja2 import Environment
 
 from compiler import escape as esc
-from compiler.frontend.nodes import Table, lineage, section_name
+from compiler.frontend.nodes import Provision, Table, lineage, section_name
 from compiler.frontend.newmatter import TOKEN
-from compiler.law.redline import compare, render_html
+from compiler.law.redline import compare
 from compiler.law.timeline import Composed, Timeline, TextVersion, short_name
-from compiler.report.changes import Changes, report, under_its_date
+from compiler.report.changes import Changes, cited, redline_html, report, under_its_date
 from compiler.tariffs.model import AnyTariff
-from compiler.site.render import Memo, Pages, _rel, named, render_node, section_slug
+from compiler.site.render import Memo, Pages, _rel, cite_id, sec_name, named, render_node, section_slug
 
 # Up to this many versions of a section, its history page holds the redline between every two of
 # them (n·(n−1)/2); past it, each version against the one before and against the latest only, so a
@@ -35,7 +35,7 @@ def history_page(section: str) -> str:
 
 
 def source_line(pid: str, v: TextVersion) -> str:
-    return f"{pid}: {short_name(v.file).split('#')[0]} — {v.note}"
+    return f"{cite_id(pid)}: {short_name(v.file).split('#')[0]} — {v.note}"
 
 
 def known_note(timeline: Timeline, v: TextVersion, on: dt.date) -> str:
@@ -64,6 +64,38 @@ def known_notes(timeline: Timeline, comp: Composed, on: dt.date) -> dict[str, st
         if note:
             out[pid] = note
             said[pid] = v.file
+    return out
+
+
+def older_parts(timeline: Timeline, comp: Composed, on: dt.date) -> dict[str, str]:
+    """Provision id -> a label, for each provision of a law page whose own words (its text, and the tables
+    and sentences under it before its numbered parts) come from an older text than parts below it: § 88(4)(b)
+    of a 2002 consolidation above (b)(1)(ii)(1)(A) of a 2022 text. Such a part is older law, said where it
+    stands, with its source and dates (issue 30); "" where the base text is current law."""
+    if len(comp.sources) < 2 or comp.section is None:
+        return {}
+    base = comp.sources[0][1]
+    note = known_note(timeline, base, on)
+    if not note:
+        return {}
+    later = [(pid, v) for pid, v in comp.sources[1:] if v.file != base.file]
+    out: dict[str, str] = {}
+    for n in comp.section.walk():
+        if not isinstance(n, Provision) or not n.id:
+            continue
+        below = [(pid, v) for pid, v in later if pid.startswith(n.id + "/")]
+        if not below or any(n.id == pid or n.id.startswith(pid + "/") for pid, _ in later):
+            continue
+        own = [c for c in n.children if not isinstance(c, Provision) and (c.text.strip() or isinstance(c, Table))]
+        if not own and not n.text.strip():
+            continue
+        files = sorted({short_name(v.file).split("#")[0] for _, v in below})
+        what = (("its words above, and the table and text below before its numbered parts"
+                 if any(isinstance(c, Table) for c in own) else "its words above, and the text below before its "
+                 "numbered parts") if own else "its own words above")
+        out[n.id] = (f"Older text: {cite_id(n.id)} — {what} — is from "
+                     f"{short_name(base.file).split('#')[0]}, not from {', '.join(files)}, the later text of the parts "
+                     f"below it marked so. {note}")
     return out
 
 
@@ -128,7 +160,9 @@ def section_histories(timeline: Timeline, P: Pages, env: Environment, on: dt.dat
         dates = timeline.boundaries(sec)
         page = history_page(sec)
         comps = [(d, timeline.section_on(sec, d)) for d in dates]
-        if sum(1 for _, c in comps if c.section is not None) < 2 and sec not in wanted:
+        # a rule in bracket notation has one: its markup (what the amendment deleted) is its history
+        if sum(1 for _, c in comps if c.section is not None) < 2 and sec not in wanted and \
+                history_page(sec) not in P.bracketed:
             continue
         current = max((d for d in dates if d <= on), default=None)
         # the page is made of each version's text, message, gaps and sources (and the site-wide context)
@@ -145,7 +179,7 @@ def section_histories(timeline: Timeline, P: Pages, env: Environment, on: dt.dat
 def _history(env: Environment, P: Pages, sec: str, page: str, comps: list[tuple[dt.date, Composed]], on: dt.date,
              current: dt.date | None, first: dt.date | None) -> str:
     def link(node_id: str) -> str:
-        return named(P, page, node_id, f"<b>{esc.text(node_id)}</b>")
+        return named(P, page, node_id, f"<b>{esc.text(cite_id(node_id))}</b>")  # a citation, never the id
 
     versions: list[dict[str, object]] = []
     texts: list[tuple[str, object]] = []  # (date, section tree) of each version with text
@@ -153,17 +187,17 @@ def _history(env: Environment, P: Pages, sec: str, page: str, comps: list[tuple[
     for d, comp in comps:
         prefix = f"v{d.isoformat()}-"
         body = "\n".join(render_node(comp.section, P, page, prefix=prefix)) if comp.section is not None else ""
-        red = render_html(compare(prev, comp.section), link) if prev is not None and comp.section is not None else ""
+        red = redline_html(compare(prev, comp.section), link) if prev is not None and comp.section is not None else ""
         # a version some of whose texts start on a day known only between bounds: said with the date
         bounded = sorted({v.start_words() for _, v in comp.sources if v.possible_from is not None and v.start == d})
-        versions.append({"date": d.isoformat(), "message": comp.message, "gaps": comp.gaps, "html": body,
+        versions.append({"date": d.isoformat(), "message": cited(comp.message), "gaps": [cited(g) for g in comp.gaps], "html": body,
                          "redline": red, "sources": [source_line(pid, v) for pid, v in comp.sources],
                          "between": "; ".join(bounded)})
         if comp.section is not None:
             prev = comp.section
             texts.append((d.isoformat(), comp.section))
     return env.get_template("history.md.j2").render(
-        section=sec, versions=versions, pairs=_pairs(texts, link), on=on.isoformat(),
+        section=sec, name=sec_name(sec), versions=versions, pairs=_pairs(texts, link), on=on.isoformat(),
         current=current.isoformat() if current else "", first=first.isoformat() if first else "",
         law=_law_link(P, sec))
 
@@ -175,7 +209,7 @@ def _pairs(texts: list[tuple[str, object]], link: Callable[[str], str]) -> list[
         picks = list(combinations(range(n), 2))
     else:
         picks = sorted({(i - 1, i) for i in range(1, n)} | {(i, n - 1) for i in range(n - 1)})
-    return [{"from": texts[i][0], "to": texts[j][0], "html": render_html(compare(texts[i][1], texts[j][1]), link)}  # type: ignore[arg-type]
+    return [{"from": texts[i][0], "to": texts[j][0], "html": redline_html(compare(texts[i][1], texts[j][1]), link)}  # type: ignore[arg-type]
             for i, j in picks]
 
 

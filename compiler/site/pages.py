@@ -13,6 +13,7 @@ import datetime as dt
 import json
 import os
 import re
+from decimal import Decimal
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -22,17 +23,18 @@ from compiler import escape as esc
 from compiler.cache import jinja_bytecode
 from compiler.diagnostics import Diagnostics
 from compiler.frontend.corpus import Corpus
-from compiler.frontend.nodes import Article, Node, Provision, Section, section_of
+from compiler.frontend.nodes import Article, Node, Part, Provision, Section, Text, section_of
 from compiler.law.definitions import find as find_definitions
 from compiler.law.timeline import Timeline
 from compiler.site.calculator import plans_json
 from compiler.site.charts import fee_chart, fee_text, in_force, rate_chart, status_on
-from compiler.report.changes import Changes, brief
+from compiler.report.changes import Changes, brief, cited
+from compiler.site.money import Quotes
 from compiler.site.findings import diagnostics_pages
 from compiler.site.penalties import penalty_pages
-from compiler.site.history import (act_insertions, change_pages, history_page, known_notes, picker, section_histories,
+from compiler.site.history import (act_insertions, older_parts, change_pages, history_page, known_notes, picker, section_histories,
                                     source_line)
-from compiler.site.render import Memo, Pages, _rel, anchor, rel_path, render_node, section_slug, tariff_link
+from compiler.site.render import Memo, Pages, _rel, anchor, sec_name, rel_path, render_node, section_slug, tariff_link
 from compiler.site.announced import pending, upcoming
 from compiler.tariffs.complete import prove
 from compiler.tariffs.model import AnyTariff, BracketSchedule
@@ -49,9 +51,28 @@ def _num(label: str) -> str:
     return f"{int(m[1]):02d}{m[2]}" if m else label
 
 
+def _clip(text: str, most: int = 80) -> str:
+    """At most ``most`` characters, cut at a word with an ellipsis: "The pilots … shall" -> "The pilots …"."""
+    text = " ".join(text.split())
+    if len(text) <= most:
+        return text
+    cut = text[:most + 1].rsplit(" ", 1)[0].rstrip(" ,;:") if " " in text[:most + 1] else text[:most]
+    return cut + " …"
+
+
 def _article_name(a: Node) -> str:
     """"Article 6. PILOTS AND PILOTAGE FEES, PORT OF NEW YORK" (breadcrumbs, the change report, penalties)."""
     return f"Article {a.label}. {a.heading}".rstrip(". ")
+
+
+def _part_name(p: Node) -> str:
+    """"Part 2. PUBLIC VESSELS" (article pages, the law index, breadcrumbs)."""
+    return f"Part {p.label}. {p.heading}".rstrip(". ")
+
+
+def _parts(a: Node) -> dict[str, Node]:
+    """Each section of an article that stands in a Part -> that Part."""
+    return {s.id: p for p in a.children if isinstance(p, Part) for s in p.walk() if isinstance(s, Section)}
 
 
 def _articles(corpus: Corpus) -> list[tuple[Node, list[str]]]:
@@ -109,10 +130,14 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         if any(v.compiled is not None and v.compiled.entry is not None
                and v.compiled.entry.kind in ("rule", "proposed-rule") for _, v in comp.sources):
             P.bracketed.add(page)
+            P.bracketed.add(history_page(sec))  # its history page shows the markup: what the amendment deleted
         for n in comp.section.walk():
             if n.id:
                 P.anchors.add((page, anchor(n.id)))
         notes = known_notes(timeline, comp, on)
+        older = {pid: note for pid, note in older_parts(timeline, comp, on).items() if pid not in notes}
+        notes.update(older)
+        P.older.update((page, pid) for pid in older)
         if notes:
             P.notes[page] = notes
         words, cells = act_insertions(comp)
@@ -134,6 +159,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out: dict[str, str] = {}
     law_pages = []
     article_page = {id(a): f"law/article-{_num(a.label)}.md" for a, _ in articles}
+    part_of = {sec: p for a, _ in articles for sec, p in _parts(a).items()}
     for k, (sec, a) in enumerate(order):
         comp = composed[sec]  # type: ignore[assignment]
         page = P.section_page[sec]
@@ -143,7 +169,9 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                    _rel(page, "law/index.md"))]
         if a is not None:
             crumbs.append((_article_name(a), _rel(page, article_page[id(a)])))
-        step = {("previous" if j < k else "next"): (f"§ {order[j][0]}", _rel(page, P.section_page[order[j][0]]))
+            if sec in part_of:  # "Part 2. PUBLIC VESSELS", at its heading on the article's page
+                crumbs.append((_part_name(part_of[sec]), _rel(page, article_page[id(a)]) + "#" + anchor(part_of[sec].id)))
+        step = {("previous" if j < k else "next"): (sec_name(order[j][0]), _rel(page, P.section_page[order[j][0]]))
                 for j in (k - 1, k + 1) if 0 <= j < len(order)}
         hist = history_page(sec)
         shown = comp.section  # type: ignore[attr-defined]
@@ -152,16 +180,16 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             title=f"{s.citation}. {s.heading}".rstrip(". ") + "." if s.heading else s.citation or sec,
             anchor=anchor(sec), crumbs=crumbs, citation=s.citation, on=on.isoformat(),
             tags=json.dumps(search_tags(sec.split("*")[0].split("/")[-1]), ensure_ascii=True),  # JSON is YAML: data
-            contents=[(c.label, anchor(c.id), (c.text or c.heading)[:80]) for c in s.children
+            contents=[(c.label, anchor(c.id), _clip(c.text or c.heading)) for c in s.children
                       if isinstance(c, Provision)] if shown is not None else [],
-            absent=comp.message if shown is None else "",  # type: ignore[attr-defined]
+            absent=cited(comp.message) if shown is None else "",  # type: ignore[attr-defined]
             known=P.notes.get(page, {}).get(sec, ""), parts=len(comp.sources) > 1,  # type: ignore[attr-defined]
-            sources=sources, gaps=comp.gaps + timeline.pending(sec, on),  # type: ignore[attr-defined]  (and texts that may already be in force)
+            sources=sources, gaps=[cited(g) for g in comp.gaps] + timeline.pending(sec, on),  # type: ignore[attr-defined]  (and texts that may already be in force)
             history=_rel(page, hist) if hist in history else "", bracketed=page in P.bracketed, amended=page in P.amended,
             picker=picker(timeline, sec, on, hist in history),
             duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,
             previous=step.get("previous"), next=step.get("next"),
-            cited_by=[(f"§ {src}", P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)],
+            cited_by=[(sec_name(src), P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)],
             data=_data_links(timeline, sec, on, page),
             announced=pending(changes, getattr(corpus, "acts", ()), sec, on))  # not yet in force on the site's date
         notes = sorted(P.notes.get(page, {}).items())
@@ -173,17 +201,25 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         out[page] = memo.page(["section", page, repr(sorted(view.items())), repr(shown), repr(notes),
                                new_matter.get(page, "")], render)
         if a is None:
-            law_pages.append((page, s.citation or sec, 1))
+            law_pages.append((page, s.citation or sec, 1, []))
     for a, secs in articles:
         page = article_page[id(a)]
-        items = [{"title": f"§ {sec.split('*')[0]}. {titled[sec].heading}".rstrip(". ") + ".",
+        items = [{"part": (_part_name(part_of[sec]), anchor(part_of[sec].id)) if sec in part_of else None,
+                  "title": f"§ {sec.split('*')[0]}. {titled[sec].heading}".rstrip(". ") + ".",
                   "href": rel_path(P.section_page[sec], os.path.dirname(page)),
                   "empty": not titled[sec].children, "absent": composed[sec].section is None}  # type: ignore[attr-defined]
                  for sec in secs if sec in composed]
         _claim(out, page, f"Article {a.label}")
-        out[page] = env.get_template("article.md.j2").render(title=f"Article {a.label}. {a.heading}", sections=items)
-        law_pages.insert(len([p for p in law_pages if "article-" in p[0]]), (page, f"Article {a.label}. {a.heading}", len(items)))
-    # tariffs
+        out[page] = env.get_template("article.md.j2").render(title=_article_name(a), sections=items)
+        parts = [(_part_name(p), anchor(p.id)) for p in a.children if isinstance(p, Part)]
+        law_pages.insert(len([p for p in law_pages if "article-" in p[0]]),
+                         (page, _article_name(a), len(items), parts))
+    out["law/outside.md"] = _outside(corpus, P, env)
+    # tariffs: every amount from the plans the fee module is generated from (compiler/site/money.py)
+    from compiler.fees.plans import build_plans
+    from compiler.tariffs.routes import RouteTable
+    plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
+    quotes = Quotes(plans)
     routes = []
     names = {r.id: r.name for r in corpus.manifest.routes}
     for route in names:
@@ -192,8 +228,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                         key=lambda t: (t.effective.start or dt.date.min, t.id))
         dated = [t for t in scheds if t.effective.start is not None]
         routes.append({"name": names[route], "route": route, "complete": prove(tariffs, route),
-                       "chart": fee_chart(route, names[route], dated, on) + rate_chart(route, names[route], dated, on),
-                       "schedules": [_schedule_view(t, P, on) for t in scheds],
+                       "chart": fee_chart(route, names[route], dated, quotes, on) + rate_chart(route, names[route], dated, quotes, on),
+                       "schedules": [_schedule_view(t, P, on, quotes) for t in scheds],
                        "others": [_other_view(t, P) for t in tariffs if t.route in (route, "hudson" if
                                   route.startswith("hudson") else route) and not isinstance(t, BracketSchedule)
                                   and t.kind != "penalty"]})
@@ -206,24 +242,24 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out.update(diagnostics_pages(corpus, diags, P, env))
     import json as _json
 
-    from compiler.fees.plans import build_plans
-    from compiler.tariffs.routes import RouteTable
-    plan_data = plans_json(build_plans(tariffs, RouteTable(corpus.manifest.routes)))
+    plan_data = plans_json(plans)
     out["assets/plans.js"] = ("// GENERATED by navlaw build from the tariff objects — do not edit.\nwindow.PLANS = "
                               + _json.dumps(plan_data, sort_keys=True, ensure_ascii=False) + ";\n")
     out["assets/calculator.js"] = (TEMPLATES / "calculator.js").read_text(encoding="utf-8")
     out["assets/calculator-ui.js"] = (TEMPLATES / "calculator-ui.js").read_text(encoding="utf-8")
     out["calculator.md"] = env.get_template("calculator.md.j2").render(
-        routes=list(names.items()),
+        routes=list(names.items()), on=on.isoformat(),
         pages=esc.script_json({sec: P.section_page[sec].replace(".md", "/")  # the sections a quote can cite, not all
                                for sec in sorted({section_of(p) for p in _provisions(plan_data)}) if sec in P.section_page}))
     out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes, on=on.isoformat(),
                                                              upcoming=upcoming(changes, on))
-    out["law/index.md"] = env.get_template("law-index.md.j2").render(
-        law_pages=[(os.path.relpath(pg, "law"), title, n) for pg, title, n in law_pages])
+    out["law/index.md"] = env.get_template("law-index.md.j2").render(outside="outside.md",
+        law_pages=[(os.path.relpath(pg, "law"), title, n, parts) for pg, title, n, parts in law_pages])
     memo.finish(out)  # the law and history pages not taken from the last build, rendered now
     out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
     out["assets/cite.js"] = (TEMPLATES / "cite.js").read_text(encoding="utf-8")
+    out["assets/search-cite.js"] = (TEMPLATES / "search-cite.js").read_text(encoding="utf-8")
+    out["assets/citations.js"] = _citations(P, titled)
     return out
 
 
@@ -236,6 +272,48 @@ def _data_links(timeline: Timeline, sec: str, on: dt.date, page: str) -> dict[st
     day = expression_on(timeline, sec, on)
     return {"json": rel_path(f"api/sections/{api_path(sec)}", here),
             "akn": rel_path(f"akn/{akn_path(sec, day.isoformat())}", here) if day is not None else ""}
+
+
+def _citations(P: Pages, titled: dict[str, Section]) -> str:
+    """What search reads citations against (assets/search-cite.js): each section's page and citation, and
+    the anchors each law page has (the law in force on the site's date)."""
+    sections = {sec: [page.replace(".md", "/"), titled[sec].citation or f"§ {sec}"]
+                for sec, page in sorted(P.section_page.items()) if sec in titled}
+    anchors: dict[str, list[str]] = {}
+    for page, a in sorted(P.anchors):
+        anchors.setdefault(page.replace(".md", "/"), []).append(a)
+    data = {"sections": sections, "anchors": anchors}
+    return ("// GENERATED by navlaw build from the law pages' anchors — do not edit.\nwindow.NAVLAW_CITATIONS = "
+            + json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + ";\n")
+
+
+def _outside(corpus: Corpus, P: Pages, env: Environment) -> str:
+    """The page of the text outside any section (issue 30): each document's own text before (or between)
+    its articles and sections — a chapter's opening section whose number and heading the source lost, a
+    web page's title line, a State Register notice's front matter."""
+    page = "law/outside.md"
+    documents = []
+    for c in corpus.documents:
+        loose = [n for n in c.document.children if isinstance(n, Text) and n.text.strip()]
+        if not loose:
+            continue
+        e = c.entry
+        first = next((n for n in c.document.walk() if isinstance(n, Section)), None)
+        opening = ""
+        if e is not None and e.kind == "consolidated" and first is not None:
+            # the text before the first section of a chapter is that chapter's opening section
+            m = re.fullmatch(r"(\d+)", first.label)
+            place = f" (by its place, § {int(m[1]) - 1})" if m and int(m[1]) > 1 else ""
+            opening = (f"The text before § {first.label} is the chapter's opening section{place}: the source gives it "
+                       f"no section number and no heading (they are lost, not repealed). It is law as the rest of "
+                       f"{Path(c.source.path).name} is; its words are as the source gives them.")
+        name = Path(c.source.path).name
+        documents.append({"title": (f"Before § {first.label}: the opening of the chapter" if opening and first is not None
+                                    else f"Before the sections of {name}"),
+                          "anchor": "outside-" + re.sub(r"[^a-z0-9-]+", "-", name.lower()).strip("-"),
+                          "file": name, "source": e.source if e is not None else "", "opening": opening,
+                          "html": "\n".join(x for n in loose for x in render_node(n, P, page))})
+    return env.get_template("outside.md.j2").render(documents=documents, tags=json.dumps(["1"]))
 
 
 def _claim(out: dict[str, str], page: str, what: str) -> None:
@@ -257,11 +335,28 @@ def _when(t: AnyTariff) -> str:
     return esc.text(f"{start} – {end}" if end else f"from {start}")
 
 
-def _schedule_view(t: BracketSchedule, P: Pages, on: dt.date) -> dict[str, object]:
-    return {"title": esc.text(t.title), "link": tariff_link(t, P, "tariffs.md"), "when": _when(t), "status": t.status,
+EXAMPLE_UNITS = (Decimal(300),)  # the example quote under each schedule (the charts' 300 PU over time)
+
+
+def _example(t: BracketSchedule, quotes: Quotes) -> dict[str, object] | None:
+    """The quote ``navlaw fee`` gives on the schedule's first day, line by line (None: it gives none)."""
+    for units in EXAMPLE_UNITS:
+        q = quotes.quote(t, units)
+        if q is None:
+            return None
+        return {"route": t.route, "units": str(units), "on": q.on.isoformat(), "total": f"${q.total:,}",
+                "command": esc.text(f"navlaw fee {t.route} --units {units} --on {q.on.isoformat()}"),
+                "lines": [(esc.text(ln.description), f"${ln.amount:,}", esc.text(ln.citation)) for ln in q.lines]}
+    return None
+
+
+def _schedule_view(t: BracketSchedule, P: Pages, on: dt.date, quotes: Quotes) -> dict[str, object]:
+    return {"example": _example(t, quotes),
+            "unquoted": "" if quotes.quotable(t) else esc.text(cited(quotes.why_not(t))),
+            "title": esc.text(t.title), "link": tariff_link(t, P, "tariffs.md"), "when": _when(t), "status": t.status,
             "now": status_on(t, on), "current": in_force(t, on),
             "file": esc.text(Path(t.file).name.split("#")[0]),
-            "why": esc.text(t.effective.start_phrase) if t.effective.start is None else "",
+            "why": esc.text(cited(t.effective.start_phrase)) if t.effective.start is None else "",
             "rows": [(esc.text(b.written), esc.text(fee_text(b.formula)), esc.text(b.formula_written)) for b in t.brackets],
             "clamp": (f"charged on at least {t.min_units.value} and at most {t.max_units.value} units"
                       if t.min_units and t.max_units else f"charged on at most {t.max_units.value} units"

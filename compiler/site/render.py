@@ -14,7 +14,8 @@ from typing import Callable
 
 from compiler import escape as esc
 from compiler.cache import digest
-from compiler.frontend.nodes import Formula, Node, Provision, Section, Table, Text, lineage, other_code, section_of
+from compiler.frontend.nodes import (NAV_LAW, Formula, Node, Provision, Section, Table, Text, citation, lineage, other_code,
+                                     section_name, section_of)
 from compiler.law.definitions import Definition, mark
 from compiler.tariffs.model import AnyTariff
 
@@ -35,6 +36,8 @@ class Pages:
         self.bracketed: set[str] = set()  # pages whose text is in bracket notation (a rule, an act's text)
         # page -> provision id -> "known to be in force … to …; the corpus has no later text" (history.py)
         self.notes: dict[str, dict[str, str]] = {}
+        # (page, provision id): its own words come from an older text than parts below it (history.older_parts)
+        self.older: set[tuple[str, str]] = set()
         # new matter an amending act put in the law in force (history.act_insertions): words per
         # (page, provision id), changed cells per table (by id() of the table node)
         self.inserted: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
@@ -259,13 +262,73 @@ def struck(escaped: str, pages: Pages, page: str) -> str:
 _CUT = '<p class="gap cut">The rest of this provision is not in the corpus (its text stops at the colon).</p>'
 
 
-def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = "", within: str = "") -> list[str]:
+_ROMAN = {r: k for k, r in enumerate("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx".split(), 1)}
+
+
+def _sequence(labels: list[str]) -> list[int | None]:
+    """Each label's place in its sequence — 1, 2, 3; (a), (b); (i), (ii); (A), (B) — or None where it is
+    none of these ("1-a", an inserted provision, stands outside the sequence)."""
+    keys = [label.strip("().[] ") for label in labels]
+    roman = bool(keys) and keys[0] == "i" and all(k in _ROMAN for k in keys)
+    out: list[int | None] = []
+    for k in keys:
+        if k.isdigit():
+            out.append(int(k))
+        elif roman:
+            out.append(_ROMAN[k])
+        elif len(k) == 1 and k.isalpha():
+            out.append(ord(k.lower()) - ord("a") + 1)
+        else:
+            out.append(None)
+    return out
+
+
+def _jump(siblings: tuple[Node, ...], i: int, depth: int) -> list[str]:
+    """A note before a provision whose number does not follow the one before it: "(4) → (7)": the corpus
+    has no (5) or (6) here (issue 30) — omitted from the source, repealed or renumbered, it does not say."""
+    c = siblings[i]
+    if not isinstance(c, Provision):
+        return []
+    before = [s for s in siblings[:i] if isinstance(s, Provision) and s.level == c.level]
+    if not before:
+        return []
+    prev = before[-1]
+    group = [s.label for s in siblings if isinstance(s, Provision) and s.level == c.level]
+    places = dict(zip(group, _sequence(group)))
+    a, b = places.get(prev.label), places.get(c.label)
+    if a is None or b is None or b <= a + 1:
+        return []
+    roman = _sequence(group[:1]) == [1] and group[0].strip("().[] ") == "i" and all(
+        g.strip("().[] ") in _ROMAN for g in group)
+    names = [_label_like(prev.label, k, roman) for k in range(a + 1, b)]
+    missing = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return [f'<p class="gap jump lvl-{min(depth, 7)}">The numbering jumps from {esc.text(prev.label.strip(". "))} to '
+            f'{esc.text(c.label.strip(". "))}: the corpus has no {esc.text(missing)} here (left out of the source, '
+            f'repealed or renumbered: the text does not say).</p>']
+
+
+def _label_like(example: str, k: int, roman: bool) -> str:
+    """The k-th label of the sequence ``example`` is in: "(b)" -> "(e)", "(ii)" -> "(v)", "(B)" -> "(E)", "2." -> "5"."""
+    key = example.strip("().[] ")
+    if key.isdigit():
+        text = str(k)
+    elif roman:
+        text = next(r for r, n in _ROMAN.items() if n == k)
+    else:
+        text = chr(ord("a") + k - 1)
+        text = text.upper() if key.isupper() else text
+    return f"({text})" if example.strip().startswith("(") else text
+
+
+def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = "", within: str = "",
+                follows: bool = False) -> list[str]:
     """HTML for a node and what is below it; ``prefix`` keeps ids unique when one page shows several
-    versions of a section."""
+    versions of a section; ``follows``: more of the section comes after this node."""
     out: list[str] = []
     if isinstance(n, Section):
-        for c in n.children:
-            out += render_node(c, pages, page, 0, prefix, n.id)
+        for i, c in enumerate(n.children):
+            out += _jump(n.children, i, 0)
+            out += render_node(c, pages, page, 0, prefix, n.id, follows=i < len(n.children) - 1)
         last = n.children[-1] if n.children else None
         if last is not None and last.kind == "text" and last.text.rstrip().endswith(":"):
             out.append(_CUT)  # "… shall be deemed to mean and include:" and nothing after it
@@ -284,15 +347,23 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
         restored = (' <span class="restored" title="An act printed this provision&#39;s new matter in CAPITALS; its '
                     'case is restored from how the corpus writes each word">text restored from a bill&#39;s capitals</span>'
                     if "restored-case" in n.flags else "")
+        # a provision an amendment relettered keeps its old label in sight: "(c) formerly (b)"
+        formerly = (f' <span class="old-label" title="its label before the amendment ([{esc.text(n.old_label)}] in the '
+                    f'text)">formerly {esc.text(n.old_label)}</span>' if n.old_label else "")
         out.append(f'<p class="prov lvl-{min(depth, 7)}" id="{aid}" title="{esc.text(n.citation)}">'
-                   f'<a class="label" href="#{aid}">{esc.text(n.label)}</a> {text}{restored}</p>')
+                   f'<a class="label" href="#{aid}">{esc.text(n.label)}</a>{formerly} {text}{restored}</p>')
         note = pages.notes.get(page, {}).get(n.id)
         if note:
             out.append(f'<p class="known lvl-{min(depth, 7)}">{esc.text(note)}</p>')
-        for c in n.children:
-            out += render_node(c, pages, page, depth + 1, prefix, n.id)
-        if not n.children and n.text.rstrip().endswith(":"):
-            out.append(_CUT)
+        older = (page, n.id) in pages.older and not prefix
+        for i, c in enumerate(n.children):
+            out += _jump(n.children, i, depth + 1)
+            html = render_node(c, pages, page, depth + 1, prefix, n.id, follows=follows or i < len(n.children) - 1)
+            # the older text's own tables and sentences, set apart where they stand (its note says whence)
+            out += ['<div class="older" title="older text: see the note above">'] + html + ["</div>"] \
+                if older and not isinstance(c, Provision) else html
+        if not n.children and n.text.rstrip().endswith(":") and not follows:
+            out.append(_CUT)  # nothing follows in the section: its list is cut (a list that follows is its list)
         return out
     if isinstance(n, Table):
         rows = []
@@ -312,13 +383,38 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
         # contents, record lines, LBDC notes and page chrome are on the page, marked as not law
         aside = next((f for f in n.flags if f in ("toc", "chapter", "chrome", "furniture", "title", "editorial-note", "record")), "")
         cls = "gap" if "gap" in n.flags else f"text {aside}" if aside else "text"
-        body = mark(link_refs(link_relative(struck(esc.text(n.text), pages, page), within, pages, page), pages, page),
+        said = cited(n.text) if "gap" in n.flags else n.text  # a gap names provisions by citation, not id
+        body = mark(link_refs(link_relative(struck(esc.text(said), pages, page), within, pages, page), pages, page),
                     pages.terms(within) if within else [])
         out.append(f'<p class="{cls} lvl-{min(depth, 7)}">{body}</p>')
         return out
     for c in n.children:
         out += render_node(c, pages, page, depth, prefix, within)
     return out
+
+
+from compiler.report.changes import cited  # noqa: E402  (messages about the record, ids as citations)
+
+
+def cite_id(node_id: str) -> str:
+    """A provision id as a reader cites it, never the id: "88/4/b/1/ii/1/A" -> "§ 88(4)(b)(1)(ii)(1)(A)",
+    "21nycrr/55.2/c" -> "21 NYCRR § 55.2(c)", "74*2" -> "§ 74"."""
+    code = other_code(node_id)
+    if code:
+        head = section_name(section_of(node_id))
+        return head + "".join(f"({p.split('*')[0]})" for p in node_id.split("/")[2:])
+    return citation(NAV_LAW, node_id).replace("Nav. Law ", "")
+
+
+def sec_name(sec: str) -> str:
+    """A section as people read it, never its id: "§ 74", "§ 74 (its 2nd text)" for "74*2" (New York
+    repeats some numbers), "21 NYCRR § 55.2" for "21nycrr/55.2"."""
+    num, _, k = sec.partition("*")
+    return section_name(num) + (f" (its {_ordinal(int(k))} text)" if k.isdigit() else "")
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def section_slug(section: str) -> str:

@@ -37,6 +37,10 @@
   // What is wrong with the form, in words (null: nothing): checked before any quote is made.
   const NUMBER = /^\d+(\.\d+)?$/;
   function problem() {
+    if (form.unmeasured.checked) {  // the units and dimensions are set aside (disabled)
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(form.on.value)) return "Enter the date of the service (year, month and day).";
+      return null;
+    }
     const u = form.units.value.trim();
     const dims = [["length", "overall length"], ["breadth", "extreme breadth"], ["depth", "depth"]];
     if (u) {
@@ -61,12 +65,14 @@
     return null;
   }
   function units() {
+    if (form.unmeasured.checked) return null;  // the maximum pilotage charge
     const u = form.units.value.trim();
     if (u) return u.replace(/,/g, "");
-    const [l, b, d] = [form.length.value, form.breadth.value, form.depth.value].map((x) => Q.of(x));
-    const q = Q.div(Q.mul(Q.mul(l, b), d), Q.int(10000));
-    const cents = Q.cents(q);  // display only; the quote uses the exact value below
-    return { exact: q, shown: cents };
+    const dims = [form.length.value, form.breadth.value, form.depth.value].map((x) => x.trim());
+    const [l, b, d] = dims.map((x) => Q.of(x));
+    const places = dims.reduce((n, x) => n + (x.includes(".") ? x.split(".")[1].length : 0), 0);
+    const q = Q.div(Q.mul(Q.mul(l, b), d), Q.int(10000));  // exact: L × B × D / 10,000
+    return { exact: q, text: decimalText(q, places) };
   }
   function run(ev) {
     if (ev) ev.preventDefault();
@@ -88,9 +94,7 @@
     const wrong = problem();
     if (wrong) { result.innerHTML = `<p class="error" id="error" role="alert">${esc(wrong)}</p>`; return; }
     try {
-      let u = units();
-      if (typeof u !== "string") u = u.exact;  // exact: L × B × D / 10,000 as a fraction
-      const q = quote(form.route.value, u, form.on.value, options);
+      const q = quote(form.route.value, units(), form.on.value, options);
       const table = (one, id, caption) => `<table class="quote">${caption ? `<caption>${esc(caption)}</caption>` : ""}<tr><th>Item</th><th>Amount</th><th>Law</th></tr>` +
         one.lines.map((l) => `<tr><td>${esc(l.description)}</td><td class="amount">${money(l.amount)}</td><td>${link(l)}</td></tr>`).join("") +
         `<tr class="total"><td>Total</td><td class="amount" id="${id}">${money(one.total)}</td><td></td></tr></table>`;
@@ -102,6 +106,13 @@
       result.innerHTML = `<p class="error" id="error">${esc(e.message)}</p>`;
     }
   }
+  // the day the page is opened, in the reader's time zone (the field keeps the site's date otherwise)
+  const now = new Date();
+  const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(today)) form.on.value = today;
+  form.unmeasured.addEventListener("change", () => {
+    for (const n of ["units", "length", "breadth", "depth"]) form[n].disabled = form.unmeasured.checked;
+  });
   form.route.addEventListener("change", renderOptions);
   form.addEventListener("submit", run);
   renderOptions();

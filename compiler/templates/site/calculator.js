@@ -71,8 +71,14 @@ function fee(s, u) {
   return { used, exact: evalExpr(b.expr, used), bracket: b };
 }
 function started(h, per) { return Q.ceil(Q.div(h, per)); }
+// A percentage per hour / per 24 hours with its maximum, and how it was reached, in the module's words
+// (compiler/fees/reference.py _pct_line).
 function hourly(p, hours) {
   const pct = Q.of(p.percent), mx = p.max_percent === null ? null : Q.of(p.max_percent);
+  if (p.per === "24 hours") {
+    const n = started(hours, Q.int(24));
+    return { pct: Q.mul(pct, Q.int(Number(n))), how: `${p.percent}% × ${n} period(s) of 24 hours` };
+  }
   if (mx !== null && p.max_per === "24 hours") {
     const full = Q.floor(Q.div(hours, Q.int(24)));
     const rest = Q.sub(hours, Q.int(24 * Number(full)));
@@ -82,11 +88,20 @@ function hourly(p, hours) {
       const r = Q.mul(Q.int(Number(started(rest, Q.int(1)))), pct);
       total = Q.add(total, Q.cmp(r, mx) < 0 ? r : mx);
     }
-    return total;
+    return { pct: total, how: `${p.percent}% per hour, at most ${p.max_percent}% per 24 hours` };
   }
-  if (p.per === "24 hours") return Q.mul(pct, Q.int(Number(started(hours, Q.int(24)))));
-  const t = Q.mul(pct, Q.int(Number(started(hours, Q.int(1)))));
-  return mx !== null && Q.cmp(t, mx) > 0 ? mx : t;
+  const n = started(hours, Q.int(1));
+  const t = Q.mul(pct, Q.int(Number(n)));
+  if (mx !== null && Q.cmp(t, mx) > 0) return { pct: mx, how: `${p.percent}% × ${n} hour(s), capped at ${p.max_percent}%` };
+  return { pct: t, how: `${p.percent}% × ${n} hour(s)` };
+}
+// A fraction as Python's Decimal writes L × B × D / 10,000: as many decimals as the factors had together,
+// more only where the quotient needs them.
+function decimalText(x, places) {
+  let d = places, scale = 10n ** BigInt(d);
+  while ((x.n * scale) % x.d !== 0n) { d += 1; scale *= 10n; if (d > 40) break; }
+  const v = (x.n * scale) / x.d, s = v.toString().padStart(d + 1, "0");
+  return d ? `${s.slice(0, -d)}.${s.slice(-d)}` : s;
 }
 
 function dayBefore(iso) {
@@ -100,17 +115,15 @@ function dayBefore(iso) {
 function quote(route, units, on, options) {
   const plan = PLANS[route];
   if (!plan) throw new Error(`unknown route ${route}`);
-  const u = typeof units === "string" || typeof units === "number" ? Q.of(units) : units;
-  if (u.n <= 0n) throw new Error("units must be more than zero");
   const base = plan.periods.find((p) => inForce(p, on));
   if (!base) throw new Error(plan.no_schedule.replace("{on}", on));
-  const q = quoteOn(plan, base, u, on, options);
+  const q = quoteOn(plan, base, units, on, options);
   const others = plan.periods.filter((p) => p !== base && p.possible_from && p.possible_from <= on && on < p.start
                                             && (p.end === null || on < p.end));
   if (!others.length) return q;
   const between = (p) => `between ${dayBefore(p.possible_from)} and ${p.start}`;
   const dollars = (t) => { const [w, f] = t.split("."); return "$" + w.replace(/\B(?=(\d{3})+$)/g, ",") + "." + f; };
-  const alts = others.map((p) => ({ period: p, quote: quoteOn(plan, p, u, on, options) }));
+  const alts = others.map((p) => ({ period: p, quote: quoteOn(plan, p, units, on, options) }));
   const differ = alts.filter((a) => a.quote.total !== q.total);
   if (!differ.length) {
     const p = others[0];
@@ -124,24 +137,37 @@ function quote(route, units, on, options) {
   return q;
 }
 
-function quoteOn(plan, base, u, on, options) {
+// units: "350" (as typed), {exact, text} (from the dimensions), or null: measurements not provided.
+function quoteOn(plan, base, units, on, options) {
   // options the law makes impossible together (read from the tariffs: compiler/fees/plans.py exclusions)
   const given = (v) => v !== undefined && v !== null && v !== false && v !== 0 && !(Array.isArray(v) && !v.length);
   for (const [a, b, why] of plan.conflicts || []) {
     if (given(options[a]) && given(options[b])) throw new Error(`${a} and ${b} cannot both be charged: ${why}`);
   }
   const beside = (plan.beside || []).filter(([a, b]) => given(options[a]) && given(options[b])).map(([, , n]) => n);
+  const early = [];  // notes the module gives before the schedule's own
+  let u, uText;
+  if (units === null) {  // "the maximum pilotage charge" (runtime.unmeasured_units)
+    if (!base.unmeasured) throw new Error(`measurements not provided: the text ${base.citation} comes from says nothing of a vessel whose measurements are not provided (the corpus may lack the provision that does); give the units or the vessel's dimensions`);
+    if (base.max === null) throw new Error(`measurements not provided: ${base.unmeasured} subjects the vessel to the maximum pilotage charge, but ${base.citation} states no maximum, so the law fixes no amount`);
+    u = Q.of(base.max); uText = base.max;
+    early.push(`Measurements not provided: the maximum pilotage charge, on ${uText} pilotage units (${base.unmeasured}).`);
+  } else if (typeof units === "string" || typeof units === "number") { u = Q.of(units); uText = String(units).trim(); }
+  else { u = units.exact; uText = units.text; }
+  if (u.n <= 0n) throw new Error("units must be more than zero");
   const extras = plan.groups[base.group];
   const f = fee(base, u);
+  const usedText = Q.cmp(f.used, u) === 0 ? uText : Q.cmp(f.used, u) > 0 ? base.min : base.max;
+  if (Q.cmp(f.used, u) !== 0) early.push(`Charged on ${usedText} pilotage units: the ${Q.cmp(f.used, u) > 0 ? "minimum" : "maximum"} of ${base.citation}.`);
   let baseCents = Q.cents(f.exact);
   const lines = [];
   const frac = extras.find((t) => t.kind === "fraction");
   if (frac && options.miles !== undefined && Q.cmp(Q.of(options.miles), Q.of(frac.miles)) < 0) {
     baseCents = Q.cents(Q.div(Q.mul(f.exact, Q.int(frac.numerator)), Q.int(frac.denominator)));
-    lines.push({ description: "Transporting charge", cents: baseCents, citation: frac.citation, provision: frac.provision,
+    lines.push({ description: `Transporting charge, piloted under ${frac.miles} miles: ${frac.numerator}/${frac.denominator} of ${f.bracket.describe.split("PU").join(usedText)}`, cents: baseCents, citation: frac.citation, provision: frac.provision,
       working: work(`(${exprText(f.bracket.expr, f.used)}) × ${frac.numerator} / ${frac.denominator}`, Q.div(Q.mul(f.exact, Q.int(frac.numerator)), Q.int(frac.denominator)), [`bracket "${f.bracket.written}" for ${dec(f.used)} PU`]) });
   } else {
-    lines.push({ description: `Pilotage, ${f.bracket.written}`, cents: baseCents, citation: base.citation, provision: base.provision,
+    lines.push({ description: `Pilotage: ${usedText} PU, bracket "${f.bracket.written}": ${f.bracket.describe}`, cents: baseCents, citation: base.citation, provision: base.provision,
       working: work(exprText(f.bracket.expr, f.used), f.exact, [`bracket "${f.bracket.written}" for ${dec(f.used)} PU` + (Q.cmp(f.used, u) ? ` (the vessel's ${dec(u)} PU, the schedule's minimum or maximum applied)` : "")]) });
   }
   for (const t of extras) {
@@ -192,31 +218,34 @@ function quoteOn(plan, base, u, on, options) {
       if (t.kind === "percentage") {
         const isHours = name.endsWith("_hours");
         if (!isHours && value !== true && !t.choice) continue;
-        let pct;
+        let pct, how;
         if (isHours) {
           const h = Q.of(value);
           if (h.n === 0n) continue;
           if (t.free_hours && Q.cmp(h, Q.int(t.free_hours)) <= 0) continue;
-          pct = hourly(t, h);
-        } else pct = Q.of(t.percent);
+          ({ pct, how } = hourly(t, h));
+        } else { pct = Q.of(t.percent); how = `${t.percent}%`; }
         const of = t.of === "zone-2-base-rate" ? z2() : baseCents;
+        const label = (plan.titles[name] || name) + (o.kind === "choice" ? ` (${value})` : "");
+        const what = t.of === "zone-2-base-rate" ? "the Zone 2 base rate" : "the regular pilotage fee";
         const exact = Q.div(Q.mul(moneyQ(of), pct), Q.int(100));
-        lines.push({ description: t.title, cents: Q.cents(exact), citation: t.citation, provision: t.provision,
-          working: work(`${money(of)} × ${dec(pct)} / 100`, exact, [`${dec(pct)}% of ${t.of === "zone-2-base-rate" ? "the Zone 2 base rate" : "the regular pilotage fee"}`]) });
+        lines.push({ description: `${label}: ${how} of ${what}`, cents: Q.cents(exact), citation: t.citation, provision: t.provision,
+          working: work(`${money(of)} × ${dec(pct)} / 100`, exact, [`${dec(pct)}% of ${what}`]) });
       if (t.instead) instead = true;  // charged instead of the pilotage fee: none was rendered
       } else if (t.kind === "per-unit") {
         const on_units = clamp(u, t.min_units, t.max_units);
-        lines.push({ description: t.title, cents: Q.cents(Q.mul(on_units, Q.of(t.rate))), citation: t.citation, provision: t.provision,
+        const unitsText = Q.cmp(on_units, u) === 0 ? uText : Q.cmp(on_units, u) > 0 ? t.min_units : t.max_units;
+        lines.push({ description: `${t.title}: ${unitsText} PU × $${t.rate}`, cents: Q.cents(Q.mul(on_units, Q.of(t.rate))), citation: t.citation, provision: t.provision,
           working: work(`${dec(on_units)} × ${t.rate}`, Q.mul(on_units, Q.of(t.rate))) });
       } else if (t.kind === "time" && t.per === "hour") {
         const h = Q.of(value);
         if (Q.cmp(h, Q.of(t.after || "0")) <= 0) continue;
         const n = t.part_counts ? started(h, Q.int(1)) : Q.floor(h);
-        lines.push({ description: t.title, cents: Q.cents(Q.mul(Q.int(Number(n)), Q.of(t.amount))), citation: t.citation, provision: t.provision,
+        lines.push({ description: `${t.title}: ${n} hour(s) × $${t.amount}`, cents: Q.cents(Q.mul(Q.int(Number(n)), Q.of(t.amount))), citation: t.citation, provision: t.provision,
           working: work(`${n} × ${t.amount}`, Q.mul(Q.int(Number(n)), Q.of(t.amount)), [`${dec(h)} hours: ${n} hour(s) charged`]) });
       } else if (t.kind === "time") {
         const days = Number(value);
-        if (days) lines.push({ description: t.title, cents: Q.cents(Q.mul(Q.int(days), Q.of(t.amount))), citation: t.citation, provision: t.provision,
+        if (days) lines.push({ description: `${t.title}: ${days} day(s) × $${t.amount}`, cents: Q.cents(Q.mul(Q.int(days), Q.of(t.amount))), citation: t.citation, provision: t.provision,
           working: work(`${days} × ${t.amount}`, Q.mul(Q.int(days), Q.of(t.amount))) });
       }
     }
@@ -224,7 +253,7 @@ function quoteOn(plan, base, u, on, options) {
   if (instead) lines.shift();
   const total = lines.reduce((s, l) => s + l.cents, 0n);
   // a note the quote carries only when it does not use an option ("Launch fee not included: …")
-  const notes = base.notes.concat((base.notes_unless || []).filter(([opt]) => options[opt] === undefined).map(([, n]) => n), beside);
+  const notes = early.concat(base.notes).concat((base.notes_unless || []).filter(([opt]) => options[opt] === undefined).map(([, n]) => n), beside);
   return { lines: lines.map((l) => ({ ...l, amount: money(l.cents) })), total: money(total), notes };
 }
 
