@@ -114,10 +114,13 @@ def fee_module(result: Law, previous: Path | None = None) -> dict[str, str]:
 
     def version(section: str, day: dt.date) -> tuple[dt.date | None, bool]:
         """The version of its text in force that day, and whether the site has a history page of it (a
-        section with two versions or more: compiler/site/history.py)."""
+        section with two versions or more, or a rule in bracket notation, whose markup is its history:
+        compiler/site/history.py)."""
         dates = result.timeline.boundaries(section)
         texts = sum(1 for d in dates if result.timeline.section_on(section, d).section is not None)
-        return max((d for d in dates if d <= day), default=None), texts >= 2
+        rule = any(v.compiled is not None and v.compiled.entry is not None and v.compiled.entry.kind in
+                   ("rule", "proposed-rule") for _, v in result.timeline.section_on(section, day).sources)
+        return max((d for d in dates if d <= day), default=None), texts >= 2 or rule
 
     plans = build_plans(result.tariffs, RouteTable(result.corpus.manifest.routes))
     sources = sources_of(result.corpus)

@@ -53,7 +53,7 @@ def same_as_clean_build(tmp: Path, corpus: Path) -> None:
 
 def test_a_one_section_amendment_rebuilds_what_it_affects_and_nothing_else(tmp_path, corpus, capsys):
     assert build(tmp_path, corpus) == 0
-    assert "site: all 255 pages rendered (no earlier build in the cache)" in capsys.readouterr().out  # 255: § 137, read inside § 136's line since issue 27, has its page
+    assert "site: all 257 pages rendered (no earlier build in the cache)" in capsys.readouterr().out  # 257: § 137 (issue 27), law/outside and 21 NYCRR § 55.2's history (issue 30)
     site = tmp_path / "build" / "site"
     before = {p.relative_to(site).as_posix(): p.stat().st_ino for p in site.rglob("index.html")}
     amend(corpus, RATE_2027, AMENDED_2027)
@@ -61,10 +61,10 @@ def test_a_one_section_amendment_rebuilds_what_it_affects_and_nothing_else(tmp_p
     out = capsys.readouterr().out
     assert "1 of 5 documents parsed, 4 reused" in out
     # the Markdown of § 89-b's page and its history only (the other law pages are the last build's)
-    assert "; 2 of 211 law and history pages written afresh;" in out
+    assert "; 2 of 212 law and history pages written afresh;" in out
     # § 89-b's page and history, the tariffs, and the change report's year of the changed rate (2027),
     # not the other years nor the index of the years (the counts it gives did not change)
-    assert "site: 4 of 255 pages rendered, the rest kept from the last build" in out
+    assert "site: 4 of 257 pages rendered, the rest kept from the last build" in out
     after = {p.relative_to(site).as_posix(): p.stat().st_ino for p in site.rglob("index.html")}
     assert sorted(p for p in after if before.get(p) != after[p]) == [
         "changes/2027/index.html", "history/89-b/index.html", "law/89-b/index.html", "tariffs/index.html"]
@@ -90,7 +90,7 @@ def test_a_damaged_cache_is_a_miss_with_a_warning(tmp_path, corpus, capsys):
     assert build(tmp_path, corpus) == 0
     captured = capsys.readouterr()
     assert "could not be read (its seal does not match: written by someone else, edited, or another entry); rebuilt" in captured.err
-    assert "site: all 255 pages rendered (no earlier build in the cache)" in captured.out
+    assert "site: all 257 pages rendered (no earlier build in the cache)" in captured.out
     same_as_clean_build(tmp_path, corpus)
 
 
@@ -112,7 +112,7 @@ def test_a_page_that_loses_an_anchor_makes_a_full_build(tmp_path, corpus, capsys
     amend(corpus, text[start:text.index("Long Island Sound.\\n", start) + len("Long Island Sound.\\n")], "\\n")
     assert build(tmp_path, corpus) == 0
     out = capsys.readouterr().out
-    assert "site: all 255 pages rendered (" in out and "lost anchor #" in out and "p-89-b-5" in out
+    assert "site: all 257 pages rendered (" in out and "lost anchor #" in out and "p-89-b-5" in out
     same_as_clean_build(tmp_path, corpus)
 
 
@@ -177,7 +177,7 @@ def test_the_site_a_build_replaces_starts_the_next_one_and_the_result_is_a_clean
     amend(corpus, AMENDED_2027, RATE_2027)
     assert build(tmp_path, corpus) == 0  # starts from the spare
     out = capsys.readouterr().out
-    assert out.count("site: 4 of 255 pages rendered, the rest kept from the last build") == 2
+    assert out.count("site: 4 of 257 pages rendered, the rest kept from the last build") == 2
     page = (tmp_path / "build" / "site" / "law" / "89-b" / "index.html").read_text(encoding="utf-8")
     assert "eleven dollars and twenty-two cents" in page
     same_as_clean_build(tmp_path, corpus)

@@ -305,11 +305,11 @@ def report(found: Changes, tariffs: list[AnyTariff], quote: Callable[[str], str]
                              "so this ends the record and is not a repeal")
         lines.append("")
     if found.deltas:
-        cited = {_short(t.citation): t.provision for t in tariffs}  # a fee's line starts with its citation
+        by_citation = {_short(t.citation): t.provision for t in tariffs}  # a fee's line starts with its citation
 
         def fee(d: str) -> str:
             head, sep, rest = d.partition(": ")
-            return named(cited[head], quote(head)) + sep + quote(rest) if head in cited and sep else quote(d)
+            return named(by_citation[head], quote(head)) + sep + quote(rest) if head in by_citation and sep else quote(d)
         lines += ["## Fees", ""] + [f"- {fee(d)}" for d in found.deltas] + [""]
     if not (found.acts or found.sections or found.known or found.deltas):
         lines.append("No provision or fee of the corpus changes in this period.")
