@@ -26,12 +26,11 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from compiler.cache import BuildCache, digest, tree_digest, tree_stamp
 from compiler.diagnostics import Diagnostics, Severity
-from compiler.frontend.corpus import Compiled, Corpus, compile_corpus
-from compiler.frontend.outline import document_json
 from compiler.publish import Output, OutputError, check_paths, link_or_copy, publish
-from compiler.tariffs.model import AnyTariff, to_json
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the stages' modules are imported where they run: a build with nothing to do needs none
+    from compiler.frontend.corpus import Compiled, Corpus
+    from compiler.tariffs.model import AnyTariff
     from compiler.law.timeline import Timeline
     from compiler.report.changes import Changes
     from compiler.site.mkdocs_build import SiteReport
@@ -66,6 +65,8 @@ class Law:
 
 def frontend(corpus_dir: str, cache: BuildCache | None = None) -> Corpus:
     """load -> normalize -> parse -> tree for every document of the manifest."""
+    from compiler.frontend.corpus import compile_corpus
+
     return compile_corpus(corpus_dir, cache)
 
 
@@ -115,6 +116,8 @@ def fee_module(result: Law) -> dict[str, str]:
 
 def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:
     """The build directory's data files: each document's tree, the tariffs, the findings, the changes."""
+    from compiler.frontend.outline import document_json
+
     files: dict[str, str] = {}
     for c in result.corpus.documents:
         def tree_json(doc: Any = c.document) -> str:
@@ -303,6 +306,8 @@ def build(options: Options, progress: Callable[[str], None] | None = None) -> Re
 def _dumped(stage: str, corpus: Corpus | None = None, timeline: Timeline | None = None,
             result: Law | None = None) -> Report:
     """``--dump STAGE``: the stage's result as JSON."""
+    from compiler.frontend.outline import document_json
+
     if stage == "manifest" and corpus is not None:
         data: Any = [{k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in vars(e).items()
                       if k not in ("anchors", "fragments")} for e in corpus.manifest.entries]
@@ -351,6 +356,8 @@ def tree_name(corpus: Corpus, c: Compiled) -> str:
 
 def tariffs_json(tariffs: list[AnyTariff]) -> list[dict[str, Any]]:
     """Stable and sorted: by route, series, start date (unresolved first), id."""
+    from compiler.tariffs.model import to_json
+
     def key(t: AnyTariff) -> tuple[str, str, str, str]:
         s = t.effective.start
         return (t.route, t.series, s.isoformat() if s else "", t.id)

@@ -12,16 +12,16 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import datetime as dt
 
-from compiler.report.tariffs import tariff_text
-from compiler.progress import build_progress
-from compiler.build import STAGES, Options, build, compile_law, print_report, summary, tariffs_json
+# Imported where used, not here: `navlaw fee` and `navlaw show` start without the pipeline's stages,
+# the site or MkDocs (tests/test_startup.py checks which modules a command loads).
+from compiler.build import STAGES
 from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
-from compiler.frontend.corpus import Corpus, compile_corpus, compile_file
-from compiler.frontend.outline import document_json, node_json, outline
-from compiler.tariffs.model import AnyTariff
 
 if TYPE_CHECKING:
     import threading
+
+    from compiler.frontend.corpus import Corpus
+    from compiler.tariffs.model import AnyTariff
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -40,6 +40,9 @@ def _dump(obj: Any) -> str:
 # ---- commands --------------------------------------------------------------------------------------
 
 def cmd_parse(args: argparse.Namespace) -> int:
+    from compiler.frontend.corpus import compile_file
+    from compiler.frontend.outline import document_json, outline
+
     diags = Diagnostics()
     doc = compile_file(args.file, diags)
     if args.format == "json":
@@ -74,6 +77,8 @@ def _sources_text(comp) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from compiler.frontend.corpus import compile_corpus
+    from compiler.frontend.outline import node_json, outline
     from compiler.law import build_timeline
 
     corpus = compile_corpus(args.corpus)
@@ -103,6 +108,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    from compiler.frontend.corpus import compile_corpus
     from compiler.law.redline import compare, render_html, render_json, render_text
     from compiler.law import build_timeline
 
@@ -138,6 +144,8 @@ def cmd_changes(args: argparse.Namespace) -> int:
 
 
 def _compile_all(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnostics]:
+    from compiler.build import compile_law
+
     result = compile_law(corpus_dir)
     return result.corpus, result.tariffs, result.diagnostics
 
@@ -152,6 +160,9 @@ def _compile_checked(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnost
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from compiler.build import Options, build, print_report
+    from compiler.progress import build_progress
+
     options = Options(args.corpus, args.out, args.module, site=not args.no_site, cache=not args.no_cache,
                       dump=getattr(args, "dump", "") or "", site_url=getattr(args, "site_url", "") or "",
                       on=getattr(args, "on", None))
@@ -184,6 +195,8 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
     if compiled is None:
         return EXIT_ERRORS
     corpus, tariffs, diags = compiled
+    from compiler.build import tariffs_json
+    from compiler.report.tariffs import tariff_text
     from compiler.tariffs.routes import RouteTable
 
     family = RouteTable(corpus.manifest.routes).family(args.route) if args.route else ()
@@ -205,6 +218,8 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
+    from compiler.build import summary
+
     corpus, _, diags = _compile_all(args.corpus)
     if args.format == "json":
         print(_dump({"diagnostics": [d.to_json() for d in diags], "summary": summary(diags)}))
@@ -300,19 +315,9 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     if args.json:
         print(_dump(q.to_json()))
         return EXIT_OK
-    from rich.console import Console
-    from rich.table import Table
+    from compiler.report.quote_table import quote_text
 
-    console = Console(highlight=False, soft_wrap=False)
-    table = Table(title=f"{q.route} · {q.units} pilotage units · {q.on.isoformat()}", show_footer=True)
-    table.add_column("Item", footer="Total", overflow="fold")
-    table.add_column("Amount", justify="right", footer=f"${q.total:,.2f}")
-    table.add_column("Citation", overflow="fold")
-    for line in q.lines:
-        table.add_row(line.description, f"${line.amount:,.2f}", line.citation)
-    console.print(table)
-    for note in q.notes:
-        console.print(f"• {note}", markup=False)
+    print(quote_text(q))
     return EXIT_OK
 
 
@@ -327,10 +332,24 @@ def _version() -> str:
         return "(not installed: run from a source checkout)"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the installed version, looked up only when asked (importlib.metadata costs a
+    command's start-up as much as the fee module does)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0,
+                         help="show program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        print(f"navlaw {_version()}")
+        parser.exit()
+
+
 def make_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="navlaw", description="Compile the New York Navigation Law: parse, "
                                 "extract tariffs, track versions, publish a site and a fee module.")
-    p.add_argument("--version", action="version", version=f"navlaw {_version()}")
+    p.add_argument("--version", action=_VersionAction)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def corpus_arg(sp: argparse.ArgumentParser) -> None:

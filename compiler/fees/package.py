@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from compiler.tariffs.model import AnyTariff
+if TYPE_CHECKING:
+    from compiler.tariffs.model import AnyTariff
 
 
 def package_version(tariffs: list[AnyTariff], sources: list[tuple[str, str]]) -> str:
