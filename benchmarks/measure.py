@@ -14,20 +14,17 @@ import resource
 import statistics
 import subprocess
 import time
-from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 MIN_RUNS = 5
 
 
-@dataclass(frozen=True)
-class Sample:
+class Sample(NamedTuple):
     wall: float  # seconds elapsed
     cpu: float  # seconds of CPU (user + system): this process's, or the child's for a command
 
 
-@dataclass(frozen=True)
-class Pairs:
+class Pairs(NamedTuple):
     """Medians of a subject and its baseline measured in interleaved pairs, and of the ratio per pair."""
 
     subject: list[Sample]

@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import datetime as dt
 
-# Imported where used, not here: `navlaw fee` and `navlaw show` start without the pipeline's stages,
-# the site or MkDocs (tests/test_startup.py checks which modules a command loads).
+# Stages are imported where used: `navlaw fee` and `show` start without them (tests/test_startup.py)
 from compiler.build import STAGES
 from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
 
@@ -219,7 +218,6 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     from compiler.build import summary
-
     corpus, _, diags = _compile_all(args.corpus)
     if args.format == "json":
         print(_dump({"diagnostics": [d.to_json() for d in diags], "summary": summary(diags)}))
@@ -323,26 +321,18 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
 
 # ---- argument parsing ------------------------------------------------------------------------------
 
-def _version() -> str:
-    from importlib import metadata
-
-    try:
-        return metadata.version("navlaw")
-    except metadata.PackageNotFoundError:
-        return "(not installed: run from a source checkout)"
-
-
 class _VersionAction(argparse.Action):
-    """``--version``: the installed version, looked up only when asked (importlib.metadata costs a
-    command's start-up as much as the fee module does)."""
+    """``--version``, looked up only when asked (importlib.metadata costs as much as the fee module)."""
 
     def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
-        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0,
-                         help="show program's version number and exit")
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, nargs=0, help="show the version and exit")
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        print(f"navlaw {_version()}")
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        from importlib import metadata
+        try:
+            print(f"navlaw {metadata.version('navlaw')}")
+        except metadata.PackageNotFoundError:
+            print("navlaw (not installed: run from a source checkout)")
         parser.exit()
 
 
