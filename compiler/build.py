@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from compiler.cache import BuildCache, digest, tree_digest, tree_stamp
 from compiler.diagnostics import Diagnostics, Severity
 from compiler.publish import Output, OutputError, check_paths, link_or_copy, publish
+from compiler.stages import STAGES  # noqa: F401  (compiler.build.STAGES, as before)
 
 if TYPE_CHECKING:  # the stages' modules are imported where they run: a build with nothing to do needs none
     from compiler.frontend.corpus import Compiled, Corpus
@@ -35,7 +36,6 @@ if TYPE_CHECKING:  # the stages' modules are imported where they run: a build wi
     from compiler.report.changes import Changes
     from compiler.site.mkdocs_build import SiteReport
 
-STAGES = ("manifest", "tree", "timeline", "tariffs", "lint", "module", "outputs", "site")
 
 
 @dataclass(frozen=True)

@@ -4,35 +4,32 @@ stages, and what it returned printed. No pipeline logic lives here."""
 from __future__ import annotations
 
 import argparse
-import json
-
+import datetime as dt
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-import datetime as dt
-
 # Stages are imported where used: `navlaw fee` and `show` start without them (tests/test_startup.py)
-from compiler.build import STAGES
-from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
+from compiler.stages import STAGES
 
 if TYPE_CHECKING:
     import threading
 
+    from compiler.diagnostics import Diagnostic, Diagnostics, Severity
     from compiler.frontend.corpus import Corpus
     from compiler.tariffs.model import AnyTariff
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
 
-def _print_diagnostics(diags: list[Diagnostic] | Diagnostics, stream: Any = None, minimum: Severity = Severity.INFO) -> None:
-    stream = stream or sys.stderr
+def _print_diagnostics(diags: list[Diagnostic] | Diagnostics, stream: Any = None, minimum: Severity | None = None) -> None:
     for d in diags:
-        if d.severity >= minimum:
-            print(d.format(), file=stream)
+        if minimum is None or d.severity >= minimum:
+            print(d.format(), file=stream or sys.stderr)
 
 
 def _dump(obj: Any) -> str:
+    import json
     return json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False)
 
 
@@ -41,7 +38,7 @@ def _dump(obj: Any) -> str:
 def cmd_parse(args: argparse.Namespace) -> int:
     from compiler.frontend.corpus import compile_file
     from compiler.frontend.outline import document_json, outline
-
+    from compiler.diagnostics import Diagnostics
     diags = Diagnostics()
     doc = compile_file(args.file, diags)
     if args.format == "json":
@@ -153,6 +150,7 @@ def _compile_checked(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnost
     """The corpus compiled, for commands that need it sound: None (errors printed) when the text has errors."""
     corpus, tariffs, diags = _compile_all(corpus_dir)
     if corpus.diagnostics.has_errors():
+        from compiler.diagnostics import Severity
         _print_diagnostics(corpus.diagnostics, sys.stderr, Severity.ERROR)
         return None
     return corpus, tariffs, diags
@@ -246,6 +244,7 @@ def cmd_serve(args: argparse.Namespace, stop: threading.Event | None = None,
             _print_diagnostics(exc.diagnostics)
             return EXIT_ERRORS
 
+    from compiler.diagnostics import NavlawError
     return serve(build, Path(args.corpus), Path(args.out) / "site", addr, args.interval,
                  say=lambda m: print(m, file=sys.stderr), stop=stop, ready=ready)
 
@@ -486,13 +485,15 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "takes_extra", False):
             return int(args.func(args, extra))
         return int(args.func(args))
-    except NavlawError as exc:
-        _print_diagnostics(exc.diagnostics)
-        return EXIT_ERRORS
     except BrokenPipeError:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a NavlawError comes from compiler.diagnostics, loaded if one can be raised
+        if not isinstance(exc, getattr(sys.modules.get("compiler.diagnostics"), "NavlawError", ())):
+            raise
+        _print_diagnostics(exc.diagnostics)
+        return EXIT_ERRORS
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ COMPILER = ROOT / "compiler"
 # The pipeline, bottom up: a module may import from its own layer or one below it, never above.
 LAYERS = [
     {"compiler.diagnostics", "compiler.cache", "compiler.resources", "compiler.runtime", "compiler.publish",
-     "compiler.escape"},
+     "compiler.escape", "compiler.stages"},  # stages: the names of --dump STAGE, for the command line
     {"compiler.frontend"},
     {"compiler.law"},
     {"compiler.tariffs"},

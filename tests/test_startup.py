@@ -45,7 +45,8 @@ def test_navlaw_fee_loads_the_fee_module_and_not_the_pipeline_or_the_site():
     assert "navlaw_fees" in modules  # it did quote
     assert under(modules, *SITE) == []
     assert under(modules, "lark", "rich", "compiler.frontend", "compiler.tariffs", "compiler.law",
-                 "compiler.fees.generate", "importlib.metadata") == []
+                 "compiler.fees.generate", "importlib.metadata", "compiler.build", "compiler.cache",
+                 "compiler.publish", "compiler.diagnostics", "shutil") == []
 
 
 def test_navlaw_fee_json_loads_no_more():

@@ -5,7 +5,8 @@ module takes to import, and a table library cost as much again (issue 32)."""
 
 from __future__ import annotations
 
-import shutil
+import os
+import sys
 import textwrap
 import unicodedata
 from typing import Any
@@ -70,10 +71,25 @@ def table(title: str, header: list[str], rows: list[list[str]], footer: list[str
     return out
 
 
+def columns() -> int:
+    """The terminal's width: $COLUMNS, else the terminal's, else 80 (as shutil.get_terminal_size, without
+    the archive modules shutil imports)."""
+    try:
+        width = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        width = 0
+    if width <= 0:
+        try:
+            width = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            width = 0
+    return width if width > 0 else 80
+
+
 def quote_text(q: Any, width: int | None = None) -> str:
     """A navlaw_fees Quote as text: its lines with their amounts and citations, the total, and its
     notes, to the terminal's width (80 columns when the output is not a terminal)."""
-    width = width or shutil.get_terminal_size((80, 24)).columns
+    width = width or columns()
     out = table(f"{q.route} · {q.units} pilotage units · {q.on.isoformat()}",
                 ["Item", "Amount", "Citation"],
                 [[line.description, f"${line.amount:,.2f}", line.citation] for line in q.lines],
