@@ -46,7 +46,7 @@ def test_navlaw_fee_loads_the_fee_module_and_not_the_pipeline_or_the_site():
     assert under(modules, *SITE) == []
     assert under(modules, "lark", "rich", "compiler.frontend", "compiler.tariffs", "compiler.law",
                  "compiler.fees.generate", "importlib.metadata", "compiler.build", "compiler.cache",
-                 "compiler.publish", "compiler.diagnostics", "shutil") == []
+                 "compiler.publish", "compiler.diagnostics") == []
 
 
 def test_navlaw_fee_json_loads_no_more():
