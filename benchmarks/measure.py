@@ -62,10 +62,11 @@ def run_command(cmd: Sequence[str], env: dict[str, str] | None = None, cwd: str 
 
 
 def run_call(fn: Callable[[], object]) -> Sample:
-    """Call ``fn`` in this process; its elapsed time and the CPU time this process used meanwhile."""
-    c, t = time.process_time(), time.perf_counter()
+    """Call ``fn`` in this process; its elapsed time and the CPU time this process used meanwhile, with
+    that of the processes it started and waited for (a build's forked workers)."""
+    c, k, t = time.process_time(), _children_cpu(), time.perf_counter()
     fn()
-    return Sample(time.perf_counter() - t, time.process_time() - c)
+    return Sample(time.perf_counter() - t, time.process_time() - c + _children_cpu() - k)
 
 
 def interleaved(subject: Callable[[], Sample], baseline: Callable[[], Sample], runs: int = MIN_RUNS) -> Pairs:
