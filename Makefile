@@ -32,6 +32,7 @@ test: $(STAMP) $(BROWSER)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/frontend.py
 	taskset -c 0 $(BIN)/python benchmarks/fees.py || $(BIN)/python benchmarks/fees.py
+	$(BIN)/python benchmarks/startup.py
 
 clean:
 	rm -rf build $(VENV)
