@@ -74,3 +74,17 @@ def test_a_warning_in_a_worker_fails_the_strict_build(tmp_path, rounds, monkeypa
     with pytest.raises(RuntimeError, match="nowhere.md"):
         build_site(files, tmp_path / "site")
     assert rounds and rounds[0][0] == "_convert_range"
+
+
+def test_no_processes_to_be_had_builds_the_same_site_here(tmp_path, corpus, monkeypatch):
+    def no_fork(method):  # type: ignore[no-untyped-def]
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(mkdocs_parallel, "PARALLEL_AT", 1)
+    monkeypatch.setattr(mkdocs_parallel.multiprocessing, "get_context", no_fork)
+    monkeypatch.setenv("NAVLAW_JOBS", "2")
+    assert build(tmp_path, corpus, "build", "--no-cache") == 0
+    monkeypatch.undo()
+    monkeypatch.setenv("NAVLAW_JOBS", "1")
+    assert build(tmp_path, corpus, "serial", "--no-cache") == 0
+    assert tree_bytes(tmp_path / "build") == tree_bytes(tmp_path / "serial")

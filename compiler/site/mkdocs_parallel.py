@@ -6,7 +6,7 @@ HTML for its index (``_build_page``). Both loops are most of a large build (at 4
 41% and 57% of the MkDocs stage), and each page is independent of the others within a loop.
 
 While ``parallel_loops`` is active, the two functions only record their calls; the recorded calls are
-then made by forked workers, each on a contiguous slice of the pages, in two rounds:
+then made by forked workers, on contiguous slices of the pages (a few per worker), in two rounds:
 
 1. conversion, when MkDocs fires ``on_env`` (this plugin first, before anything reads the pages): each
    worker converts its pages and sends back what the conversion set on each page (its HTML, table of
@@ -34,6 +34,7 @@ from mkdocs.plugins import event_priority
 # Pages to convert before two rounds of forked workers pay for themselves: a page costs MkDocs ~10-20 ms
 # to convert and render, a round of workers ~0.05-0.1 s to start and to send the pages back.
 PARALLEL_AT = 400
+SLICES = 8  # slices per worker
 _WORK: list[tuple[Any, tuple[Any, ...]]] = []  # what the forked workers do (inherited, not pickled)
 _REAL: dict[str, Callable[..., None]] = {}
 _SEARCH: list[Any] = []
@@ -103,21 +104,23 @@ def _render_range(bounds: tuple[int, int]) -> tuple[list[tuple[bool, list[Any]]]
 
 
 def _in_workers(work: list[tuple[Any, tuple[Any, ...]]], fn: Callable[[tuple[int, int]], Any], n: int) -> list[Any]:
-    """``fn`` over contiguous slices of ``work`` in ``n`` forked workers; each slice's result, in order,
-    and its log records logged here."""
+    """``fn`` over contiguous slices of ``work`` in ``n`` forked workers; the slices' results in order,
+    and their log records logged here. A few slices per worker, taken in turn: the workers finish
+    together, and what crosses from a worker at a time (pickled pages) stays a small part of the site.
+    OSError when no workers can be had."""
     global _WORK
-    ranges = [(len(work) * i // n, len(work) * (i + 1) // n) for i in range(n)]
+    k = min(len(work), n * SLICES)
+    ranges = [(len(work) * i // k, len(work) * (i + 1) // k) for i in range(k)]
     _WORK = work
+    results: list[Any] = []
     try:
         with multiprocessing.get_context("fork").Pool(n) as pool:
-            parts = pool.map(fn, ranges)
+            for got, records in pool.imap(fn, ranges):
+                for name, level, message in records:
+                    logging.getLogger(name).log(level, "%s", message)
+                results.extend(got)
     finally:
         _WORK = []
-    results = []
-    for got, records in parts:
-        for name, level, message in records:
-            logging.getLogger(name).log(level, "%s", message)
-        results.extend(got)
     return results
 
 
@@ -147,8 +150,15 @@ class Parallel:
             for page, args in work:
                 _REAL["populate"](page, *args)
             return env
+        try:
+            converted = _in_workers(work, _convert_range, min(self.jobs, len(work)))
+        except OSError:  # no processes to be had: the same pages, here
+            self.parallel = False
+            for page, args in work:
+                _REAL["populate"](page, *args)
+            return env
         by_uri = {f.src_uri: f for f in files}
-        for (page, _), changed in zip(work, _in_workers(work, _convert_range, min(self.jobs, len(work)))):
+        for (page, _), changed in zip(work, converted):
             links = changed.get("links_to_anchors")
             if links:
                 changed["links_to_anchors"] = {by_uri[uri]: v for uri, v in links.items()}
@@ -166,6 +176,10 @@ class Parallel:
         _SEARCH[:] = [self.search]
         try:
             results = _in_workers(work, _render_range, min(self.jobs, len(work)))
+        except OSError:  # no processes to be had: the same pages, here (a page a worker wrote is written again)
+            for page, args in work:
+                _REAL["build"](page, *args)
+            return
         finally:
             _SEARCH.clear()
         for (page, _), (done, entries) in zip(work, results):
