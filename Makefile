@@ -38,6 +38,7 @@ test: $(STAMP) $(BROWSER) $(AXE)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/frontend.py
 	taskset -c 0 $(BIN)/python benchmarks/fees.py || $(BIN)/python benchmarks/fees.py
+	$(BIN)/python benchmarks/startup.py
 
 # The two wheels, navlaw and the fee module it depends on: `pip install dist/*.whl` installs both
 dist: $(STAMP)

@@ -25,18 +25,17 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from compiler.cache import BuildCache, FileState, changed_since, digest, files_digest, tree_files, tree_stamp
 from compiler.diagnostics import Diagnostics, Severity
-from compiler.frontend.corpus import Compiled, Corpus, compile_corpus
-from compiler.frontend.outline import document_json
 from compiler.outputs import OWN, carry_over, output_dirs
 from compiler.publish import OutputError, check_paths, publish, write_marker
-from compiler.tariffs.model import AnyTariff
+from compiler.stages import STAGES  # noqa: F401  (compiler.build.STAGES, as before)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the stages' modules are imported where they run: a build with nothing to do needs none
+    from compiler.frontend.corpus import Compiled, Corpus
+    from compiler.tariffs.model import AnyTariff
     from compiler.law.timeline import Timeline
     from compiler.report.changes import Changes
     from compiler.site.mkdocs_build import SiteReport
 
-STAGES = ("manifest", "tree", "timeline", "tariffs", "lint", "module", "outputs", "site")
 
 
 @dataclass(frozen=True)
@@ -68,6 +67,8 @@ class Law:
 def frontend(corpus_dir: str, cache: BuildCache | None = None, relative: bool = False) -> Corpus:
     """load -> normalize -> parse -> tree for every document of the manifest (``relative``: documents
     named relative to the manifest, as everything a build publishes names them)."""
+    from compiler.frontend.corpus import compile_corpus
+
     return compile_corpus(corpus_dir, cache, relative)
 
 
@@ -130,6 +131,8 @@ def fee_module(result: Law, previous: Path | None = None) -> dict[str, str]:
 
 def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:
     """The build directory's data files: each document's tree, the tariffs, the findings, the changes."""
+    from compiler.frontend.outline import document_json
+
     files: dict[str, str] = {}
     for c in result.corpus.documents:
         def tree_json(doc: Any = c.document) -> str:
@@ -356,6 +359,8 @@ def _build(options: Options, progress: Callable[[str], None] | None = None) -> R
 def _dumped(stage: str, corpus: Corpus | None = None, timeline: Timeline | None = None,
             result: Law | None = None) -> Report:
     """``--dump STAGE``: the stage's result as JSON."""
+    from compiler.frontend.outline import document_json
+
     if stage == "manifest" and corpus is not None:
         data: Any = [{k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in vars(e).items()
                       if k not in ("anchors", "fragments")} for e in corpus.manifest.entries]

@@ -35,7 +35,6 @@ import stat
 import tempfile
 from collections import Counter
 from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
@@ -51,6 +50,8 @@ T = TypeVar("T")
 def fingerprint() -> str:
     """What the compiler is made of (compiler/resources.py: code, templates, grammars, site config)
     and the libraries that shape its output: a change to any of these changes every key."""
+    from importlib import metadata  # here, not at the top: it costs a command's start-up ~0.04 s
+
     from compiler import resources
 
     h = hashlib.sha256(f"navlaw-cache-{FORMAT}".encode())

@@ -4,44 +4,44 @@ stages, and what it returned printed. No pipeline logic lives here."""
 from __future__ import annotations
 
 import argparse
-import json
-
+import datetime as dt
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-import datetime as dt
-
-from compiler.report.tariffs import tariff_text
-from compiler.progress import build_progress
-from compiler.build import STAGES, Options, build, compile_law, print_report, summary, tariffs_json
-from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
+# Stages are imported where used: `navlaw fee` and `show` start without them (tests/test_startup.py)
+from compiler.argtypes import date as _date, site_url as _site_url
+from compiler.export import stamped
 from compiler.fees.cli_options import FeeUsage, fee_common, route_options, route_parser
-from compiler.export.api import stamped
-from compiler.frontend.corpus import Corpus, compile_corpus, compile_file
-from compiler.frontend.outline import document_json, node_json, outline
-from compiler.tariffs.model import AnyTariff
+from compiler.stages import STAGES
 
 if TYPE_CHECKING:
     import threading
 
+    from compiler.diagnostics import Diagnostic, Diagnostics, Severity
+    from compiler.frontend.corpus import Corpus
+    from compiler.tariffs.model import AnyTariff
+
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
 
-def _print_diagnostics(diags: list[Diagnostic] | Diagnostics, stream: Any = None, minimum: Severity = Severity.INFO) -> None:
-    stream = stream or sys.stderr
+def _print_diagnostics(diags: list[Diagnostic] | Diagnostics, stream: Any = None, minimum: Severity | None = None) -> None:
     for d in diags:
-        if d.severity >= minimum:
-            print(d.format(), file=stream)
+        if minimum is None or d.severity >= minimum:
+            print(d.format(), file=stream or sys.stderr)
 
 
 def _dump(obj: Any) -> str:
+    import json
     return json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False)
 
 
 # ---- commands --------------------------------------------------------------------------------------
 
 def cmd_parse(args: argparse.Namespace) -> int:
+    from compiler.frontend.corpus import compile_file
+    from compiler.frontend.outline import document_json, outline
+    from compiler.diagnostics import Diagnostics
     diags = Diagnostics()
     doc = compile_file(args.file, diags)
     if args.format == "json":
@@ -76,6 +76,8 @@ def _sources_text(comp) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from compiler.frontend.corpus import compile_corpus
+    from compiler.frontend.outline import node_json, outline
     from compiler.law import build_timeline
 
     corpus = compile_corpus(args.corpus)
@@ -103,6 +105,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    from compiler.frontend.corpus import compile_corpus
     from compiler.law.redline import compare, render_html, render_json, render_text
     from compiler.law import build_timeline
 
@@ -145,7 +148,7 @@ def cmd_changes(args: argparse.Namespace) -> int:
 
 
 def _compile_all(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnostics]:
-    result = compile_law(corpus_dir)
+    result = _compile_law(corpus_dir)
     return result.corpus, result.tariffs, result.diagnostics
 
 
@@ -153,12 +156,16 @@ def _compile_checked(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnost
     """The corpus compiled, for commands that need it sound: None (errors printed) when the text has errors."""
     corpus, tariffs, diags = _compile_all(corpus_dir)
     if corpus.diagnostics.has_errors():
+        from compiler.diagnostics import Severity
         _print_diagnostics(corpus.diagnostics, sys.stderr, Severity.ERROR)
         return None
     return corpus, tariffs, diags
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from compiler.build import Options, build, print_report
+    from compiler.progress import build_progress
+
     options = Options(args.corpus, args.out, args.module, site=not args.no_site, cache=not args.no_cache,
                       dump=getattr(args, "dump", "") or "", site_url=getattr(args, "site_url", "") or "",
                       on=getattr(args, "on", None))
@@ -168,29 +175,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     return report.code
 
 
-def _site_url(text: str) -> str:
-    """An absolute http(s) URL, ending in "/" (the site's root)."""
-    from urllib.parse import urlparse
-    if not text:
-        return ""  # not given: the sitemap lists no addresses
-    u = urlparse(text)
-    if u.scheme not in ("http", "https") or not u.netloc or any(c in text for c in "\"'<> \t\n"):
-        raise argparse.ArgumentTypeError(f"{text!r}: expected the site's address, e.g. https://example.org/navlaw/")
-    return text if text.endswith("/") else text + "/"
-
-
-def _date(text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
-
-
 def cmd_tariffs(args: argparse.Namespace) -> int:
     compiled = _compile_checked(args.corpus)
     if compiled is None:
         return EXIT_ERRORS
     corpus, tariffs, diags = compiled
+    from compiler.build import tariffs_json
+    from compiler.report.tariffs import tariff_text
     from compiler.tariffs.routes import RouteTable
 
     family = RouteTable(corpus.manifest.routes).family(args.route) if args.route else ()
@@ -222,6 +213,7 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
+    from compiler.build import summary
     corpus, _, diags = _compile_all(args.corpus)
     if args.format == "json":
         print(_dump(stamped("lint", {"diagnostics": [d.to_json() for d in diags], "summary": summary(diags)})))
@@ -250,6 +242,7 @@ def cmd_serve(args: argparse.Namespace, stop: threading.Event | None = None,
             _print_diagnostics(exc.diagnostics)
             return EXIT_ERRORS
 
+    from compiler.diagnostics import NavlawError
     return serve(build, Path(args.corpus), Path(args.out) / "site", addr, args.interval,
                  say=lambda m: print(m, file=sys.stderr), stop=stop, ready=ready)
 
@@ -299,33 +292,32 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     if args.trace:
         print(q.trace().text())
         return EXIT_OK
-    from rich.console import Console
-    from rich.table import Table
+    from compiler.report.quote_table import quote_text
 
-    console = Console(highlight=False, soft_wrap=False)
-    for title, one in [("" if q.settled else "\nif the change had not yet taken effect", q)] + [  # a date known only
-            (f"\nif {a.condition}", a.quote) for a in q.alternatives]:  # between bounds: each possible amount
-        table = Table(title=f"{one.route} · {one.units} pilotage units · {one.on.isoformat()}{title}", show_footer=True)
-        table.add_column("Item", footer="Total", overflow="fold")
-        table.add_column("Amount", justify="right", footer=f"${one.total:,.2f}")
-        table.add_column("Citation", overflow="fold")
-        for line in one.lines:
-            table.add_row(line.description, f"${line.amount:,.2f}", line.citation)
-        console.print(table)
-    for note in q.notes:
-        console.print(f"• {note}", markup=False)
+    print(quote_text(q))
     return EXIT_OK
 
 
 # ---- argument parsing ------------------------------------------------------------------------------
 
-def _version() -> str:
-    from importlib import metadata
+class _VersionAction(argparse.Action):
+    """``--version``, looked up only when asked (importlib.metadata costs as much as the fee module)."""
 
-    try:
-        return metadata.version("navlaw")
-    except metadata.PackageNotFoundError:
-        return "(not installed: run from a source checkout)"
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        from importlib import metadata
+        try:
+            print(f"navlaw {metadata.version('navlaw')}")
+        except metadata.PackageNotFoundError:
+            print("navlaw (not installed: run from a source checkout)")
+        parser.exit()
+
+
+def _compile_law(*args: Any, **kwargs: Any) -> Any:
+    from compiler.build import compile_law  # where it runs: building the parser loads no pipeline
+    return compile_law(*args, **kwargs)
 
 
 _FEE_PARSER: list[argparse.ArgumentParser] = []  # `navlaw fee`'s parser and its common options, for the help
@@ -334,7 +326,7 @@ _FEE_PARSER: list[argparse.ArgumentParser] = []  # `navlaw fee`'s parser and its
 def make_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="navlaw", description="Compile the New York Navigation Law: parse, "
                                 "extract tariffs, track versions, publish a site and a fee module.")
-    p.add_argument("--version", action="version", version=f"navlaw {_version()}")
+    p.add_argument("--version", action=_VersionAction)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def corpus_arg(sp: argparse.ArgumentParser) -> None:
@@ -455,7 +447,7 @@ inside the corpus is refused (exit 2).""")
     sp.set_defaults(func=cmd_changes)
 
     from compiler.report.actcheck import add_parser as add_act_parser
-    add_act_parser(sub, corpus_arg, _date, compile_law)
+    add_act_parser(sub, corpus_arg, _date, _compile_law)
     from compiler.export.command import add_parser as export_parser
     corpus_arg(export_parser(sub, _date))
 
@@ -486,13 +478,15 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "takes_extra", False):
             return int(args.func(args, extra))
         return int(args.func(args))
-    except NavlawError as exc:
-        _print_diagnostics(exc.diagnostics)
-        return EXIT_ERRORS
     except BrokenPipeError:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a NavlawError comes from compiler.diagnostics, loaded if one can be raised
+        if not isinstance(exc, getattr(sys.modules.get("compiler.diagnostics"), "NavlawError", ())):
+            raise
+        _print_diagnostics(exc.diagnostics)
+        return EXIT_ERRORS
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ COMPILER = ROOT / "compiler"
 # The pipeline, bottom up: a module may import from its own layer or one below it, never above.
 LAYERS = [
     {"compiler.diagnostics", "compiler.cache", "compiler.resources", "compiler.runtime", "compiler.publish",
-     "compiler.escape", "compiler.trace"},
+     "compiler.escape", "compiler.trace", "compiler.stages"},  # stages: the names of --dump STAGE, for the command line
     {"compiler.frontend"},
     {"compiler.law"},
     {"compiler.tariffs"},
@@ -26,7 +26,7 @@ LAYERS = [
     {"compiler.export"},  # Akoma Ntoso and the JSON API: the law and the reports as data
     {"compiler.site"},
     {"compiler.build", "compiler.outputs"},  # the pipeline and what it writes where
-    {"compiler.cli", "compiler.__main__", "compiler.progress"},  # the command line and what it shows
+    {"compiler.cli", "compiler.__main__", "compiler.progress", "compiler.argtypes"},  # the command line and what it shows
 ]
 
 

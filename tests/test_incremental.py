@@ -257,3 +257,23 @@ def test_the_theme_s_file_list_is_kept_for_the_next_process(tmp_path, monkeypatc
     monkeypatch.setattr(mb, "_THEME_FILES", {})
     with pytest.raises(AssertionError, match="listed again"):
         build(tmp_path, CORPUS, "three", "--no-cache")
+
+
+def test_a_one_word_edit_in_one_section_of_the_large_document_renders_that_section_only(tmp_path, corpus, capsys):
+    """Issue 32: a word of another length early in the consolidated document moves every node after it
+    in the file; the pages of the sections after it show the same law and are not written again."""
+    assert build(tmp_path, corpus) == 0
+    capsys.readouterr()
+    path = corpus / "nav-law.consolidated.txt"
+    text = path.read_text(encoding="utf-8")
+    old = "who shall have a practical knowledge of the construction"
+    assert text.count(old) == 1 and text.index(old) < len(text) // 10  # early: most of the document follows
+    path.write_text(text.replace(old, "who shall have a thorough and practical knowledge of the construction"),
+                    encoding="utf-8")
+    assert build(tmp_path, corpus) == 0
+    out = capsys.readouterr().out
+    assert "1 of 5 documents parsed, 4 reused" in out
+    assert "; 1 of 210 law and history pages written afresh;" in out  # § 12's page
+    assert "site: 1 of 253 pages rendered, the rest kept from the last build" in out
+    assert "thorough and practical knowledge" in (tmp_path / "build" / "site" / "law" / "12" / "index.html").read_text()
+    same_as_clean_build(tmp_path, corpus)

@@ -5,6 +5,15 @@ each file naming the JSON Schema (schema/) it validates against."""
 from __future__ import annotations
 
 import re
+from typing import Any
+
+VERSION = 1  # of every JSON Schema of schema/: a change that breaks a reader raises it
+
+
+def stamped(name: str, data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` naming its schema (``name``.schema.json) and the schema's version, first (the command line
+    takes it from here without loading the exports)."""
+    return {"schema": f"{name}.schema.json", "version": VERSION, **data}
 
 
 def slug(section: str) -> str:

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from compiler.export import akn_path, api_path, slug
+from compiler.export import VERSION, akn_path, api_path, slug, stamped
 from compiler.frontend.nodes import Node
 from compiler.frontend.normalize import NormalText
 from compiler.frontend.outline import node_json
@@ -32,16 +32,10 @@ if TYPE_CHECKING:
     from compiler.report.changes import Changes
 
 SCHEMAS = Path(__file__).resolve().parent / "schema"
-VERSION = 1  # of every schema below: a change that breaks a reader raises it
 
 
 def schema_names() -> list[str]:
     return sorted(p.name for p in SCHEMAS.glob("*.schema.json"))
-
-
-def stamped(name: str, data: dict[str, Any]) -> dict[str, Any]:
-    """``data`` naming its schema (``name``.schema.json) and the schema's version, first."""
-    return {"schema": f"{name}.schema.json", "version": VERSION, **data}
 
 
 def dump(data: Any) -> str:

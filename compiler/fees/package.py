@@ -6,9 +6,12 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from compiler.diagnostics import Diagnostic, NavlawError, Severity
-from compiler.tariffs.model import AnyTariff
+
+if TYPE_CHECKING:
+    from compiler.tariffs.model import AnyTariff
 
 
 def fee_module() -> ModuleType:

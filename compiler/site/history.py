@@ -22,7 +22,7 @@ from compiler.law.redline import compare
 from compiler.law.timeline import Composed, Timeline, TextVersion, short_name
 from compiler.report.changes import Changes, cited, redline_html, report, under_its_date
 from compiler.tariffs.model import AnyTariff
-from compiler.site.render import Memo, Pages, _rel, cite_id, sec_name, named, render_node, section_slug
+from compiler.site.render import Memo, Pages, _rel, cite_id, content, sec_name, named, render_node, section_slug
 
 # Up to this many versions of a section, its history page holds the redline between every two of
 # them (n·(n−1)/2); past it, each version against the one before and against the latest only, so a
@@ -167,7 +167,7 @@ def section_histories(timeline: Timeline, P: Pages, env: Environment, on: dt.dat
         current = max((d for d in dates if d <= on), default=None)
         # the page is made of each version's text, message, gaps and sources (and the site-wide context)
         parts = ["history", page, on.isoformat(), str(sec in P.section_page)] + [
-            repr((d, c.section, c.message, c.gaps, [source_line(pid, v) for pid, v in c.sources])) for d, c in comps]
+            repr((d, content(c.section), c.message, c.gaps, [source_line(pid, v) for pid, v in c.sources])) for d, c in comps]
 
         def render(sec: str = sec, page: str = page, comps: list[tuple[dt.date, Composed]] = comps,
                    current: dt.date | None = current, first: dt.date | None = dates[0] if dates else None) -> str:

@@ -405,6 +405,8 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
 
+    from compiler.site.mkdocs_parallel import parallel_loops
+
     collect = _Collect()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(collect)
@@ -423,7 +425,8 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
                 cfg.theme.static_templates.difference_update({"404.html", "sitemap.xml"})
             cfg.plugins["navlaw-keeper"] = keeper  # type: ignore[assignment]
         try:
-            build(cfg, dirty=dirty)
+            with parallel_loops(cfg, keeper):  # the pages on the machine's cores (compiler/site/mkdocs_parallel.py)
+                build(cfg, dirty=dirty)
         except Abort as exc:
             collect.messages.append(str(exc))
         if collect.messages:

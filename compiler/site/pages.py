@@ -34,7 +34,7 @@ from compiler.site.findings import diagnostics_pages
 from compiler.site.penalties import penalty_pages
 from compiler.site.history import (act_insertions, older_parts, change_pages, history_page, known_notes, picker, section_histories,
                                     source_line)
-from compiler.site.render import Memo, Pages, _rel, anchor, sec_name, rel_path, render_node, section_slug, tariff_link
+from compiler.site.render import Memo, Pages, _rel, anchor, content, sec_name, rel_path, render_node, section_slug, tariff_link
 from compiler.site.announced import pending, upcoming
 from compiler.tariffs.complete import prove
 from compiler.tariffs.model import AnyTariff, BracketSchedule
@@ -198,7 +198,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             html = "\n".join(render_node(shown, P, page)) if shown is not None else ""
             return env.get_template("section.md.j2").render(html=html, **view)
         # the page is made of its view, the law it shows and its notes and new matter (and the site-wide context)
-        out[page] = memo.page(["section", page, repr(sorted(view.items())), repr(shown), repr(notes),
+        out[page] = memo.page(["section", page, repr(sorted(view.items())), content(shown), repr(notes),
                                new_matter.get(page, "")], render)
         if a is None:
             law_pages.append((page, s.citation or sec, 1, []))

@@ -1,0 +1,207 @@
+"""MkDocs' two loops over the pages on the machine's cores, the site byte for byte as one process builds it.
+
+MkDocs builds a site in one process: it reads and converts every page's Markdown (``_populate_page``),
+then renders each page through the theme's template, where Material's search plugin parses the page's
+HTML for its index (``_build_page``). Both loops are most of a large build (at 4x, under a profiler:
+41% and 57% of the MkDocs stage), and each page is independent of the others within a loop.
+
+While ``parallel_loops`` is active, the two functions only record their calls; the recorded calls are
+then made by forked workers, on contiguous slices of the pages (a few per worker), in two rounds:
+
+1. conversion, when MkDocs fires ``on_env`` (this plugin first, before anything reads the pages): each
+   worker converts its pages and sends back what the conversion set on each page (its HTML, table of
+   contents, title, anchors, links to other pages' anchors, metadata); the parent sets it on its own
+   pages, so the navigation, the anchor check and the next round see what one process would;
+2. rendering, when MkDocs fires ``on_post_build`` (this plugin first): each worker, forked after the
+   first round, renders and writes its pages and sends back each page's search entries, which the
+   parent puts in the search index in page order (as one process appends them).
+
+Warnings the workers log are logged again by the parent, in page order, so ``--strict`` sees them. With
+``NAVLAW_JOBS=1``, fewer than ``PARALLEL_AT`` pages to convert, or no ``fork``, the calls are made in
+this process, in order, as MkDocs would have made them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import os
+from typing import Any, Callable, Iterator
+
+from mkdocs.plugins import event_priority
+
+# Pages to convert before two rounds of forked workers pay for themselves: a page costs MkDocs ~10-20 ms
+# to convert and render, a round of workers ~0.05-0.1 s to start and to send the pages back.
+PARALLEL_AT = 400
+SLICES = 8  # slices per worker
+_WORK: list[tuple[Any, tuple[Any, ...]]] = []  # what the forked workers do (inherited, not pickled)
+_REAL: dict[str, Callable[..., None]] = {}
+_SEARCH: list[Any] = []
+
+
+def jobs() -> int:
+    """Processes to use: ``NAVLAW_JOBS``, else the machine's cores."""
+    return int(os.environ.get("NAVLAW_JOBS", "0") or 0) or (os.cpu_count() or 1)
+
+
+class _Capture(logging.Handler):
+    """A worker's log records, to be logged again by the parent."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[tuple[str, int, str]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.INFO:
+            self.records.append((record.name, record.levelno, record.getMessage()))
+
+
+@contextlib.contextmanager
+def _captured() -> Iterator[_Capture]:
+    """In a worker: MkDocs' log records captured, not printed (the parent logs them)."""
+    logger = logging.getLogger("mkdocs")
+    saved = logger.handlers[:], logger.propagate
+    capture = _Capture()
+    logger.handlers[:] = [capture]
+    logger.propagate = False
+    try:
+        yield capture
+    finally:
+        logger.handlers[:], logger.propagate = saved
+
+
+def _will_work(page: Any, dirty: bool) -> bool:
+    return not dirty or page.file.is_modified()
+
+
+def _convert_range(bounds: tuple[int, int]) -> tuple[list[dict[str, Any]], list[tuple[str, int, str]]]:
+    """Worker: convert the pages of the slice; what the conversion set on each page."""
+    out: list[dict[str, Any]] = []
+    with _captured() as capture:
+        for page, args in _WORK[bounds[0]:bounds[1]]:
+            before = dict(vars(page))
+            _REAL["populate"](page, *args)
+            changed = {k: v for k, v in vars(page).items() if k not in before or before[k] is not v}
+            links = changed.get("links_to_anchors")
+            if links:  # keyed by File objects: by their source path across the process boundary
+                changed["links_to_anchors"] = {f.src_uri: v for f, v in links.items()}
+            out.append(changed)
+    return out, capture.records
+
+
+def _render_range(bounds: tuple[int, int]) -> tuple[list[tuple[bool, list[Any]]], list[tuple[str, int, str]]]:
+    """Worker: render and write the pages of the slice; each page's search entries."""
+    out: list[tuple[bool, list[Any]]] = []
+    index = _SEARCH[0].search_index if _SEARCH else None
+    with _captured() as capture:
+        for page, args in _WORK[bounds[0]:bounds[1]]:
+            done = _will_work(page, args[4])
+            before = len(index.entries) if index is not None else 0
+            _REAL["build"](page, *args)
+            out.append((done, index.entries[before:] if index is not None else []))
+    return out, capture.records
+
+
+def _in_workers(work: list[tuple[Any, tuple[Any, ...]]], fn: Callable[[tuple[int, int]], Any], n: int) -> list[Any]:
+    """``fn`` over contiguous slices of ``work`` in ``n`` forked workers; the slices' results in order,
+    and their log records logged here. A few slices per worker, taken in turn: the workers finish
+    together, and what crosses from a worker at a time (pickled pages) stays a small part of the site.
+    OSError when no workers can be had."""
+    global _WORK
+    k = min(len(work), n * SLICES)
+    ranges = [(len(work) * i // k, len(work) * (i + 1) // k) for i in range(k)]
+    _WORK = work
+    results: list[Any] = []
+    try:
+        with multiprocessing.get_context("fork").Pool(n) as pool:
+            for got, records in pool.imap(fn, ranges):
+                for name, level, message in records:
+                    logging.getLogger(name).log(level, "%s", message)
+                results.extend(got)
+    finally:
+        _WORK = []
+    return results
+
+
+class Parallel:
+    """A MkDocs plugin (added in code) that makes the recorded page calls, on several cores when it pays."""
+
+    def __init__(self, search: Any, keeper: Any | None = None) -> None:
+        self.search, self.keeper = search, keeper
+        self.convert: list[tuple[Any, tuple[Any, ...]]] = []
+        self.render: list[tuple[Any, tuple[Any, ...]]] = []
+        self.jobs = jobs()
+        self.parallel = False  # whether this build's pages went to workers
+
+    def _record_populate(self, page: Any, *args: Any) -> None:
+        self.convert.append((page, args))
+
+    def _record_build(self, page: Any, *args: Any, **kwargs: Any) -> None:
+        self.render.append((page, (*args, kwargs.get("excluded", False)) if kwargs else args))
+
+    @event_priority(110)  # before every other plugin's on_env: they may read the pages
+    def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
+        work, self.convert = self.convert, []
+        todo = sum(1 for page, args in work if _will_work(page, args[2]))
+        self.parallel = (self.jobs >= 2 and todo >= PARALLEL_AT
+                         and "fork" in multiprocessing.get_all_start_methods())
+        if not self.parallel:
+            for page, args in work:
+                _REAL["populate"](page, *args)
+            return env
+        try:
+            converted = _in_workers(work, _convert_range, min(self.jobs, len(work)))
+        except OSError:  # no processes to be had: the same pages, here
+            self.parallel = False
+            for page, args in work:
+                _REAL["populate"](page, *args)
+            return env
+        by_uri = {f.src_uri: f for f in files}
+        for (page, _), changed in zip(work, converted):
+            links = changed.get("links_to_anchors")
+            if links:
+                changed["links_to_anchors"] = {by_uri[uri]: v for uri, v in links.items()}
+            for k, v in changed.items():
+                setattr(page, k, v)
+        return env
+
+    @event_priority(110)  # before the keeper and the search plugin use what the pages gave
+    def on_post_build(self, *, config: Any) -> None:
+        work, self.render = self.render, []
+        if not self.parallel:
+            for page, args in work:
+                _REAL["build"](page, *args)
+            return
+        _SEARCH[:] = [self.search]
+        try:
+            results = _in_workers(work, _render_range, min(self.jobs, len(work)))
+        except OSError:  # no processes to be had: the same pages, here (a page a worker wrote is written again)
+            for page, args in work:
+                _REAL["build"](page, *args)
+            return
+        finally:
+            _SEARCH.clear()
+        for (page, _), (done, entries) in zip(work, results):
+            if not done:
+                continue
+            self.search.search_index.entries.extend(entries)
+            if self.keeper is not None:
+                self.keeper.rendered.add(page.file.src_uri)
+                self.keeper.new.entries[page.file.src_uri] = entries
+
+
+@contextlib.contextmanager
+def parallel_loops(cfg: Any, keeper: Any | None = None) -> Iterator[Parallel]:
+    """While active, MkDocs' page loops are recorded and made by the ``Parallel`` plugin added to ``cfg``."""
+    from mkdocs.commands import build as mkdocs_build
+
+    plugin = Parallel(cfg.plugins["material/search"], keeper)
+    cfg.plugins["navlaw-parallel"] = plugin
+    _REAL["populate"], _REAL["build"] = mkdocs_build._populate_page, mkdocs_build._build_page
+    mkdocs_build._populate_page = plugin._record_populate  # type: ignore[assignment]
+    mkdocs_build._build_page = plugin._record_build  # type: ignore[assignment]
+    try:
+        yield plugin
+    finally:
+        mkdocs_build._populate_page, mkdocs_build._build_page = _REAL["populate"], _REAL["build"]  # type: ignore[assignment]
