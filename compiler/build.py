@@ -141,7 +141,7 @@ def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:
         key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
         files[f"tree/{tree_name(result.corpus, c)}.json"] = (cache.through("tree-json", key, tree_json)
                                                               if cache is not None else tree_json())
-    from compiler.export.api import stamped
+    from compiler.export import stamped
 
     files["tariffs.json"] = dump(stamped("tariffs", {"tariffs": tariffs_json(result.tariffs)})) + "\n"
     files.update({f"akn/{k}": v for k, v in akn_of(result).items()})

@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 # Stages are imported where used: `navlaw fee` and `show` start without them (tests/test_startup.py)
-from compiler.argtypes import date as _date, site_url as _site_url
+from compiler.argtypes import act_parser, date as _date, export_parser, fee_common, site_url as _site_url
 from compiler.export import stamped
-from compiler.fees.cli_options import FeeUsage, fee_common, route_options, route_parser
 from compiler.stages import STAGES
 
 if TYPE_CHECKING:
@@ -251,6 +250,8 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     from compiler.fees.package import fee_module, stale_module
     nf = fee_module()  # navlaw_fees, installed (or an error saying how to install it)
 
+    from compiler.fees.cli_options import FeeUsage, route_options, route_parser
+
     known = args.route in nf.ROUTES
     routes = f"routes: {', '.join(nf.ROUTES)}; `navlaw fee ROUTE --help` lists a route's options"
     if args.help and known:
@@ -407,7 +408,7 @@ inside the corpus is refused (exit 2).""")
     common = argparse.ArgumentParser(add_help=False)
     _FEE_PARSER[:] = [sp, common]
     for target in (sp, common):
-        fee_common(target, _date)
+        fee_common(target)
         corpus_arg(target)
     sp.set_defaults(func=cmd_fee, takes_extra=True)
 
@@ -446,10 +447,8 @@ inside the corpus is refused (exit 2).""")
     format_arg(sp)
     sp.set_defaults(func=cmd_changes)
 
-    from compiler.report.actcheck import add_parser as add_act_parser
-    add_act_parser(sub, corpus_arg, _date, _compile_law)
-    from compiler.export.command import add_parser as export_parser
-    corpus_arg(export_parser(sub, _date))
+    act_parser(sub, corpus_arg, _compile_law)
+    corpus_arg(export_parser(sub))
 
     sp = sub.add_parser("tariffs", help="list the rate schedules with dates and citations",
                         description="List every tariff extracted from the corpus: rate tables, per-unit rates, "

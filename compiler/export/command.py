@@ -56,16 +56,3 @@ def export_akn(corpus_dir: str, out_dir: str, on: dt.date | None) -> int:
     return 0
 
 
-def add_parser(sub: Any, date: Callable[[str], dt.date]) -> argparse.ArgumentParser:
-    """The `navlaw export` command's arguments (the command line adds --corpus)."""
-    sp: argparse.ArgumentParser = sub.add_parser(
-        "export", help="the law as Akoma Ntoso 3.0 XML",
-        description="Write the corpus's sections as Akoma Ntoso 3.0 (OASIS LegalDocML) XML, valid against the OASIS "
-                    "schema: one <act> per section and date its text changes (DIR/SECTION/DATE.xml), or with --on, "
-                    "each section as in force on DATE. DIR is replaced whole; `navlaw build` writes the same files "
-                    "to OUT/akn/.")
-    sp.add_argument("kind", choices=("akn",), metavar="akn", help="the format (akn: Akoma Ntoso 3.0)")
-    sp.add_argument("--on", type=date, metavar="DATE", help="only the text in force on DATE (YYYY-MM-DD)")
-    sp.add_argument("--out", default="akn", metavar="DIR", help="where to write (default: akn/)")
-    sp.set_defaults(func=lambda args: export_akn(args.corpus, args.out, args.on))
-    return sp

@@ -14,22 +14,6 @@ class FeeUsage(Exception):
     """A route option the route does not take, or takes otherwise: exit 2."""
 
 
-def fee_common(sp: argparse.ArgumentParser, date: Callable[[str], Any]) -> None:
-    """The options of `navlaw fee` that every route takes."""
-    sp.add_argument("--units", metavar="N", help="pilotage units")
-    sp.add_argument("--length", metavar="FT", help="overall length in feet")
-    sp.add_argument("--breadth", metavar="FT", help="extreme breadth in feet")
-    sp.add_argument("--depth", metavar="FT", help="depth to the uppermost continuous deck in feet")
-    sp.add_argument("--no-measurements", action="store_true",
-                    help="the vessel's measurements were not provided: the maximum pilotage charge, where the law says so")
-    sp.add_argument("--on", type=date, metavar="DATE", help="date of the service (default: today)")
-    sp.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-    sp.add_argument("--json", action="store_true", help="the same as --format json")
-    sp.add_argument("--trace", action="store_true",
-                    help="show the working: each line's steps, the numbers put in, the rounding, and the words of "
-                         "the law each number was read from (file:line:column), with the provision and its version")
-
-
 _METAVARS = {"count": "N", "hours": "HOURS", "miles": "MILES", "days": "DAYS", "amount": "DOLLARS"}
 
 

@@ -8,8 +8,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from compiler.diagnostics import Diagnostic, NavlawError, Severity
-
 if TYPE_CHECKING:
     from compiler.tariffs.model import AnyTariff
 
@@ -20,6 +18,8 @@ def fee_module() -> ModuleType:
     try:
         import navlaw_fees
     except ImportError as exc:
+        from compiler.diagnostics import Diagnostic, NavlawError, Severity  # only to say it is missing
+
         raise NavlawError([Diagnostic(
             Severity.ERROR, f"the fee module navlaw_fees is not installed ({exc})", "navlaw_fees", code="input",
             hint="install it: `pip install ./navlaw_fees` from a checkout (or its wheel), or generate it with "

@@ -221,25 +221,6 @@ def _listed_acts(root: Path) -> list[str]:
 
 # ---- the command line: `navlaw act check` ----------------------------------------------------------------
 
-def add_parser(sub, corpus_arg, date, compile_law) -> None:  # type: ignore[no-untyped-def]
-    """`navlaw act check FILE... [--became-law DATE] [--corpus DIR]` (compiler/cli.py's subcommands)."""
-    sp = sub.add_parser("act", help="amending acts: `navlaw act check FILE` reviews one before it is added",
-                        description="Amending acts of the legislature, as printed.")
-    act_sub = sp.add_subparsers(dest="act_command", required=True, metavar="ACTION")
-    sp = act_sub.add_parser("check", help="review an act against the corpus before the manifest is touched",
-                            description="Put each FILE (an act as printed) into a copy of the corpus with the date "
-                                        "it became law and say, per instruction: the law, target and action as read, "
-                                        "its effective date, whether its old text is the law in force the day before, "
-                                        "the redline and the change in words; the fee changes; what is reported "
-                                        "(another law's) and refused (why). Several FILEs: each on its own, then a "
-                                        "table. Exit 0 only if every instruction applies or is reported.")
-    sp.add_argument("files", nargs="+", metavar="FILE")
-    sp.add_argument("--became-law", type=date, metavar="DATE",
-                    help="the date it became law (YYYY-MM-DD): effective dates count from it (default: today, said)")
-    corpus_arg(sp)
-    sp.set_defaults(func=lambda args: run(args, compile_law))
-
-
 def run(args, compile_law) -> int:  # type: ignore[no-untyped-def]
     import sys
 
