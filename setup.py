@@ -9,7 +9,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 DATA = ("grammar", "site")
-PACKAGE = "compiler"  # the import name the compiler/ folder is installed as (pyproject.toml's package-dir)
+PACKAGE = "navlaw"  # the import name the compiler/ folder is installed as (pyproject.toml's package-dir)
 
 
 class BuildWithData(build_py):

@@ -33,10 +33,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from compiler.diagnostics import Diagnostics, Severity  # noqa: E402
-from compiler.frontend import acts as A  # noqa: E402
-from compiler.frontend.load import SourceDocument  # noqa: E402
-from compiler.frontend.manifest import Entry  # noqa: E402
+from navlaw.diagnostics import Diagnostics, Severity  # noqa: E402
+from navlaw.frontend import acts as A  # noqa: E402
+from navlaw.frontend.load import SourceDocument  # noqa: E402
+from navlaw.frontend.manifest import Entry  # noqa: E402
 
 SAMPLE = ROOT.parent / "shared" / "bills" / "nylg-sample"
 INSTRUCTION = re.compile(r"\b(?:is|are)\s+(?:hereby\s+)?(?:amended|repealed|renumbered|relettered|redesignated|added)\b", re.I)

@@ -33,7 +33,7 @@ from measure import MIN_RUNS, load, user_env  # noqa: E402
 
 CHILD = """
 import resource, sys, time
-from compiler.cli import main
+from navlaw.cli import main
 code = main(sys.argv[1:])
 ch = resource.getrusage(resource.RUSAGE_CHILDREN)
 print("navlaw-cpu", time.process_time(), ch.ru_utime + ch.ru_stime, code)

@@ -25,11 +25,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import navlaw_fees as nf  # noqa: E402
-from compiler.tariffs import tariffs_and_lint  # noqa: E402
-from compiler.fees.plans import build_plans
-from compiler.fees.reference import reference_quote  # noqa: E402
-from compiler.tariffs.routes import RouteTable  # noqa: E402
-from compiler.frontend.corpus import compile_corpus  # noqa: E402
+from navlaw.tariffs import tariffs_and_lint  # noqa: E402
+from navlaw.fees.plans import build_plans
+from navlaw.fees.reference import reference_quote  # noqa: E402
+from navlaw.tariffs.routes import RouteTable  # noqa: E402
+from navlaw.frontend.corpus import compile_corpus  # noqa: E402
 from measure import MIN_RUNS, interleaved, load, run_call  # noqa: E402
 
 

@@ -17,9 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from compiler.frontend.corpus import compile_corpus  # noqa: E402
-from compiler.frontend.normalize import normalize  # noqa: E402
-from compiler.frontend.parse import parse_lines, parser  # noqa: E402
+from navlaw.frontend.corpus import compile_corpus  # noqa: E402
+from navlaw.frontend.normalize import normalize  # noqa: E402
+from navlaw.frontend.parse import parse_lines, parser  # noqa: E402
 from measure import MIN_RUNS, load, run_call  # noqa: E402
 
 # One pass that touches every line the way a naive splitter would: each line and its leading label.

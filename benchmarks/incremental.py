@@ -40,14 +40,14 @@ ENV = user_env()
 
 
 def navlaw(*args: str) -> Sample:
-    return run_command([sys.executable, "-m", "compiler", "build", *args], env=ENV, cwd=str(ROOT))
+    return run_command([sys.executable, "-m", "navlaw", "build", *args], env=ENV, cwd=str(ROOT))
 
 
 def in_process(*args: str) -> Sample:
     """One build in this process, timed; then, untimed, what `navlaw serve` does while it waits for the
     next change (compiler/site/serve.py: settle, the garbage collector's pass)."""
-    from compiler.cli import main as navlaw_main
-    from compiler.site.serve import settle
+    from navlaw.cli import main as navlaw_main
+    from navlaw.site.serve import settle
 
     def one() -> None:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):

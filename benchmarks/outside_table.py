@@ -10,9 +10,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from compiler.diagnostics import Diagnostics, NavlawError, Severity  # noqa: E402
-from compiler.frontend.assess import summarize  # noqa: E402
-from compiler.frontend.corpus import compile_file  # noqa: E402
+from navlaw.diagnostics import Diagnostics, NavlawError, Severity  # noqa: E402
+from navlaw.frontend.assess import summarize  # noqa: E402
+from navlaw.frontend.corpus import compile_file  # noqa: E402
 
 
 def main() -> None:

@@ -25,7 +25,7 @@ from make_corpus import make  # noqa: E402
 
 CHILD = """
 import resource, sys, time
-from compiler.cli import main
+from navlaw.cli import main
 t = time.perf_counter()
 code = main(sys.argv[1:])
 print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, code)

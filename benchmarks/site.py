@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def timed(args: list[str]) -> float:
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "compiler", *args], cwd=ROOT, check=True, capture_output=True,
+    subprocess.run([sys.executable, "-m", "navlaw", *args], cwd=ROOT, check=True, capture_output=True,
                    env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})  # see incremental.py
     return time.perf_counter() - t
 

@@ -37,18 +37,18 @@ def main() -> None:
         return lambda: run_command([PY, *argv], env=env, cwd=str(ROOT))
 
     print(f"fresh processes, CPU time (user + system) of each; {load()}")
-    fee = interleaved(cmd("-m", "compiler", "fee", ROUTE, "--units", UNITS, "--on", ON),
+    fee = interleaved(cmd("-m", "navlaw", "fee", ROUTE, "--units", UNITS, "--on", ON),
                       cmd("-c", "import datetime, decimal, navlaw_fees; navlaw_fees.quote("
                                 f"{ROUTE!r}, units=decimal.Decimal({UNITS!r}), on=datetime.date.fromisoformat({ON!r}))"),
                       args.runs)
     print("  " + fee.line("navlaw fee", "import navlaw_fees + quote") + f"  (target <= 2.5x: "
           f"{'met' if fee.ratio() <= 2.5 else 'NOT met'})")
-    show = interleaved(cmd("-m", "compiler", "show", "89-b"), cmd("-c", "import lark"), args.runs)
+    show = interleaved(cmd("-m", "navlaw", "show", "89-b"), cmd("-c", "import lark"), args.runs)
     print("  " + show.line("navlaw show 89-b", "import lark"))
     with tempfile.TemporaryDirectory(prefix="navlaw-startup-") as tmp:
         corpus = Path(tmp) / "corpus"
         shutil.copytree(ROOT / "corpus", corpus)
-        common = ["-m", "compiler", "build", "--corpus", str(corpus), "--out", f"{tmp}/build", "--module", f"{tmp}/fees"]
+        common = ["-m", "navlaw", "build", "--corpus", str(corpus), "--out", f"{tmp}/build", "--module", f"{tmp}/fees"]
         run_command([PY, *common], env=env, cwd=str(ROOT))  # the build whose outputs the next ones find current
         same = interleaved(cmd(*common), cmd("-c", "import lark, jinja2"), args.runs)
     print("  " + same.line("navlaw build, nothing changed", "import lark, jinja2") + f"  (target <= 1.5x: "

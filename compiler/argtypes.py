@@ -61,7 +61,7 @@ def act_parser(sub: Any, corpus_arg: Callable[[argparse.ArgumentParser], None], 
                     help="the date it became law (YYYY-MM-DD): effective dates count from it (default: today, said)")
     corpus_arg(sp)
     def run(args: argparse.Namespace) -> int:
-        from compiler.report.actcheck import run as check  # where it runs: the parser loads no pipeline
+        from navlaw.report.actcheck import run as check  # where it runs: the parser loads no pipeline
         return int(check(args, compile_law))
 
     sp.set_defaults(func=run)
@@ -79,7 +79,7 @@ def export_parser(sub: Any) -> argparse.ArgumentParser:
     sp.add_argument("--on", type=date, metavar="DATE", help="only the text in force on DATE (YYYY-MM-DD)")
     sp.add_argument("--out", default="akn", metavar="DIR", help="where to write (default: akn/)")
     def run(args: argparse.Namespace) -> int:
-        from compiler.export.command import export_akn  # where it runs
+        from navlaw.export.command import export_akn  # where it runs
         return export_akn(args.corpus, args.out, args.on)
 
     sp.set_defaults(func=run)

@@ -23,18 +23,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from compiler.cache import BuildCache, FileState, changed_since, digest, files_digest, tree_files, tree_stamp
-from compiler.diagnostics import Diagnostics, Severity
-from compiler.outputs import OWN, carry_over, output_dirs
-from compiler.publish import OutputError, check_paths, publish, write_marker
-from compiler.stages import STAGES  # noqa: F401  (compiler.build.STAGES, as before)
+from navlaw.cache import BuildCache, FileState, changed_since, digest, files_digest, tree_files, tree_stamp
+from navlaw.diagnostics import Diagnostics, Severity
+from navlaw.outputs import OWN, carry_over, output_dirs
+from navlaw.publish import OutputError, check_paths, publish, write_marker
+from navlaw.stages import STAGES  # noqa: F401  (navlaw.build.STAGES, as before)
 
 if TYPE_CHECKING:  # the stages' modules are imported where they run: a build with nothing to do needs none
-    from compiler.frontend.corpus import Compiled, Corpus
-    from compiler.tariffs.model import AnyTariff
-    from compiler.law.timeline import Timeline
-    from compiler.report.changes import Changes
-    from compiler.site.mkdocs_build import SiteReport
+    from navlaw.frontend.corpus import Compiled, Corpus
+    from navlaw.tariffs.model import AnyTariff
+    from navlaw.law.timeline import Timeline
+    from navlaw.report.changes import Changes
+    from navlaw.site.mkdocs_build import SiteReport
 
 
 
@@ -67,15 +67,15 @@ class Law:
 def frontend(corpus_dir: str, cache: BuildCache | None = None, relative: bool = False) -> Corpus:
     """load -> normalize -> parse -> tree for every document of the manifest (``relative``: documents
     named relative to the manifest, as everything a build publishes names them)."""
-    from compiler.frontend.corpus import compile_corpus
+    from navlaw.frontend.corpus import compile_corpus
 
     return compile_corpus(corpus_dir, cache, relative)
 
 
 def law(corpus: Corpus) -> Timeline:
     """The timeline of text versions (amending acts applied); two texts in force on one day are errors."""
-    from compiler.law import build_timeline
-    from compiler.law.timeline import check_conflicts
+    from navlaw.law import build_timeline
+    from navlaw.law.timeline import check_conflicts
 
     timeline = build_timeline(corpus, corpus.diagnostics)
     check_conflicts(timeline, corpus.diagnostics, str(corpus.manifest.path))
@@ -85,8 +85,8 @@ def law(corpus: Corpus) -> Timeline:
 
 def tariffs(corpus: Corpus, timeline: Timeline, cache: BuildCache | None = None) -> Law:
     """Tariffs by form, dated on the timeline and linted; cross-references found and checked."""
-    from compiler.law import references
-    from compiler.tariffs import tariffs_and_lint
+    from navlaw.law import references
+    from navlaw.tariffs import tariffs_and_lint
 
     result = Law(corpus, timeline, [])
     result.diagnostics.extend(corpus.diagnostics)
@@ -107,11 +107,11 @@ def compile_law(corpus_dir: str, cache: BuildCache | None = None, relative: bool
 
 def fee_module(result: Law, previous: Path | None = None) -> dict[str, str]:
     """The generated navlaw_fees package: file name -> text; its CHANGES against the module in ``previous``."""
-    from compiler.fees.changelog import attach
-    from compiler.fees.generate import render
-    from compiler.fees.package import package_version, sources_of
-    from compiler.fees.plans import build_plans
-    from compiler.tariffs.routes import RouteTable
+    from navlaw.fees.changelog import attach
+    from navlaw.fees.generate import render
+    from navlaw.fees.package import package_version, sources_of
+    from navlaw.fees.plans import build_plans
+    from navlaw.tariffs.routes import RouteTable
 
     def version(section: str, day: dt.date) -> tuple[dt.date | None, bool]:
         """The version of its text in force that day, and whether the site has a history page of it (a
@@ -131,7 +131,7 @@ def fee_module(result: Law, previous: Path | None = None) -> dict[str, str]:
 
 def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:
     """The build directory's data files: each document's tree, the tariffs, the findings, the changes."""
-    from compiler.frontend.outline import document_json
+    from navlaw.frontend.outline import document_json
 
     files: dict[str, str] = {}
     for c in result.corpus.documents:
@@ -141,7 +141,7 @@ def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:
         key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
         files[f"tree/{tree_name(result.corpus, c)}.json"] = (cache.through("tree-json", key, tree_json)
                                                               if cache is not None else tree_json())
-    from compiler.export import stamped
+    from navlaw.export import stamped
 
     files["tariffs.json"] = dump(stamped("tariffs", {"tariffs": tariffs_json(result.tariffs)})) + "\n"
     files.update({f"akn/{k}": v for k, v in akn_of(result).items()})
@@ -154,8 +154,8 @@ def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:
 def site_pages(result: Law, on: dt.date | None = None, cache: BuildCache | None = None) -> dict[str, str]:
     """The site's pages (path under docs/ -> Markdown) and assets; law pages as in force ``on`` (default today).
     With a cache, the pages whose inputs did not change since the last build are taken from it."""
-    from compiler.site.pages import pages
-    from compiler.site.render import Memo
+    from navlaw.site.pages import pages
+    from navlaw.site.render import Memo
 
     key = cache.key("site-pages", "last") if cache is not None and cache.enabled else ""
     memo = Memo(cache.get("site-pages", key) if key and cache is not None else None)
@@ -171,8 +171,8 @@ def site_pages(result: Law, on: dt.date | None = None, cache: BuildCache | None 
 
 def data_files(result: Law) -> dict[str, str]:
     """The site's data: the JSON API (api/) and each section's Akoma Ntoso (akn/), which law pages link."""
-    from compiler.export.akn import Export
-    from compiler.export.api import api_files
+    from navlaw.export.akn import Export
+    from navlaw.export.api import api_files
 
     export = Export(result.corpus, result.timeline)
     out = {f"api/{k}": v for k, v in api_files(result.corpus, result.timeline, result.tariffs, dated_changes(result),
@@ -185,7 +185,7 @@ def akn_of(result: Law, export: Any = None) -> dict[str, str]:
     """Every section's Akoma Ntoso (compiler/export/akn.py): made once per build, written twice (OUT/akn/
     and the site's akn/)."""
     if result.akn is None:
-        from compiler.export.akn import Export
+        from navlaw.export.akn import Export
 
         result.akn = (export or Export(result.corpus, result.timeline)).files()
     return result.akn
@@ -209,7 +209,7 @@ def publish_all(options: Options, files: dict[str, str], module: dict[str, str],
             cache.put("outputs", key, written)
         report = None
         if site is not None:
-            from compiler.site.mkdocs_build import build_site
+            from navlaw.site.mkdocs_build import build_site
             report = build_site(site, staged[out] / "site", out / "site", cache, options.site_url)
         reports.append(report)
         write_marker(staged[out], os.listdir(staged[out]))  # before what is carried over: navlaw's own
@@ -217,7 +217,7 @@ def publish_all(options: Options, files: dict[str, str], module: dict[str, str],
 
     def retired(old: dict[Path, Path]) -> None:  # the replaced site starts the next incremental build
         if site is not None and cache is not None and cache.enabled and out in old:
-            from compiler.site.mkdocs_build import keep_spare
+            from navlaw.site.mkdocs_build import keep_spare
             keep_spare(old[out] / "site", cache)
 
     publish(Path(options.corpus), output_dirs(options.out, options.module), write, retired)
@@ -299,7 +299,7 @@ def _build(options: Options, progress: Callable[[str], None] | None = None) -> R
     try:
         step("fee module and outputs")
         module = fee_module(result, module_dir)
-        from compiler.fees.changelog import changed as api_changed
+        from navlaw.fees.changelog import changed as api_changed
         module_changed = api_changed(module_dir, module)
         files = outputs(result, cache)
         if options.site:
@@ -330,7 +330,7 @@ def _build(options: Options, progress: Callable[[str], None] | None = None) -> R
         report.details.append(f"  {options.module}/CHANGES (the module's routes, options, schedules or quotes changed):")
         report.details.extend("    " + line for line in module["CHANGES"].rstrip().splitlines())
     if corpus.acts:
-        from compiler.report.changes import act_review
+        from navlaw.report.changes import act_review
         for act in corpus.acts:
             report.details.extend(act_review(act, result.tariffs))
     if cache.enabled:
@@ -359,7 +359,7 @@ def _build(options: Options, progress: Callable[[str], None] | None = None) -> R
 def _dumped(stage: str, corpus: Corpus | None = None, timeline: Timeline | None = None,
             result: Law | None = None) -> Report:
     """``--dump STAGE``: the stage's result as JSON."""
-    from compiler.frontend.outline import document_json
+    from navlaw.frontend.outline import document_json
 
     if stage == "manifest" and corpus is not None:
         data: Any = [{k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in vars(e).items()
@@ -419,7 +419,7 @@ def tree_name(corpus: Corpus, c: Compiled) -> str:
 
 def tariffs_json(tariffs: list[AnyTariff]) -> list[dict[str, Any]]:
     """Stable and sorted: by route, series, start date (unresolved first), id."""
-    from compiler.export.api import tariffs_list
+    from navlaw.export.api import tariffs_list
 
     return tariffs_list(tariffs)
 
@@ -427,7 +427,7 @@ def tariffs_json(tariffs: list[AnyTariff]) -> list[dict[str, Any]]:
 def changes_md(result: Law) -> str:
     """Every date on which the corpus changes the law, oldest first, with what changed (OUT/changes.md;
     the site's change report is compiler/site/history.py's change_pages)."""
-    from compiler.report.changes import report, under_its_date
+    from navlaw.report.changes import report, under_its_date
 
     out = ["# What changes when", "",
            "Each date on which a text or a fee of the corpus takes effect or stops being known, with what "
@@ -441,7 +441,7 @@ def dated_changes(result: Law) -> list[Changes]:
     """What changes on each date the law changes, oldest first: found once per build, written twice
     (OUT/changes.md and the site's change report)."""
     if result.changes is None:
-        from compiler.report.changes import changes_between
+        from navlaw.report.changes import changes_between
 
         timeline, ts = result.timeline, result.tariffs
         dates = sorted(set(timeline.boundaries()) | {t.effective.start for t in ts if t.effective.start}

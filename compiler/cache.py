@@ -52,7 +52,7 @@ def fingerprint() -> str:
     and the libraries that shape its output: a change to any of these changes every key."""
     from importlib import metadata  # here, not at the top: it costs a command's start-up ~0.04 s
 
-    from compiler import resources
+    from navlaw import resources
 
     h = hashlib.sha256(f"navlaw-cache-{FORMAT}".encode())
     for name, p in resources.files():

@@ -10,16 +10,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 # Stages are imported where used: `navlaw fee` and `show` start without them (tests/test_startup.py)
-from compiler.argtypes import act_parser, date as _date, export_parser, fee_common, site_url as _site_url
-from compiler.export import stamped
-from compiler.stages import STAGES
+from navlaw.argtypes import act_parser, date as _date, export_parser, fee_common, site_url as _site_url
+from navlaw.export import stamped
+from navlaw.stages import STAGES
 
 if TYPE_CHECKING:
     import threading
 
-    from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-    from compiler.frontend.corpus import Corpus
-    from compiler.tariffs.model import AnyTariff
+    from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+    from navlaw.frontend.corpus import Corpus
+    from navlaw.tariffs.model import AnyTariff
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -38,9 +38,9 @@ def _dump(obj: Any) -> str:
 # ---- commands --------------------------------------------------------------------------------------
 
 def cmd_parse(args: argparse.Namespace) -> int:
-    from compiler.frontend.corpus import compile_file
-    from compiler.frontend.outline import document_json, outline
-    from compiler.diagnostics import Diagnostics
+    from navlaw.frontend.corpus import compile_file
+    from navlaw.frontend.outline import document_json, outline
+    from navlaw.diagnostics import Diagnostics
     diags = Diagnostics()
     doc = compile_file(args.file, diags)
     if args.format == "json":
@@ -49,13 +49,13 @@ def cmd_parse(args: argparse.Namespace) -> int:
         print("\n".join(outline(doc)))
     _print_diagnostics(diags)
     if args.format != "json":  # at a glance: was it understood?
-        from compiler.frontend.assess import summarize
+        from navlaw.frontend.assess import summarize
         print(f"{args.file}: {summarize(doc).line(diags)}", file=sys.stderr)
     return EXIT_ERRORS if diags.has_errors() else EXIT_OK
 
 
 def _section_id(corpus: Corpus, timeline, name: str) -> str:  # type: ignore[no-untyped-def]
-    from compiler.frontend.nodes import other_code
+    from navlaw.frontend.nodes import other_code
 
     section = name.strip().lstrip("§ ").strip().lower()
     if section not in timeline.versions:  # "55.2": a section of another code, named without its prefix
@@ -75,9 +75,9 @@ def _sources_text(comp) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from compiler.frontend.corpus import compile_corpus
-    from compiler.frontend.outline import node_json, outline
-    from compiler.law import build_timeline
+    from navlaw.frontend.corpus import compile_corpus
+    from navlaw.frontend.outline import node_json, outline
+    from navlaw.law import build_timeline
 
     corpus = compile_corpus(args.corpus)
     timeline = build_timeline(corpus, corpus.diagnostics)
@@ -94,7 +94,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"navlaw show: § {section} on {day}: {comp.message}", file=sys.stderr)
         return EXIT_ERRORS
     if args.format == "json":
-        from compiler.export.api import show_json
+        from navlaw.export.api import show_json
         print(_dump(show_json(corpus, comp, day, timeline.pending(section, day))))
     else:
         print("\n".join(outline(comp.section)))
@@ -104,9 +104,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from compiler.frontend.corpus import compile_corpus
-    from compiler.law.redline import compare, render_html, render_json, render_text
-    from compiler.law import build_timeline
+    from navlaw.frontend.corpus import compile_corpus
+    from navlaw.law.redline import compare, render_html, render_json, render_text
+    from navlaw.law import build_timeline
 
     corpus = compile_corpus(args.corpus)
     timeline = build_timeline(corpus, corpus.diagnostics)
@@ -129,7 +129,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_changes(args: argparse.Namespace) -> int:
-    from compiler.report.changes import change_report
+    from navlaw.report.changes import change_report
 
     if args.to < args.from_:  # a period that ends before it begins was reported as one with no change
         print(f"navlaw changes: --to {args.to} is before --from {args.from_}; give the earlier date as --from", file=sys.stderr)
@@ -139,7 +139,7 @@ def cmd_changes(args: argparse.Namespace) -> int:
         return EXIT_ERRORS
     corpus, tariffs, diags = compiled
     if args.format == "json":
-        from compiler.export.api import changes_between_json
+        from navlaw.export.api import changes_between_json
         print(_dump(changes_between_json(corpus.timeline, tariffs, args.from_, args.to, corpus.acts)))  # type: ignore[attr-defined]
         return EXIT_OK
     print("\n".join(change_report(corpus.timeline, tariffs, args.from_, args.to, acts=corpus.acts)))
@@ -155,15 +155,15 @@ def _compile_checked(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnost
     """The corpus compiled, for commands that need it sound: None (errors printed) when the text has errors."""
     corpus, tariffs, diags = _compile_all(corpus_dir)
     if corpus.diagnostics.has_errors():
-        from compiler.diagnostics import Severity
+        from navlaw.diagnostics import Severity
         _print_diagnostics(corpus.diagnostics, sys.stderr, Severity.ERROR)
         return None
     return corpus, tariffs, diags
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from compiler.build import Options, build, print_report
-    from compiler.progress import build_progress
+    from navlaw.build import Options, build, print_report
+    from navlaw.progress import build_progress
 
     options = Options(args.corpus, args.out, args.module, site=not args.no_site, cache=not args.no_cache,
                       dump=getattr(args, "dump", "") or "", site_url=getattr(args, "site_url", "") or "",
@@ -179,9 +179,9 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
     if compiled is None:
         return EXIT_ERRORS
     corpus, tariffs, diags = compiled
-    from compiler.build import tariffs_json
-    from compiler.report.tariffs import tariff_text
-    from compiler.tariffs.routes import RouteTable
+    from navlaw.build import tariffs_json
+    from navlaw.report.tariffs import tariff_text
+    from navlaw.tariffs.routes import RouteTable
 
     family = RouteTable(corpus.manifest.routes).family(args.route) if args.route else ()
     chosen = [t for t in tariffs if not args.route or t.route in family]
@@ -212,7 +212,7 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from compiler.build import summary
+    from navlaw.build import summary
     corpus, _, diags = _compile_all(args.corpus)
     if args.format == "json":
         print(_dump(stamped("lint", {"diagnostics": [d.to_json() for d in diags], "summary": summary(diags)})))
@@ -225,7 +225,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace, stop: threading.Event | None = None,
               ready: Callable[[str], None] | None = None) -> int:
     """`navlaw build`, then serve OUT/site and rebuild whenever the corpus changes (compiler/serve.py)."""
-    from compiler.site.serve import parse_addr, serve
+    from navlaw.site.serve import parse_addr, serve
 
     try:
         addr = parse_addr(args.addr)
@@ -241,16 +241,16 @@ def cmd_serve(args: argparse.Namespace, stop: threading.Event | None = None,
             _print_diagnostics(exc.diagnostics)
             return EXIT_ERRORS
 
-    from compiler.diagnostics import NavlawError
+    from navlaw.diagnostics import NavlawError
     return serve(build, Path(args.corpus), Path(args.out) / "site", addr, args.interval,
                  say=lambda m: print(m, file=sys.stderr), stop=stop, ready=ready)
 
 
 def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
-    from compiler.fees.package import fee_module, stale_module
+    from navlaw.fees.package import fee_module, stale_module
     nf = fee_module()  # navlaw_fees, installed (or an error saying how to install it)
 
-    from compiler.fees.cli_options import FeeUsage, route_options, route_parser
+    from navlaw.fees.cli_options import FeeUsage, route_options, route_parser
 
     known = args.route in nf.ROUTES
     routes = f"routes: {', '.join(nf.ROUTES)}; `navlaw fee ROUTE --help` lists a route's options"
@@ -293,7 +293,7 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     if args.trace:
         print(q.trace().text())
         return EXIT_OK
-    from compiler.report.quote_table import quote_text
+    from navlaw.report.quote_table import quote_text
 
     print(quote_text(q))
     return EXIT_OK
@@ -317,7 +317,7 @@ class _VersionAction(argparse.Action):
 
 
 def _compile_law(*args: Any, **kwargs: Any) -> Any:
-    from compiler.build import compile_law  # where it runs: building the parser loads no pipeline
+    from navlaw.build import compile_law  # where it runs: building the parser loads no pipeline
     return compile_law(*args, **kwargs)
 
 
@@ -481,8 +481,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
-    except Exception as exc:  # a NavlawError comes from compiler.diagnostics, loaded if one can be raised
-        if not isinstance(exc, getattr(sys.modules.get("compiler.diagnostics"), "NavlawError", ())):
+    except Exception as exc:  # a NavlawError comes from navlaw.diagnostics, loaded if one can be raised
+        if not isinstance(exc, getattr(sys.modules.get("navlaw.diagnostics"), "NavlawError", ())):
             raise
         _print_diagnostics(exc.diagnostics)
         return EXIT_ERRORS

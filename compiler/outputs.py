@@ -8,7 +8,7 @@ import os
 import shutil
 import stat
 from pathlib import Path
-from compiler.publish import Output, link_or_copy
+from navlaw.publish import Output, link_or_copy
 
 
 # What navlaw writes at the top of OUT: anything else there is someone's, and is carried over

@@ -23,7 +23,7 @@ def files() -> list[tuple[str, Path]]:
     """Every file navlaw is made of (its code, templates, grammars and site configuration) with a
     name that does not depend on where navlaw is installed, for the build cache's fingerprint."""
     found: dict[str, Path] = {}
-    for name, root in (("compiler", PACKAGE), ("grammar", path("grammar")), ("site", path("site"))):
+    for name, root in (("navlaw", PACKAGE), ("grammar", path("grammar")), ("site", path("site"))):
         for p in root.rglob("*"):
             if p.is_file() and "__pycache__" not in p.parts and "_data" not in p.relative_to(root).parts[:1]:
                 found[f"{name}/{p.relative_to(root).as_posix()}"] = p

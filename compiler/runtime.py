@@ -15,7 +15,7 @@ import math
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from typing import Any, Callable, NamedTuple, Union
 
-from compiler.trace import BracketWords, Trace, Where, Words, Work, make_trace  # ".trace" in navlaw_fees
+from navlaw.trace import BracketWords, Trace, Where, Words, Work, make_trace  # ".trace" in navlaw_fees
 
 Number = Union[int, Decimal, str, float]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.frontend.corpus import Corpus, compile_corpus
+from navlaw.frontend.corpus import Corpus, compile_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
@@ -29,13 +29,13 @@ def docs(corpus: Corpus):
 
 @pytest.fixture(scope="session")
 def tariffs(corpus: Corpus):
-    from compiler.tariffs import tariffs_and_lint
+    from navlaw.tariffs import tariffs_and_lint
     return tariffs_and_lint(corpus)[0]
 
 
 @pytest.fixture(scope="session")
 def tariff_findings(corpus: Corpus):
-    from compiler.tariffs import tariffs_and_lint
+    from navlaw.tariffs import tariffs_and_lint
     return list(tariffs_and_lint(corpus)[1])
 
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cli import main
-from compiler.diagnostics import Diagnostics, Severity
-from compiler.frontend.corpus import compile_corpus, compile_text
-from compiler.frontend.newmatter import CaseBook, label_case, new_text
-from compiler.law import build_timeline
+from navlaw.cli import main
+from navlaw.diagnostics import Diagnostics, Severity
+from navlaw.frontend.corpus import compile_corpus, compile_text
+from navlaw.frontend.newmatter import CaseBook, label_case, new_text
+from navlaw.law import build_timeline
 
 from .conftest import CORPUS, ROOT
 
@@ -251,9 +251,9 @@ def numbered(text: str, width: int) -> str:
 
 
 def read_act(text: str, name: str = "print.txt"):
-    from compiler.frontend.acts import parse_act
-    from compiler.frontend.load import SourceDocument
-    from compiler.frontend.manifest import Entry
+    from navlaw.frontend.acts import parse_act
+    from navlaw.frontend.load import SourceDocument
+    from navlaw.frontend.manifest import Entry
 
     entry = Entry(file=name, kind="act", covers=(), effective=None, became_law=dt.date(2024, 6, 1), status="in-force",
                   source="", confidence="verified", note="", list_numbering="", section="", code_prefix="", code_cite="",

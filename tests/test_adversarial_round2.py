@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cli import main
+from navlaw.cli import main
 
 from .conftest import CORPUS, LIS_2022
 
@@ -116,7 +116,7 @@ def test_file_saved_between_digest_and_read_is_not_recorded_up_to_date(tmp_path,
     """The corpus digest was taken before the files were read: a save in between recorded the digest of
     one text over the outputs of another, and after the text was put back the next build said "up to
     date" over outputs of the other text. Made deterministic by saving inside the read."""
-    from compiler.frontend import corpus as fc
+    from navlaw.frontend import corpus as fc
 
     assert build(tmp_path, corpus) == 0
     target = corpus / LIS_2022
@@ -146,7 +146,7 @@ def test_file_saved_between_digest_and_read_is_not_recorded_up_to_date(tmp_path,
 
 def test_file_saved_after_read_during_build_is_said_and_not_recorded(tmp_path, corpus, capsys, monkeypatch):
     """A save after the front end read the file, while the build runs: said, and not recorded."""
-    from compiler.frontend import corpus as fc
+    from navlaw.frontend import corpus as fc
 
     target = corpus / LIS_2022
     real_load = fc.load
@@ -184,7 +184,7 @@ def test_parse_dev_zero_is_refused_not_memory_error(capsys):
 
 
 def test_file_over_the_size_limit_is_refused_with_the_limit(tmp_path, capsys, monkeypatch):
-    from compiler.frontend import load
+    from navlaw.frontend import load
 
     big = tmp_path / "big.txt"
     big.write_bytes(b"1. Text.\n" * 2000)
@@ -255,7 +255,7 @@ def test_serve_with_missing_corpus_exits_1_instead_of_serving(tmp_path, capsys):
     """`navlaw serve --corpus MISSING` said the error, then served forever."""
     import threading
 
-    from compiler.cli import cmd_serve, make_parser
+    from navlaw.cli import cmd_serve, make_parser
 
     args = make_parser().parse_args(["serve", "--corpus", str(tmp_path / "missing"), "--out", str(tmp_path / "b"),
                                      "--module", str(tmp_path / "m"), "--addr", "127.0.0.1:0"])
@@ -270,7 +270,7 @@ def test_serve_binds_before_building_so_a_taken_port_costs_no_build(tmp_path):
     """`serve` built before it bound, so a taken port was found only after a full build."""
     import socket
 
-    from compiler.site.serve import serve
+    from navlaw.site.serve import serve
 
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
@@ -289,7 +289,7 @@ def test_serve_client_disconnect_is_quiet_not_a_traceback(tmp_path, capsys):
     import io
     import sys
 
-    from compiler.site import serve as sv
+    from navlaw.site import serve as sv
 
     server = sv._Server(("127.0.0.1", 0), sv._Quiet)
     try:
@@ -320,7 +320,7 @@ def test_serve_abandoned_requests_print_no_traceback(tmp_path, capsys):
     import struct
     import threading
 
-    from compiler.site import serve as sv
+    from navlaw.site import serve as sv
 
     site = tmp_path / "site"
     site.mkdir()
@@ -460,8 +460,8 @@ def test_manifest_covers_check_is_linear_not_quadratic(tmp_path, kind):
     time (no seconds): linear is about 4, quadratic 16."""
     import time
 
-    from compiler.diagnostics import NavlawError
-    from compiler.frontend.corpus import compile_corpus
+    from navlaw.diagnostics import NavlawError
+    from navlaw.frontend.corpus import compile_corpus
 
     def work(n: int) -> float:
         root = tmp_path / f"{kind}-{n}"
@@ -525,7 +525,7 @@ def test_serve_rebuilds_after_a_save_during_its_first_build(tmp_path):
     was never rebuilt (the race of item 2, met by serve)."""
     import threading
 
-    from compiler.site.serve import serve
+    from navlaw.site.serve import serve
 
     corpus = tmp_path / "corpus"
     shutil.copytree(CORPUS, corpus)

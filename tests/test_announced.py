@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from compiler.cli import main
+from navlaw.cli import main
 
 from .test_versions import corpus_with
 
@@ -69,7 +69,7 @@ def test_a_bill_as_new_york_publishes_it_is_announced_on_the_sections_it_adds_to
     § 79(3): announced on their pages and on the home page before that day, not from it (site Markdown)."""
     import datetime as dt
 
-    from compiler.build import compile_law, site_pages
+    from navlaw.build import compile_law, site_pages
 
     from .test_outside_acts import OUTSIDE, corpus_with as outside_corpus
 

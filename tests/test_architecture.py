@@ -16,21 +16,21 @@ from .conftest import ROOT
 COMPILER = ROOT / "compiler"
 # The pipeline, bottom up: a module may import from its own layer or one below it, never above.
 LAYERS = [
-    {"compiler.diagnostics", "compiler.cache", "compiler.resources", "compiler.runtime", "compiler.publish",
-     "compiler.escape", "compiler.trace", "compiler.stages"},  # stages: the names of --dump STAGE, for the command line
-    {"compiler.frontend"},
-    {"compiler.law"},
-    {"compiler.tariffs"},
-    {"compiler.fees"},
-    {"compiler.report"},
-    {"compiler.export"},  # Akoma Ntoso and the JSON API: the law and the reports as data
-    {"compiler.site"},
-    {"compiler.build", "compiler.outputs"},  # the pipeline and what it writes where
-    {"compiler.cli", "compiler.__main__", "compiler.progress", "compiler.argtypes"},  # the command line and what it shows
+    {"navlaw.diagnostics", "navlaw.cache", "navlaw.resources", "navlaw.runtime", "navlaw.publish",
+     "navlaw.escape", "navlaw.trace", "navlaw.stages"},  # stages: the names of --dump STAGE, for the command line
+    {"navlaw.frontend"},
+    {"navlaw.law"},
+    {"navlaw.tariffs"},
+    {"navlaw.fees"},
+    {"navlaw.report"},
+    {"navlaw.export"},  # Akoma Ntoso and the JSON API: the law and the reports as data
+    {"navlaw.site"},
+    {"navlaw.build", "navlaw.outputs"},  # the pipeline and what it writes where
+    {"navlaw.cli", "navlaw.__main__", "navlaw.progress", "navlaw.argtypes"},  # the command line and what it shows
 ]
 
 
-PACKAGE = "compiler"  # the import name the compiler/ folder is installed as (pyproject.toml's package-dir)
+PACKAGE = "navlaw"  # the import name the compiler/ folder is installed as (pyproject.toml's package-dir)
 
 
 def _module(path: Path) -> str:
@@ -169,7 +169,7 @@ def test_two_new_routes_declared_in_the_manifest_are_quoted_with_no_change_to_na
     import shutil
     import sys
 
-    from compiler.cli import main
+    from navlaw.cli import main
     from .conftest import CORPUS, load_module
 
     corpus = tmp_path / "corpus"

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 import navlaw_fees as nf
-from compiler.cli import main
-from compiler.fees.plans import build_plans
-from compiler.fees.reference import reference_quote
-from compiler.frontend.corpus import compile_corpus
-from compiler.tariffs import tariffs_and_lint
-from compiler.tariffs.routes import RouteTable
+from navlaw.cli import main
+from navlaw.fees.plans import build_plans
+from navlaw.fees.reference import reference_quote
+from navlaw.frontend.corpus import compile_corpus
+from navlaw.tariffs import tariffs_and_lint
+from navlaw.tariffs.routes import RouteTable
 
 from .conftest import CORPUS, load_module
 

@@ -14,7 +14,7 @@ from decimal import Decimal
 import pytest
 
 import navlaw_fees as nf
-from compiler.cli import main
+from navlaw.cli import main
 
 from .conftest import CORPUS
 

@@ -8,7 +8,7 @@ import shutil
 from decimal import Decimal as D
 
 import navlaw_fees as nf
-from compiler.cli import main
+from navlaw.cli import main
 
 from .conftest import ROOT
 from .test_versions import corpus_with

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import compile_law
-from compiler.cli import main
-from compiler.tariffs import complete
-from compiler.tariffs.routes import RouteTable
+from navlaw.build import compile_law
+from navlaw.cli import main
+from navlaw.tariffs import complete
+from navlaw.tariffs.routes import RouteTable
 
 from .conftest import CORPUS
 
@@ -112,7 +112,7 @@ def test_the_proof_agrees_with_the_fee_module_at_the_boundaries(units):
 def test_the_tariffs_page_says_each_route_is_complete():
     import datetime as dt
 
-    from compiler.build import site_pages
+    from navlaw.build import site_pages
     page = site_pages(compile_law(str(CORPUS)), dt.date(2026, 6, 1))["tariffs.md"]
     assert ('<p class="complete">Complete 2002-07-01 to 2006-01-01 and from 2022-07-21: every vessel size (0 to 100,000 '
             'pilotage units) has exactly one rate (proven') in page

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compiler.law.definitions import Definition, find, in_scope, mark
+from navlaw.law.definitions import Definition, find, in_scope, mark
 
 from .conftest import LIS_2022
 
@@ -31,7 +31,7 @@ def test_marking_takes_whole_words_and_the_longest_term():
 
 
 def test_site_shows_definitions_on_hover_in_scope(tmp_path):
-    from compiler.cli import main
+    from navlaw.cli import main
 
     from .conftest import CORPUS
     assert main(["build", "--corpus", str(CORPUS), "--out", str(tmp_path / "b"), "--module", str(tmp_path / "m")]) == 0

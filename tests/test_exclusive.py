@@ -10,11 +10,11 @@ from decimal import Decimal as D
 import pytest
 
 import navlaw_fees as nf
-from compiler.cli import main
-from compiler.fees.plans import build_plans
-from compiler.fees.reference import reference_quote
-from compiler.runtime import FeeError as ReferenceFeeError
-from compiler.tariffs.routes import RouteTable
+from navlaw.cli import main
+from navlaw.fees.plans import build_plans
+from navlaw.fees.reference import reference_quote
+from navlaw.runtime import FeeError as ReferenceFeeError
+from navlaw.tariffs.routes import RouteTable
 
 ON = dt.date(2026, 6, 1)
 

@@ -17,11 +17,11 @@ import jsonschema
 import pytest
 from lxml import etree
 
-from compiler.build import compile_law, dated_changes
-from compiler.cli import main
-from compiler.export import slug
-from compiler.export.akn import Export, akn_files
-from compiler.export.api import SCHEMAS, anchor, api_files
+from navlaw.build import compile_law, dated_changes
+from navlaw.cli import main
+from navlaw.export import slug
+from navlaw.export.akn import Export, akn_files
+from navlaw.export.api import SCHEMAS, anchor, api_files
 
 from .conftest import CORPUS, ROOT
 
@@ -225,7 +225,7 @@ def test_changes_json_says_the_fee_change(capsys):
 
 
 def test_file_names_and_anchors_are_the_site_s(law):
-    from compiler.site.render import anchor as site_anchor, section_slug
+    from navlaw.site.render import anchor as site_anchor, section_slug
 
     for sec in law.timeline.sections():
         assert slug(sec) == section_slug(sec)
@@ -248,7 +248,7 @@ def test_a_build_publishes_the_same_bytes_however_its_paths_are_spelled(tmp_path
     runs = [([str(CORPUS), str(absolute / "out"), str(absolute / "fees")], tmp_path),
             ([os.path.relpath(CORPUS, elsewhere), "out", "./fees"], elsewhere)]
     for (corpus, out, fees), cwd in runs:
-        r = subprocess.run([sys.executable, "-m", "compiler.cli", "build", "--corpus", corpus, "--out", out,
+        r = subprocess.run([sys.executable, "-m", "navlaw.cli", "build", "--corpus", corpus, "--out", out,
                             "--module", fees, *common], cwd=cwd, env=env, capture_output=True, text=True)
         assert r.returncode == 0, r.stderr[-2000:]
     a, b = tree_bytes(absolute), tree_bytes(elsewhere)
@@ -267,8 +267,8 @@ def test_every_module_imports_without_fcntl():
     code = ("import sys, pkgutil, importlib\n"
             "for name in ('fcntl', 'termios', 'pwd', 'grp', 'resource'):\n"
             "    sys.modules[name] = None  # import of it raises ImportError\n"
-            "import compiler\n"
-            "names = [m.name for m in pkgutil.walk_packages(compiler.__path__, 'compiler.') if not m.name.endswith('__main__')]\n"
+            "import navlaw\n"
+            "names = [m.name for m in pkgutil.walk_packages(navlaw.__path__, 'navlaw.') if not m.name.endswith('__main__')]\n"
             "for n in names + ['navlaw_fees']:\n"
             "    importlib.import_module(n)\n"
             "print(len(names))\n")

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from compiler import runtime as R
+from navlaw import runtime as R
 
 D = Decimal
 

@@ -15,9 +15,9 @@ from decimal import Decimal
 import pytest
 
 import navlaw_fees as nf
-from compiler.build import Law, fee_module
-from compiler.cli import main
-from compiler.tariffs import tariffs_and_lint
+from navlaw.build import Law, fee_module
+from navlaw.cli import main
+from navlaw.tariffs import tariffs_and_lint
 
 from .conftest import CORPUS, ROOT
 
@@ -204,7 +204,7 @@ def test_schedules_and_options_listing():
 
 def test_generated_module_is_fresh(corpus):
     """The committed navlaw_fees/ is exactly what the corpus generates (run `navlaw build` if this fails)."""
-    from compiler.build import law
+    from navlaw.build import law
     timeline = law(corpus)  # the trace links name the version of each provision's text
     tariffs, _ = tariffs_and_lint(corpus, timeline)
     files = fee_module(Law(corpus, timeline, tariffs), ROOT / "navlaw_fees")  # CHANGES against the committed one
@@ -227,10 +227,10 @@ def test_generated_module_passes_mypy_strict():
 
 
 def test_hostile_formula_is_a_diagnostic_not_code(tmp_path):
-    from compiler.diagnostics import Diagnostics
-    from compiler.frontend.corpus import Compiled, compile_source
-    from compiler.tariffs.extract import extract_document
-    from compiler.frontend.load import SourceDocument
+    from navlaw.diagnostics import Diagnostics
+    from navlaw.frontend.corpus import Compiled, compile_source
+    from navlaw.tariffs.extract import extract_document
+    from navlaw.frontend.load import SourceDocument
     text = ("§ 88. Pilotage.\n(b) The following scale of charges shall be applicable:\n\n"
             "PILOTAGE UNITS | TARIFF |\n0 to 99.99 | $500 |\n100 and up | __import__('os').system('x') |\n")
     src = SourceDocument("hostile.txt", text, "", len(text))
@@ -328,9 +328,9 @@ def test_failure_to_provide_measurements_is_the_maximum_pilotage_charge_where_th
 
 
 def test_the_reference_evaluator_agrees_on_a_vessel_without_measurements(corpus, tariffs):
-    from compiler.fees.plans import build_plans
-    from compiler.fees.reference import reference_quote
-    from compiler.tariffs.routes import RouteTable
+    from navlaw.fees.plans import build_plans
+    from navlaw.fees.reference import reference_quote
+    from navlaw.tariffs.routes import RouteTable
 
     plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
     for route in ("hudson-upper", "hudson-lower", "long-island-sound"):
@@ -393,9 +393,9 @@ def test_navlaw_fee_takes_repeated_options_as_the_api_does(capsys):
 
 
 def test_the_reference_evaluator_agrees_on_repeated_charges(corpus, tariffs):
-    from compiler.fees.plans import build_plans
-    from compiler.fees.reference import reference_quote
-    from compiler.tariffs.routes import RouteTable
+    from navlaw.fees.plans import build_plans
+    from navlaw.fees.reference import reference_quote
+    from navlaw.tariffs.routes import RouteTable
 
     plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
     on = dt.date(2026, 6, 1)
@@ -426,9 +426,9 @@ def test_a_dismissal_or_a_cancellation_is_charged_instead_of_pilotage_as_the_rul
 
 
 def test_the_reference_evaluator_agrees_on_charges_instead_of_pilotage(corpus, tariffs):
-    from compiler.fees.plans import build_plans
-    from compiler.fees.reference import reference_quote
-    from compiler.tariffs.routes import RouteTable
+    from navlaw.fees.plans import build_plans
+    from navlaw.fees.reference import reference_quote
+    from navlaw.tariffs.routes import RouteTable
 
     plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
     on = dt.date(2026, 6, 1)
@@ -479,9 +479,9 @@ def test_one_second_pilot_is_not_charged_twice():
 
 
 def test_the_reference_evaluator_agrees_on_one_second_pilot(corpus, tariffs):
-    from compiler.fees.plans import build_plans
-    from compiler.fees.reference import reference_quote
-    from compiler.tariffs.routes import RouteTable
+    from navlaw.fees.plans import build_plans
+    from navlaw.fees.reference import reference_quote
+    from navlaw.tariffs.routes import RouteTable
 
     plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
     kw = dict(units=300, on=dt.date(2026, 6, 1), second_pilot=True, ice_second_pilot=True)
@@ -521,9 +521,9 @@ def test_an_amount_the_law_leaves_to_a_board_may_be_entered_and_is_checked_again
 
 
 def test_the_reference_evaluator_agrees_on_amounts_entered_for_a_board(corpus, tariffs):
-    from compiler.fees.plans import build_plans
-    from compiler.fees.reference import reference_quote
-    from compiler.tariffs.routes import RouteTable
+    from navlaw.fees.plans import build_plans
+    from navlaw.fees.reference import reference_quote
+    from navlaw.tariffs.routes import RouteTable
 
     plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
     for route, kw in (("sandy-hook", dict(capital_expense_fund_surcharge="299.995")),

@@ -10,10 +10,10 @@ from decimal import Decimal
 from hypothesis import given, settings, strategies as st
 
 import navlaw_fees as nf
-from compiler.runtime import FeeError as ReferenceFeeError
-from compiler.fees.plans import build_plans
-from compiler.fees.reference import reference_quote
-from compiler.tariffs.routes import RouteTable
+from navlaw.runtime import FeeError as ReferenceFeeError
+from navlaw.fees.plans import build_plans
+from navlaw.fees.reference import reference_quote
+from navlaw.tariffs.routes import RouteTable
 
 D = Decimal
 BOUNDARIES = ["24.99", "24.995", "25", "49.99", "50", "50.01", "99.99", "100", "100.01", "199.99", "200", "499.99",
@@ -58,8 +58,8 @@ _PLANS = {}
 
 def plans():
     if not _PLANS:
-        from compiler.tariffs import tariffs_and_lint
-        from compiler.frontend.corpus import compile_corpus
+        from navlaw.tariffs import tariffs_and_lint
+        from navlaw.frontend.corpus import compile_corpus
 
         from .conftest import CORPUS
         corpus = compile_corpus(CORPUS)
@@ -74,7 +74,7 @@ def both(route, units, on, opts):
         got = e
     try:
         want = reference_quote(plans(), route, units=units, on=on, **opts)
-    except ReferenceFeeError as e:  # the reference evaluator's (compiler.fee_runtime)
+    except ReferenceFeeError as e:  # the reference evaluator's (navlaw.fee_runtime)
         want = e
     return got, want
 

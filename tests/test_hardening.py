@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-from compiler import build as cli_build
-from compiler.cli import main
+from navlaw import build as cli_build
+from navlaw.cli import main
 
 from .conftest import CORPUS, ROOT
 from .fuzz.pipeline import check
@@ -209,7 +209,7 @@ STRICT = ["compiler/publish.py", "compiler/cache.py", "compiler/site/mkdocs_buil
           "compiler/frontend/unicode.py"]
 
 
-PACKAGE = "compiler"  # the import name the compiler/ folder is installed as (pyproject.toml's package-dir)
+PACKAGE = "navlaw"  # the import name the compiler/ folder is installed as (pyproject.toml's package-dir)
 
 
 def test_build_and_front_end_modules_pass_mypy_strict(tmp_path):

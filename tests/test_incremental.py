@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cli import main
+from navlaw.cli import main
 
 from .conftest import CORPUS, LIS_2022
 
@@ -118,7 +118,7 @@ def test_a_page_that_loses_an_anchor_makes_a_full_build(tmp_path, corpus, capsys
 
 def test_an_incremental_build_that_fails_leaves_the_previous_output_and_a_sound_cache(tmp_path, corpus, capsys,
                                                                                       monkeypatch):
-    from compiler.site import mkdocs_build as site_build
+    from navlaw.site import mkdocs_build as site_build
 
     assert build(tmp_path, corpus) == 0
     before = tree_bytes(tmp_path / "build"), tree_bytes(tmp_path / "build-fees")
@@ -166,7 +166,7 @@ def test_the_site_a_build_replaces_starts_the_next_one_and_the_result_is_a_clean
     """The replaced site is kept in the cache (moved, not copied) and made to mirror the current one at
     the next incremental build: its pages' directories are not made again. Amended, amended back and
     amended again, the output is still byte for byte a clean build's."""
-    from compiler.build import cache_dir
+    from navlaw.build import cache_dir
 
     assert build(tmp_path, corpus) == 0
     spare = cache_dir(str(tmp_path / "build")) / "site-spare"
@@ -189,7 +189,7 @@ def test_the_site_a_build_replaces_starts_the_next_one_and_the_result_is_a_clean
 def test_pages_rendered_on_several_cores_are_the_pages_rendered_on_one(tmp_path, corpus, monkeypatch):
     """Issue 18, item 2: with many pages to render, forked workers render them; the site is byte for byte
     the one a single process renders (here with the threshold lowered so the small corpus uses the pool)."""
-    from compiler.site import render
+    from navlaw.site import render
 
     pools: list[str] = []
     real_context = render.multiprocessing.get_context
@@ -238,7 +238,7 @@ def test_files_someone_put_in_the_output_survive_a_rebuild(tmp_path, corpus, cap
 def test_the_theme_s_file_list_is_kept_for_the_next_process(tmp_path, monkeypatch):
     """MkDocs lists Material's thousands of files at each build; the list is kept in the user's cache
     (JSON), so the next process reads it instead. A damaged copy is listed again, not trusted."""
-    from compiler.site import mkdocs_build as mb
+    from navlaw.site import mkdocs_build as mb
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setattr(mb, "_THEME_FILES", {})  # as a new process starts

@@ -15,11 +15,11 @@ import tokenize
 
 import pytest
 
-from compiler.diagnostics import Diagnostics, Severity
-from compiler.frontend.assess import summarize
-from compiler.frontend.corpus import compile_file, compile_text
-from compiler.frontend.invariants import check_tree
-from compiler.frontend.nodes import Document, Provision, Section, Text
+from navlaw.diagnostics import Diagnostics, Severity
+from navlaw.frontend.assess import summarize
+from navlaw.frontend.corpus import compile_file, compile_text
+from navlaw.frontend.invariants import check_tree
+from navlaw.frontend.nodes import Document, Provision, Section, Text
 
 from .conftest import CONSOLIDATED, CORPUS, ROOT
 
@@ -181,7 +181,7 @@ def test_each_outside_dump_is_cited_as_its_own_law(name, first_citation):
 
 
 def test_the_manifest_law_key_and_the_text_disagreeing_is_a_warning(tmp_path):
-    from compiler.frontend.corpus import compile_corpus
+    from navlaw.frontend.corpus import compile_corpus
     root = tmp_path / "corpus"
     root.mkdir()
     (root / "vtl.txt").write_text("Vehicle and Traffic Law\n§ 2251. Penalties. 1. A violation is an infraction.\n")
@@ -194,7 +194,7 @@ def test_the_manifest_law_key_and_the_text_disagreeing_is_a_warning(tmp_path):
                                         'law = "Vehicle and Traffic Law"\n')
     assert compile_corpus(root).documents[0].document.find("2251/1").citation == "Veh. & Traf. Law § 2251(1)"
     (root / "manifest.toml").write_text('[[document]]\nfile = "vtl.txt"\nkind = "consolidated"\nlaw = "Traffic Law"\n')
-    from compiler.diagnostics import NavlawError
+    from navlaw.diagnostics import NavlawError
     with pytest.raises(NavlawError, match="unknown law 'Traffic Law'"):
         compile_corpus(root)
 

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler.cli import main
-from compiler.diagnostics import Diagnostics, Severity
-from compiler.frontend.corpus import compile_bytes, compile_text
+from navlaw.cli import main
+from navlaw.diagnostics import Diagnostics, Severity
+from navlaw.frontend.corpus import compile_bytes, compile_text
 
 from .conftest import CORPUS, load_module
 from .layouts import escaped, lbdc, one_line_per_paragraph, paragraphs
@@ -142,7 +142,7 @@ def test_a_section_copied_from_a_web_page_keeps_the_page_chrome_out_of_the_law()
 
 
 def test_the_manifest_format_key_is_checked_against_the_text(tmp_path):
-    from compiler.frontend.corpus import compile_corpus
+    from navlaw.frontend.corpus import compile_corpus
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     (corpus / "a.txt").write_bytes(lbdc("NAV89-B", seed_paragraphs()).encode("cp850"))
@@ -158,6 +158,6 @@ def test_the_manifest_format_key_is_checked_against_the_text(tmp_path):
             "as plain law text") in messages
     (corpus / "manifest.toml").write_text('[[document]]\nfile = "a.txt"\nkind = "section-text"\nformat = "pdf"\n',
                                           encoding="utf-8")
-    from compiler.diagnostics import NavlawError
+    from navlaw.diagnostics import NavlawError
     with pytest.raises(NavlawError, match="unknown format 'pdf': expected one of plain, lbdc, bill"):
         compile_corpus(corpus)

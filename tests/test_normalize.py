@@ -6,7 +6,7 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from compiler.frontend.normalize import detect_list_numbering, normalize
+from navlaw.frontend.normalize import detect_list_numbering, normalize
 
 from .conftest import CORPUS, HUDSON, LIS_2022, CONSOLIDATED
 

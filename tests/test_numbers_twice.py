@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cli import main
-from compiler.diagnostics import Diagnostics, Severity
-from compiler.frontend.corpus import compile_corpus, compile_text
-from compiler.tariffs import tariffs_and_lint
+from navlaw.cli import main
+from navlaw.diagnostics import Diagnostics, Severity
+from navlaw.frontend.corpus import compile_corpus, compile_text
+from navlaw.tariffs import tariffs_and_lint
 
 from .conftest import CORPUS, SANDY_HOOK
 

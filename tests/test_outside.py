@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.cli import main
+from navlaw.cli import main
 
 from .conftest import ROOT
 

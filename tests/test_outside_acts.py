@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cli import main
-from compiler.diagnostics import Diagnostics, Severity
-from compiler.frontend.corpus import compile_corpus
-from compiler.law import build_timeline
+from navlaw.cli import main
+from navlaw.diagnostics import Diagnostics, Severity
+from navlaw.frontend.corpus import compile_corpus
+from navlaw.law import build_timeline
 
 from .conftest import CORPUS, ROOT, load_module
 

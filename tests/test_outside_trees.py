@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.diagnostics import Diagnostics, Severity
-from compiler.frontend.corpus import compile_file
-from compiler.frontend.nodes import Document, Node
+from navlaw.diagnostics import Diagnostics, Severity
+from navlaw.frontend.corpus import compile_file
+from navlaw.frontend.nodes import Document, Node
 
 from .conftest import ROOT
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cli import main
+from navlaw.cli import main
 
 from .conftest import CORPUS, ROOT
 
@@ -30,7 +30,7 @@ def _pip(python: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(python), "-m", "pip", *args], capture_output=True, text=True, env=env)
 
 
-PACKAGE = "compiler"  # the import name the compiler/ folder is installed as (pyproject.toml's package-dir)
+PACKAGE = "navlaw"  # the import name the compiler/ folder is installed as (pyproject.toml's package-dir)
 
 
 @pytest.fixture(scope="module")

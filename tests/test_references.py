@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compiler.law.references import find, lint
+from navlaw.law.references import find, lint
 
 from .conftest import CONSOLIDATED, HUDSON
 

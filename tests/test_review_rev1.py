@@ -7,7 +7,7 @@ import os
 import shutil
 from pathlib import Path
 
-from compiler.cli import main
+from navlaw.cli import main
 
 from .conftest import CORPUS, ROOT
 
@@ -110,7 +110,7 @@ def test_words_after_immediately_are_not_dropped_for_the_day_it_became_law():
     became law, the rest dropped without a word (a date phrase with words after it is an error, #29)."""
     import datetime as dt
 
-    from compiler.frontend import effective as E
+    from navlaw.frontend import effective as E
 
     for clause in ("This act shall take effect immediately for contracts entered into on or after January 1, 2026.",
                    "This act shall take effect immediately upon the enactment of chapter 12 of the laws of 2025."):
@@ -164,9 +164,9 @@ def test_an_act_is_applied_from_its_first_section_date_not_after_acts_dated_befo
     ('"from" where the law has "on"'), though the law on 2025-12-31 is X's text."""
     import re
 
-    from compiler.frontend.corpus import compile_corpus
-    from compiler.diagnostics import Diagnostics, Severity
-    from compiler.law import build_timeline
+    from navlaw.frontend.corpus import compile_corpus
+    from navlaw.diagnostics import Diagnostics, Severity
+    from navlaw.law import build_timeline
 
     x = (ROOT / "tests" / "acts" / "lis-rates-2028.txt").read_text(encoding="utf-8").replace(
         "  § 2. This act shall take effect on January 1, 2028.",

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import publish
-from compiler.cli import main
+from navlaw import publish
+from navlaw.cli import main
 
 from .conftest import CORPUS, LIS_2022, ROOT
 from .test_incremental import AMENDED_2027, RATE_2027, tree_bytes
@@ -67,7 +67,7 @@ def test_a_pickle_planted_in_the_build_cache_never_runs(tmp_path, corpus, capsys
 def test_a_pickle_planted_in_the_lark_table_cache_never_runs(tmp_path):
     cache = tmp_path / "xdg"
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
-    probe = [sys.executable, "-m", "compiler", "parse", str(CORPUS / LIS_2022)]
+    probe = [sys.executable, "-m", "navlaw", "parse", str(CORPUS / LIS_2022)]
     first = subprocess.run(probe, env=env, capture_output=True, text=True, cwd=ROOT)
     assert first.returncode == 0, first.stderr
     tables = sorted((cache / "navlaw").glob("lark-*.sealed"))
@@ -174,7 +174,7 @@ def _run_build(cwd: Path, fault: int | None = None) -> subprocess.CompletedProce
     env = {k: v for k, v in os.environ.items() if k != publish.FAULT_ENV}
     if fault is not None:
         env[publish.FAULT_ENV] = str(fault)
-    return subprocess.run([sys.executable, "-m", "compiler", "build", "--corpus", "corpus", "--out", "out",
+    return subprocess.run([sys.executable, "-m", "navlaw", "build", "--corpus", "corpus", "--out", "out",
                            "--module", "mod", "--no-site", "--no-cache"], cwd=cwd, env=env,
                           capture_output=True, text=True)
 
@@ -464,7 +464,7 @@ def test_serve_answers_malformed_requests_with_400_and_lists_no_directory(tmp_pa
     from functools import partial
     from http.server import ThreadingHTTPServer
 
-    from compiler.site.serve import _Quiet
+    from navlaw.site.serve import _Quiet
 
     site = tmp_path / "site"
     (site / "law").mkdir(parents=True)
@@ -486,7 +486,7 @@ def test_serve_answers_malformed_requests_with_400_and_lists_no_directory(tmp_pa
 
 
 def test_serve_survives_any_error_in_a_rebuild():
-    from compiler.site.serve import guarded
+    from navlaw.site.serve import guarded
 
     said: list[str] = []
 

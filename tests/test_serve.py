@@ -11,7 +11,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from compiler.cli import cmd_serve, make_parser
+from navlaw.cli import cmd_serve, make_parser
 
 from .conftest import CORPUS, LIS_2022
 
@@ -123,7 +123,7 @@ def test_between_rebuilds_garbage_is_collected_and_what_was_set_aside_is_not_kep
     import gc
     import weakref
 
-    from compiler.site.serve import settle
+    from navlaw.site.serve import settle
 
     class Node:
         pass

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cli import main
-from compiler.diagnostics import Diagnostics, Severity
-from compiler.frontend import acts as A
-from compiler.frontend import effective as E
-from compiler.frontend.instructions import read_instruction
-from compiler.frontend.load import SourceDocument
-from compiler.frontend.manifest import Entry
+from navlaw.cli import main
+from navlaw.diagnostics import Diagnostics, Severity
+from navlaw.frontend import acts as A
+from navlaw.frontend import effective as E
+from navlaw.frontend.instructions import read_instruction
+from navlaw.frontend.load import SourceDocument
+from navlaw.frontend.manifest import Entry
 
 from .conftest import CORPUS, ROOT, load_module
 

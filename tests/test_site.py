@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from compiler.cli import main
+from navlaw.cli import main
 
 from .conftest import CORPUS, LIS_2022, ROOT
 
@@ -239,9 +239,9 @@ def test_every_node_of_the_law_in_force_is_on_its_page(site, corpus):
     on the section's page, and a heading-only section says the corpus has no text for it."""
     import html as H
 
-    from compiler.diagnostics import Diagnostics
-    from compiler.law import build_timeline
-    from compiler.site.pages import section_slug
+    from navlaw.diagnostics import Diagnostics
+    from navlaw.law import build_timeline
+    from navlaw.site.pages import section_slug
 
     timeline = build_timeline(corpus, Diagnostics())  # the law with the corpus's amending acts applied
     checked = 0
@@ -339,7 +339,7 @@ def test_page_links_are_the_relative_paths_os_path_would_give():
 
     from hypothesis import given, strategies as st
 
-    from compiler.site.render import rel_path
+    from navlaw.site.render import rel_path
 
     path = st.lists(st.sampled_from(["law", "history", "89-b", "index.md", "a.md", "."]), max_size=4).map(
         lambda p: "/".join(p) or ".")
@@ -374,7 +374,7 @@ def test_search_finds_each_version_once_not_again_in_every_redline_between_two(s
 def test_a_section_number_is_tagged_so_every_part_of_a_query_for_it_matches():
     """lunr splits "89-a" into "89…" and "a…": § 89-a's tags hold a word starting with each part; a word
     starting with the first part alone is not added (it would outrank § 88 for "88" with § 88-a's)."""
-    from compiler.site.pages import search_tags
+    from navlaw.site.pages import search_tags
 
     assert search_tags("89-a") == ["89-a", "a89"]
     assert search_tags("88") == ["88"]

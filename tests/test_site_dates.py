@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cli import main
+from navlaw.cli import main
 
 from .conftest import CORPUS
 
@@ -154,9 +154,9 @@ def test_the_change_report_has_a_page_per_year_and_an_index_that_says_what_each_
 def test_every_version_of_every_section_is_on_the_site(site_2024, corpus):
     """Nothing dropped: each node of each version the timeline knows (current law on the law page,
     superseded text and gaps on the history page) is on the site."""
-    from compiler.law.timeline import Timeline, document_versions
-    from compiler.report.changes import cited
-    from compiler.site.pages import section_slug
+    from navlaw.law.timeline import Timeline, document_versions
+    from navlaw.report.changes import cited
+    from navlaw.site.pages import section_slug
 
     timeline = Timeline(document_versions(corpus))
     checked = 0

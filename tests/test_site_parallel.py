@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.site import mkdocs_parallel
+from navlaw.site import mkdocs_parallel
 
 from .test_incremental import AMENDED_2027, RATE_2027, amend, build, tree_bytes
 
@@ -66,7 +66,7 @@ def test_an_incremental_build_on_two_cores_is_a_clean_build(tmp_path, corpus, ro
 
 
 def test_a_warning_in_a_worker_fails_the_strict_build(tmp_path, rounds, monkeypatch):
-    from compiler.site.mkdocs_build import build_site
+    from navlaw.site.mkdocs_build import build_site
 
     monkeypatch.setenv("NAVLAW_JOBS", "2")
     files = {"index.md": "# Home\n\nSee [the other page](other.md).\n",

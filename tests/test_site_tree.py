@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import compile_law, site_pages
-from compiler.frontend.nodes import Article, Formula, Node, Part, Provision, Section, Table, Text
+from navlaw.build import compile_law, site_pages
+from navlaw.frontend.nodes import Article, Formula, Node, Part, Provision, Section, Table, Text
 
 from .conftest import CORPUS
 

@@ -18,13 +18,13 @@ from .conftest import CORPUS, ROOT
 
 CHILD = textwrap.dedent("""
     import contextlib, io, json, sys
-    from compiler.cli import main
+    from navlaw.cli import main
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         code = main(sys.argv[1:])
     print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 """)
 
-SITE = ("mkdocs", "material", "markdown", "pymdownx", "jinja2", "compiler.site")
+SITE = ("mkdocs", "material", "markdown", "pymdownx", "jinja2", "navlaw.site")
 
 
 def loaded(*argv: str) -> set[str]:
@@ -44,20 +44,20 @@ def test_navlaw_fee_loads_the_fee_module_and_not_the_pipeline_or_the_site():
     modules = loaded("fee", "sandy-hook", "--units", "250", "--on", "2025-06-01", "--corpus", str(CORPUS))
     assert "navlaw_fees" in modules  # it did quote
     assert under(modules, *SITE) == []
-    assert under(modules, "lark", "rich", "compiler.frontend", "compiler.tariffs", "compiler.law",
-                 "compiler.fees.generate", "importlib.metadata", "compiler.build", "compiler.cache",
-                 "compiler.publish", "compiler.diagnostics") == []
+    assert under(modules, "lark", "rich", "navlaw.frontend", "navlaw.tariffs", "navlaw.law",
+                 "navlaw.fees.generate", "importlib.metadata", "navlaw.build", "navlaw.cache",
+                 "navlaw.publish", "navlaw.diagnostics") == []
 
 
 def test_navlaw_fee_json_loads_no_more():
     modules = loaded("fee", "sandy-hook", "--units", "250", "--on", "2025-06-01", "--json", "--corpus", str(CORPUS))
-    assert under(modules, *SITE, "lark", "rich", "compiler.frontend") == []
+    assert under(modules, *SITE, "lark", "rich", "navlaw.frontend") == []
 
 
 def test_navlaw_show_reads_the_corpus_but_loads_no_site():
     modules = loaded("show", "89-b", "--corpus", str(CORPUS))
-    assert "lark" in modules and "compiler.law" in modules  # it did read the corpus
-    assert under(modules, *SITE, "rich", "compiler.fees", "compiler.report") == []
+    assert "lark" in modules and "navlaw.law" in modules  # it did read the corpus
+    assert under(modules, *SITE, "rich", "navlaw.fees", "navlaw.report") == []
 
 
 def test_a_build_with_nothing_to_do_parses_nothing_and_loads_no_site(tmp_path):
@@ -65,17 +65,17 @@ def test_a_build_with_nothing_to_do_parses_nothing_and_loads_no_site(tmp_path):
     first = loaded(*args)
     assert "mkdocs" in first and "lark" in first  # the first build did build the site
     again = loaded(*args)
-    assert under(again, *SITE, "lark", "compiler.frontend", "compiler.tariffs", "compiler.law") == []
+    assert under(again, *SITE, "lark", "navlaw.frontend", "navlaw.tariffs", "navlaw.law") == []
 
 
 def test_version_is_looked_up_only_when_asked():
-    done = subprocess.run([sys.executable, "-m", "compiler", "--version"], capture_output=True, text=True, cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "navlaw", "--version"], capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0 and done.stdout.startswith("navlaw ")
 
 
 def test_the_quote_table_fits_the_width_and_keeps_every_amount_and_citation():
-    from compiler.report.quote_table import quote_text
+    from navlaw.report.quote_table import quote_text
 
     q = nf.quote("hudson-upper", units=350, on=__import__("datetime").date(2026, 6, 1), second_pilot=True,
                  docking="tug")

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.frontend import numbers as W
-from compiler.cli import main
-from compiler.diagnostics import Severity
-from compiler.tariffs.model import BracketSchedule, Effective, amounts
+from navlaw.frontend import numbers as W
+from navlaw.cli import main
+from navlaw.diagnostics import Severity
+from navlaw.tariffs.model import BracketSchedule, Effective, amounts
 
 from .conftest import CONSOLIDATED, CORPUS, HUDSON, LIS_2022, RULE, SANDY_HOOK
 
@@ -361,7 +361,7 @@ def test_tariff_lint_is_quiet_on_clean_tables(tariff_findings):
 def test_effective_range_checks_find_holes_and_overlaps():
     from dataclasses import replace
 
-    from compiler.tariffs.lint import lint
+    from navlaw.tariffs.lint import lint
     base = BracketSchedule(id="x/1", kind="brackets", route="r", series="r/base", title="t1", provision="1",
                            citation="§ 1", file="f", status="in-force", notes=(),
                            effective=Effective(dt.date(2020, 1, 1), dt.date(2021, 1, 1), "text", ""))

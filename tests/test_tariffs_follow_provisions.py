@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cli import main
+from navlaw.cli import main
 
 from .conftest import CORPUS, HUDSON, load_module
 

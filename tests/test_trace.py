@@ -10,7 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal as D
 import pytest
 
 import navlaw_fees as nf
-from compiler.cli import main
+from navlaw.cli import main
 
 from .conftest import CORPUS
 
@@ -126,8 +126,8 @@ def test_every_quoted_word_is_found_at_its_file_and_line(route, kw):
 
 
 def test_a_trace_names_the_provision_its_version_and_its_pages():
-    from compiler.site.render import anchor, section_slug
-    from compiler.fees.trace_gen import site_anchor, site_slug
+    from navlaw.site.render import anchor, section_slug
+    from navlaw.fees.trace_gen import site_anchor, site_slug
     t = nf.quote("long-island-sound", units=350, on=ON).trace()
     (line,) = t.lines
     assert line.where is not None
@@ -138,7 +138,7 @@ def test_a_trace_names_the_provision_its_version_and_its_pages():
     assert [(w.value, w.file) for w in rate] == [("10.89", "089-b.2022.txt")]
     assert rate[0].words == "ten\\ndollars and eighty-nine cents"  # the text's own characters: a literal "\\n" there
     for pid in ("89-b/4/b/1", "21nycrr/55.2/d/3", "88/4/b/1/ii/1/A/v", "45-aaaa*2/1"):
-        from compiler.frontend.nodes import section_of
+        from navlaw.frontend.nodes import section_of
         assert site_anchor(pid) == anchor(pid) and site_slug(section_of(pid)) == section_slug(section_of(pid))
 
 
@@ -243,7 +243,7 @@ def test_every_trace_link_is_a_page_and_anchor_of_the_site():
     """Each fee's provision link and version link (navlaw_fees' Where constants) lead to a real anchor."""
     from navlaw_fees import _schedules
 
-    from compiler.build import compile_law, site_pages
+    from navlaw.build import compile_law, site_pages
     pages = site_pages(compile_law(str(CORPUS)), ON)
     wheres = [v for k, v in vars(_schedules).items() if k.startswith("_WHERE_")]
     assert len(wheres) > 20

@@ -6,9 +6,9 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from compiler.diagnostics import Diagnostics, Severity
-from compiler.frontend.corpus import compile_text
-from compiler.frontend.nodes import Article, Formula, Part, Provision, Section, Table
+from navlaw.diagnostics import Diagnostics, Severity
+from navlaw.frontend.corpus import compile_text
+from navlaw.frontend.nodes import Article, Formula, Part, Provision, Section, Table
 
 from .conftest import CONSOLIDATED, CORPUS, HUDSON, LIS_2022, RULE, SANDY_HOOK
 

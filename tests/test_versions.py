@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import navlaw_fees as nf
-from compiler.frontend import acts as A
-from compiler.cli import main
+from navlaw.frontend import acts as A
+from navlaw.cli import main
 
 from .conftest import CORPUS, load_module
 
@@ -227,7 +227,7 @@ def test_citation_out_of_order_is_refused():
 
 
 def test_unwrap_joins_hyphenated_words_and_keeps_compounds():
-    from compiler.frontend.billprint import PrintLine
+    from navlaw.frontend.billprint import PrintLine
     lines = [PrintLine(1, 0, "  (2) A minimum charge calculated on two hundred pilot-"), PrintLine(2, 0, "age units and twenty-"),
              PrintLine(3, 0, "seven cents"), PrintLine(4, 0, "  (3) Next")]
     assert A.unwrap(lines, 0) == [(1, "(2) A minimum charge calculated on two hundred pilotage units and twenty-seven "
@@ -235,7 +235,7 @@ def test_unwrap_joins_hyphenated_words_and_keeps_compounds():
 
 
 def test_new_and_old_text_of_an_amendment():
-    from compiler.frontend.newmatter import new_text, old_words
+    from navlaw.frontend.newmatter import new_text, old_words
     body = "(1) all vessels shall pay [eleven dollars] TWELVE DOLLARS per unit; ON AND AFTER JANUARY FIRST."
     assert old_words(body) == ["1", "all", "vessels", "shall", "pay", "eleven", "dollars", "per", "unit"]
     assert new_text(body) == ("(1) All vessels shall pay twelve dollars per unit; on and after January first.", True)
@@ -244,7 +244,7 @@ def test_new_and_old_text_of_an_amendment():
 def test_show_88_in_2026_is_the_2022_text_not_the_2002_tables(capsys):
     """Issue 16: file 000's 2002 subitems and file 004's 2022 tables are one provision each
     (88/4/b/1/ii/1/A/ii …), so on 2026-06-01 the 2022 text is law and the 2002 tables are history."""
-    from compiler.cli import main
+    from navlaw.cli import main
     assert main(["show", "88", "--on", "2026-06-01"]) == 0
     out = capsys.readouterr().out
     assert "$(13.19 x P.U.)" in out  # table (v), from 2026-01-01

@@ -32,13 +32,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from compiler.export import akn_path
-from compiler.frontend.nodes import Formula, Node, Provision, Section, Table, Text, other_code, section_of
-from compiler.law.references import in_text
+from navlaw.export import akn_path
+from navlaw.frontend.nodes import Formula, Node, Provision, Section, Table, Text, other_code, section_of
+from navlaw.law.references import in_text
 
 if TYPE_CHECKING:
-    from compiler.frontend.corpus import Corpus
-    from compiler.law.timeline import TextVersion, Timeline
+    from navlaw.frontend.corpus import Corpus
+    from navlaw.law.timeline import TextVersion, Timeline
 
 NS = "http://docs.oasis-open.org/legaldocml/ns/akn/3.0"
 COUNTRY = "us-ny"

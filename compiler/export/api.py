@@ -18,18 +18,18 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from compiler.export import VERSION, akn_path, api_path, slug, stamped
-from compiler.frontend.nodes import Node
-from compiler.frontend.normalize import NormalText
-from compiler.frontend.outline import node_json
-from compiler.law.redline import render_json
-from compiler.law.references import in_text
-from compiler.tariffs.model import AnyTariff, to_json
+from navlaw.export import VERSION, akn_path, api_path, slug, stamped
+from navlaw.frontend.nodes import Node
+from navlaw.frontend.normalize import NormalText
+from navlaw.frontend.outline import node_json
+from navlaw.law.redline import render_json
+from navlaw.law.references import in_text
+from navlaw.tariffs.model import AnyTariff, to_json
 
 if TYPE_CHECKING:
-    from compiler.frontend.corpus import Corpus
-    from compiler.law.timeline import Composed, Timeline
-    from compiler.report.changes import Changes
+    from navlaw.frontend.corpus import Corpus
+    from navlaw.law.timeline import Composed, Timeline
+    from navlaw.report.changes import Changes
 
 SCHEMAS = Path(__file__).resolve().parent / "schema"
 
@@ -162,7 +162,7 @@ def changes_json(found: Changes) -> dict[str, Any]:
 def changes_between_json(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, end: dt.date,
                          acts: list[Any]) -> dict[str, Any]:
     """`navlaw changes --format json`: what changes in (start, end]."""
-    from compiler.report.changes import changes_between
+    from navlaw.report.changes import changes_between
 
     return stamped("changes", {"changes": [changes_json(changes_between(timeline, tariffs, start, end, acts))]})
 

@@ -9,16 +9,16 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from compiler.diagnostics import Severity
-from compiler.export.akn import akn_files
-from compiler.frontend.corpus import compile_corpus
-from compiler.publish import Output, OutputError, publish, write_marker
+from navlaw.diagnostics import Severity
+from navlaw.export.akn import akn_files
+from navlaw.frontend.corpus import compile_corpus
+from navlaw.publish import Output, OutputError, publish, write_marker
 
 
 def export_akn(corpus_dir: str, out_dir: str, on: dt.date | None) -> int:
     """Exit status: 0 written, 1 errors in the law text or the disk, 2 an output that may not be written."""
-    from compiler.law import build_timeline
-    from compiler.law.timeline import check_conflicts
+    from navlaw.law import build_timeline
+    from navlaw.law.timeline import check_conflicts
 
     corpus = compile_corpus(corpus_dir, relative=True)
     timeline = build_timeline(corpus, corpus.diagnostics)

@@ -17,9 +17,9 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from compiler.fees.plans import Plan, established
-from compiler.fees.reference import reference_quote
-from compiler.runtime import FeeError
+from navlaw.fees.plans import Plan, established
+from navlaw.fees.reference import reference_quote
+from navlaw.runtime import FeeError
 
 SIZES = (Decimal(50), Decimal(300), Decimal(1000))  # a small, a middling and a large vessel, in pilotage units
 FORMAT = 1

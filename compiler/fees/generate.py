@@ -2,7 +2,7 @@
 
 The output is straight-line Python: a named ``Decimal`` constant for every number of the law (named
 after its provision), one function per schedule with a docstring citing it, one quote function per
-route. Numbers reach the code only through :func:`compiler.formula.to_python` (numbers, the units
+route. Numbers reach the code only through :func:`navlaw.formula.to_python` (numbers, the units
 variable, + - ×) and ``repr()`` of strings, so nothing from the corpus is ever emitted as code.
 Output is deterministic: same corpus, same bytes.
 """
@@ -17,20 +17,20 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from compiler import resources
-from compiler.cache import jinja_bytecode
-from compiler.fees.names import V, comment, constant_roles, docstring, ident, ident_plain, prefixes, pystr, text
-from compiler.fees.package import header_lines, pyproject
-from compiler.fees.trace_gen import Traces, Versions, fmt_literal, work
-from compiler.fees.plans import ONE_PERSON, ROUNDED_BASE, board_refusal, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
-from compiler.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
-from compiler.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
+from navlaw import resources
+from navlaw.cache import jinja_bytecode
+from navlaw.fees.names import V, comment, constant_roles, docstring, ident, ident_plain, prefixes, pystr, text
+from navlaw.fees.package import header_lines, pyproject
+from navlaw.fees.trace_gen import Traces, Versions, fmt_literal, work
+from navlaw.fees.plans import ONE_PERSON, ROUNDED_BASE, board_refusal, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
+from navlaw.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
+from navlaw.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       to_json)
 
 TEMPLATES = resources.PACKAGE / "templates"
 RUNTIME = resources.PACKAGE / "runtime.py"
 TRACE = resources.PACKAGE / "trace.py"  # copied as navlaw_fees/trace.py; the runtime's import of it made relative
-TRACE_IMPORT = "from compiler.trace import"
+TRACE_IMPORT = "from navlaw.trace import"
 
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from compiler.tariffs.formula import Bin, Expr, Num, Units, numbers
-from compiler.tariffs.model import BracketSchedule
+from navlaw.tariffs.formula import Bin, Expr, Num, Units, numbers
+from navlaw.tariffs.model import BracketSchedule
 
 
 def ident(text: str) -> str:

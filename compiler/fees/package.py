@@ -9,7 +9,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from compiler.tariffs.model import AnyTariff
+    from navlaw.tariffs.model import AnyTariff
 
 
 def fee_module() -> ModuleType:
@@ -18,7 +18,7 @@ def fee_module() -> ModuleType:
     try:
         import navlaw_fees
     except ImportError as exc:
-        from compiler.diagnostics import Diagnostic, NavlawError, Severity  # only to say it is missing
+        from navlaw.diagnostics import Diagnostic, NavlawError, Severity  # only to say it is missing
 
         raise NavlawError([Diagnostic(
             Severity.ERROR, f"the fee module navlaw_fees is not installed ({exc})", "navlaw_fees", code="input",

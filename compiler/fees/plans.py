@@ -16,11 +16,11 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
-from compiler.runtime import MAX_OCCURRENCES, FeeError
-from compiler.tariffs.complete import quotable
-from compiler.tariffs.routes import RouteTable
-from compiler.tariffs.model import OPTION_TITLES, AnyTariff, BoardSet, BracketSchedule, Percentage, PerUnitFee
-from compiler.frontend.codes import without_code
+from navlaw.runtime import MAX_OCCURRENCES, FeeError
+from navlaw.tariffs.complete import quotable
+from navlaw.tariffs.routes import RouteTable
+from navlaw.tariffs.model import OPTION_TITLES, AnyTariff, BoardSet, BracketSchedule, Percentage, PerUnitFee
+from navlaw.frontend.codes import without_code
 
 HOURS_OPTIONS = ("stop_hours", "ice_detention_hours", "delay_hours", "detained_hours", "standby_hours",
                  "departure_delay_hours", "late_arrival_hours")

@@ -7,14 +7,14 @@ import datetime as dt
 from decimal import Decimal
 from typing import Callable
 
-from compiler.fees.plans import (ONE_PERSON, board_refusal, ROUNDED_BASE, OPTION_ORDER, Option, Plan, board_line_words, instead_note,
+from navlaw.fees.plans import (ONE_PERSON, board_refusal, ROUNDED_BASE, OPTION_ORDER, Option, Plan, board_line_words, instead_note,
                                  established, label_for, one_person_note)
-from compiler.runtime import (FeeError, Line, Period, Quote, board_amount, cents, check_options, choice, exclusive,
+from navlaw.runtime import (FeeError, Line, Period, Quote, board_amount, cents, check_options, choice, exclusive,
                               choices as choose_many, clamp, day, flag, number, occurrences, started, times,
                               undecided, unmeasured_units, vessel_or_unmeasured, whole)
-from compiler.tariffs.formula import describe
-from compiler.tariffs.model import AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
-from compiler.tariffs.model import clamp as clamp_amounts
+from navlaw.tariffs.formula import describe
+from navlaw.tariffs.model import AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
+from navlaw.tariffs.model import clamp as clamp_amounts
 
 
 def _pct_line(t: Percentage, base_amount: Decimal, hours: Decimal | None) -> tuple[Decimal, str]:

@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from lark.exceptions import LarkError
 
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend import billprint, effective as E
-from compiler.frontend.instructions import INSTRUCTS, SENTENCE, Target, citation_id, read_instruction  # noqa: F401
-from compiler.frontend.load import SourceDocument
-from compiler.frontend.manifest import Entry
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.frontend import billprint, effective as E
+from navlaw.frontend.instructions import INSTRUCTS, SENTENCE, Target, citation_id, read_instruction  # noqa: F401
+from navlaw.frontend.load import SourceDocument
+from navlaw.frontend.manifest import Entry
 
 CORPUS_LAW = "navigation law"  # the law the corpus holds; instructions for other laws are reported
 

@@ -10,9 +10,9 @@ import json
 import re
 from dataclasses import dataclass
 
-from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
-from compiler.frontend.manifest import Entry
-from compiler.frontend.nodes import Document
+from navlaw.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
+from navlaw.frontend.manifest import Entry
+from navlaw.frontend.nodes import Document
 
 _TAG = re.compile(r"\s*(?:<\?xml|<!doctype|<html|<body|<head|<pre|<div|<p\b|<[a-z_][a-z0-9_]*(?:\s[^<>]*)?>)", re.I)
 _BILL = re.compile(r"(?im)^\s*(?:\*\*Bill\s+ID:\*\*|##\s+Full\s+Text\b|AN\s+ACT\s+to\s+(?:amend|add|repeal)\b|"

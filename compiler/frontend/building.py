@@ -9,13 +9,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend import billprint
-from compiler.frontend import labels as L
-from compiler.frontend import layout
-from compiler.frontend.normalize import NormalText
-from compiler.frontend.nodes import NAV_LAW, Code, Document, Node, Text
-from compiler.frontend.parse import Line
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.frontend import billprint
+from navlaw.frontend import labels as L
+from navlaw.frontend import layout
+from navlaw.frontend.normalize import NormalText
+from navlaw.frontend.nodes import NAV_LAW, Code, Document, Node, Text
+from navlaw.frontend.parse import Line
 
 @dataclass
 class _B:

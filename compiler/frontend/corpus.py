@@ -8,20 +8,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-from compiler.cache import BuildCache
-from compiler.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
-from compiler.frontend.load import SourceDocument, decode, load
-from compiler.frontend.manifest import Entry, Manifest, load_manifest
-from compiler.frontend.normalize import normalize
-from compiler.frontend import codes
-from compiler.frontend.nodes import Code, Document
-from compiler.frontend.normalize import NormalText
-from compiler.frontend.assess import assess, refuse_non_law
-from compiler.frontend.figures import check_figures
-from compiler.frontend.invariants import check_tree
-from compiler.frontend.unicode import check_invisible
-from compiler.frontend.fragments import restore_labels, wrap_fragments
-from compiler.frontend.tree import build
+from navlaw.cache import BuildCache
+from navlaw.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
+from navlaw.frontend.load import SourceDocument, decode, load
+from navlaw.frontend.manifest import Entry, Manifest, load_manifest
+from navlaw.frontend.normalize import normalize
+from navlaw.frontend import codes
+from navlaw.frontend.nodes import Code, Document
+from navlaw.frontend.normalize import NormalText
+from navlaw.frontend.assess import assess, refuse_non_law
+from navlaw.frontend.figures import check_figures
+from navlaw.frontend.invariants import check_tree
+from navlaw.frontend.unicode import check_invisible
+from navlaw.frontend.fragments import restore_labels, wrap_fragments
+from navlaw.frontend.tree import build
 
 
 @dataclass
@@ -38,7 +38,7 @@ class Corpus:
     manifest: Manifest
     documents: list[Compiled]
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
-    acts: list = field(default_factory=list)  # compiler.acts.Act: amending acts, applied by the timeline
+    acts: list = field(default_factory=list)  # navlaw.acts.Act: amending acts, applied by the timeline
     # every file the front end read (its path in the corpus) -> the SHA-256 of the bytes it read: what a
     # build records it was made from (a file saved during the build is caught by comparing these)
     read: dict[str, str] = field(default_factory=dict)
@@ -176,7 +176,7 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None,
             continue
         read[entry.file] = src.sha256
         if entry.kind == "act":
-            from compiler.frontend.acts import parse_act
+            from navlaw.frontend.acts import parse_act
             acts.append(parse_act(src, entry, diags))
             continue
         key = cache.key("document", src.path, src.sha256, repr(entry)) if cache is not None and cache.enabled else ""

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from compiler.diagnostics import Severity
-from compiler.frontend.building import BuilderBase, _B
-from compiler.frontend.nodes import Formula, Row, Table, Text, table_row
-from compiler.frontend.parse import Line
+from navlaw.diagnostics import Severity
+from navlaw.frontend.building import BuilderBase, _B
+from navlaw.frontend.nodes import Formula, Row, Table, Text, table_row
+from navlaw.frontend.parse import Line
 
 _EQUALS_RE = re.compile(r"\s*equals\b", re.I)
 _RANGE_START_RE = re.compile(r"\s*(\d[\d,]*(?:\.\d+)?)\s+(?:to|and)\b")

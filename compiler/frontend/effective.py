@@ -20,8 +20,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from compiler.frontend import numbers as W
-from compiler.frontend.newmatter import MONTHS as _MONTHS
+from navlaw.frontend import numbers as W
+from navlaw.frontend.newmatter import MONTHS as _MONTHS
 
 _TAKE_EFFECT = re.compile(r"^(?:This act|This part|This article|This title|This subpart)\s+shall\s+take\s+effect\s+(?P<when>.+)$",
                           re.S | re.I)

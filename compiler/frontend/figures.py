@@ -9,9 +9,9 @@ import re
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend import numbers as W
-from compiler.frontend.normalize import NormalText
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.frontend import numbers as W
+from navlaw.frontend.normalize import NormalText
 
 # "(7.5%)", "(30)", "($100)", "($1,250.00)": a figure in parentheses. Most texts hold few, so the
 # words before each are parsed only there (a literal "(" lets the regex engine skip ahead fast).

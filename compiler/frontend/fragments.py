@@ -6,8 +6,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend.nodes import Code, Document, Node, Provision, Section, citation
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.frontend.nodes import Code, Document, Node, Provision, Section, citation
 
 
 def wrap_fragments(doc: Document, fragments: list[tuple[str, int, int]], code: Code,

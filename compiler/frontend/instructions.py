@@ -14,9 +14,9 @@ from functools import lru_cache
 
 from lark import Lark, Token, Tree
 
-from compiler import resources
-from compiler.cache import lark_parser
-from compiler.frontend import numbers as W
+from navlaw import resources
+from navlaw.cache import lark_parser
+from navlaw.frontend import numbers as W
 
 GRAMMAR = resources.path("grammar", "acts.lark")
 LEVELS = ("section", "subdivision", "paragraph", "subparagraph", "clause", "subclause", "item", "subitem")

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend import labels as L
-from compiler.frontend.nodes import Document, Node
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.frontend import labels as L
+from navlaw.frontend.nodes import Document, Node
 
 # Words of a web page or a printed bill that are never law text: "Top of Page", "Last modified: …",
 # "‹ Prev", a site's "Universal Citation:", a bill's "EXPLANATION--Matter in italics" and its LBD number.

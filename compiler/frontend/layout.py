@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from compiler.frontend.labels import roman_value
+from navlaw.frontend.labels import roman_value
 
 # ---- headings ---------------------------------------------------------------------------------------
 # A heading ends at a period after a word ("Short title.", "rates.", "(a).") followed by the section's

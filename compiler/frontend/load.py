@@ -9,7 +9,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler.diagnostics import Diagnostic, NavlawError, Severity
+from navlaw.diagnostics import Diagnostic, NavlawError, Severity
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.frontend import codes
-from compiler.diagnostics import Diagnostic, NavlawError, Severity
-from compiler.frontend.load import read_regular
+from navlaw.frontend import codes
+from navlaw.diagnostics import Diagnostic, NavlawError, Severity
+from navlaw.frontend.load import read_regular
 
 KINDS = ("consolidated", "section-text", "act", "rule", "proposed-rule")
 STATUSES = ("in-force", "proposed", "adopted", "superseded", "repealed")

@@ -208,7 +208,7 @@ def label_case(text: str, outer: tuple[str, ...] = (), own: str = "") -> tuple[s
     after "(ii)" is "(iii)"); one that opens a list takes the case its cousins under a parent of the same
     kind have, else the usual ladder's next level below its parent ("(A)" under "1." is "(a)", under
     "(i)" it stays "(A)"). A label of old law (in law case: followed by words in law case) stays as printed."""
-    from compiler.frontend.labels import RANK, Reading, readings
+    from navlaw.frontend.labels import RANK, Reading, readings
 
     stack: list[Reading] = []
     for lab in outer:  # each one a provision of the one before

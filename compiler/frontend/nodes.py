@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterator
 
-from compiler.frontend.codes import NAV_LAW as NAV_LAW, Code as Code  # the table of codes (re-exported)
-from compiler.frontend.normalize import NormalText
+from navlaw.frontend.codes import NAV_LAW as NAV_LAW, Code as Code  # the table of codes (re-exported)
+from navlaw.frontend.normalize import NormalText
 
 
 # ---- nodes ----------------------------------------------------------------------------------------

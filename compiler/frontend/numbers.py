@@ -20,8 +20,8 @@ from typing import Union
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput
 
-from compiler import resources
-from compiler.cache import lark_parser
+from navlaw import resources
+from navlaw.cache import lark_parser
 
 GRAMMAR = resources.path("grammar", "numbers.lark")
 

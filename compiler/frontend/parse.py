@@ -9,8 +9,8 @@ from functools import lru_cache
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput
 
-from compiler import resources
-from compiler.cache import lark_parser
+from navlaw import resources
+from navlaw.cache import lark_parser
 
 GRAMMAR = resources.path("grammar", "statute.lark")
 

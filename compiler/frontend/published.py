@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 
-from compiler.diagnostics import Severity
-from compiler.frontend import labels as L
-from compiler.frontend import codes, layout
-from compiler.frontend.building import _ARTICLE_RE, _SECTION_RE, BuilderBase, _B
-from compiler.frontend.nodes import Article, Part, Section, Text
-from compiler.frontend.parse import Line, line_at
+from navlaw.diagnostics import Severity
+from navlaw.frontend import labels as L
+from navlaw.frontend import codes, layout
+from navlaw.frontend.building import _ARTICLE_RE, _SECTION_RE, BuilderBase, _B
+from navlaw.frontend.nodes import Article, Part, Section, Text
+from navlaw.frontend.parse import Line, line_at
 
 
 # Westlaw's NYCRR: "51.1 Sandy Hook pilot apprentices." and the compilation's header lines

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import re
 
-from compiler.frontend import labels as L
-from compiler.diagnostics import Diagnostics, Severity
-from compiler.frontend.building import _ARTICLE_RE, _SECTION_RE, MAX_DEPTH, MAX_FINDINGS_PER_KIND, _B
-from compiler.frontend.drawings import Drawings
-from compiler.frontend.normalize import NormalText
-from compiler.frontend.parse import Line, line_at, parse_lines
-from compiler.frontend.published import PublishedLayouts
-from compiler.frontend import layout
-from compiler.frontend.nodes import NAV_LAW, Article, Code, Document, Node, Part, Provision, Section, Table, Text, citation
+from navlaw.frontend import labels as L
+from navlaw.diagnostics import Diagnostics, Severity
+from navlaw.frontend.building import _ARTICLE_RE, _SECTION_RE, MAX_DEPTH, MAX_FINDINGS_PER_KIND, _B
+from navlaw.frontend.drawings import Drawings
+from navlaw.frontend.normalize import NormalText
+from navlaw.frontend.parse import Line, line_at, parse_lines
+from navlaw.frontend.published import PublishedLayouts
+from navlaw.frontend import layout
+from navlaw.frontend.nodes import NAV_LAW, Article, Code, Document, Node, Part, Provision, Section, Table, Text, citation
 
 
 class Builder(PublishedLayouts, Drawings):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend.normalize import NormalText
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.frontend.normalize import NormalText
 
 # A label or a section number around the edit: "§ 8|8.", "(|b)", "(1|-a)", "4|." — the normalized text
 # just before and after the removed character.

@@ -6,20 +6,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from compiler.diagnostics import Diagnostics
-    from compiler.frontend.corpus import Corpus
-    from compiler.law.timeline import Timeline
+    from navlaw.diagnostics import Diagnostics
+    from navlaw.frontend.corpus import Corpus
+    from navlaw.law.timeline import Timeline
 
 
 def build_timeline(corpus: Corpus, diags: Diagnostics | None = None) -> Timeline:
     """Every provision's text versions on their dates: the corpus's texts, then its amending acts
     checked and applied in the order they take effect."""
-    from compiler.law.amend import apply_acts
-    from compiler.law.timeline import Timeline, document_versions
+    from navlaw.law.amend import apply_acts
+    from navlaw.law.timeline import Timeline, document_versions
 
     versions = document_versions(corpus)
     if any(c.source.text.startswith("..SO DOC") or "\n..SO DOC" in c.source.text for c in corpus.documents):
-        from compiler.law.updates import apply_updates  # LBDC update records: repeals, or said not applied
+        from navlaw.law.updates import apply_updates  # LBDC update records: repeals, or said not applied
         apply_updates(corpus, versions, diags if diags is not None else corpus.diagnostics)
     timeline = Timeline(versions)
     if corpus.acts:

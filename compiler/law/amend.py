@@ -10,14 +10,14 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend.acts import Act, Instruction, parse_act
-from compiler.frontend.corpus import Compiled
-from compiler.frontend.load import SourceDocument
-from compiler.frontend.newmatter import TOKEN, CaseBook, new_text, old_text, old_tokens, old_words
-from compiler.frontend.normalize import normalize
-from compiler.frontend.nodes import NAV_LAW, Node, Table, citation
-from compiler.frontend.tree import build
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.frontend.acts import Act, Instruction, parse_act
+from navlaw.frontend.corpus import Compiled
+from navlaw.frontend.load import SourceDocument
+from navlaw.frontend.newmatter import TOKEN, CaseBook, new_text, old_text, old_tokens, old_words
+from navlaw.frontend.normalize import normalize
+from navlaw.frontend.nodes import NAV_LAW, Node, Table, citation
+from navlaw.frontend.tree import build
 
 
 def words_of(node: Node) -> list[str]:
@@ -136,7 +136,7 @@ def _first_day(act: Act) -> tuple[dt.date, str]:
 
 def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped-def]
     """Check each act's instructions against the law the day before they take effect, and add its versions."""
-    from compiler.law.timeline import TextVersion, Timeline
+    from navlaw.law.timeline import TextVersion, Timeline
 
     versions = [v for vs in timeline.versions.values() for v in vs]
     order = len(corpus.documents)

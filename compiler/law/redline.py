@@ -11,8 +11,8 @@ import difflib
 from dataclasses import dataclass
 from typing import Callable
 
-from compiler import escape as esc
-from compiler.frontend.nodes import Node, Provision, Table, Text
+from navlaw import escape as esc
+from navlaw.frontend.nodes import Node, Provision, Table, Text
 
 
 @dataclass(frozen=True)

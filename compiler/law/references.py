@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from compiler.frontend import numbers as W
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend.corpus import Corpus, per_document
-from compiler.frontend.nodes import other_code, Document, Node, Text, section_of
+from navlaw.frontend import numbers as W
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.frontend.corpus import Corpus, per_document
+from navlaw.frontend.nodes import other_code, Document, Node, Text, section_of
 
 _NUM = r"(?:\d+(?:-[a-z]{1,5})?)"
 _WORDS = r"(?:[a-z]+(?:[- ][a-z]+){0,3}?)"

@@ -19,9 +19,9 @@ import bisect
 import datetime as dt
 from dataclasses import dataclass, field, replace
 
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend.corpus import Compiled, Corpus
-from compiler.frontend.nodes import Node, Section, Text, lineage, section_of
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.frontend.corpus import Compiled, Corpus
+from navlaw.frontend.nodes import Node, Section, Text, lineage, section_of
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend.layout import record
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.frontend.layout import record
 
 CORPUS_LBDC_LAW = "NAV"  # the LBDC code of the law the corpus holds (frontend/acts.py: CORPUS_LAW)
 
@@ -69,7 +69,7 @@ def _named_date(name: str) -> tuple[dt.date | None, str]:
 
 def apply_updates(corpus, versions: list, diags: Diagnostics) -> None:  # type: ignore[no-untyped-def, type-arg]
     """Add the versions the corpus's applicable update records make (repeals), and say what is not applied."""
-    from compiler.law.timeline import TextVersion, Timeline
+    from navlaw.law.timeline import TextVersion, Timeline
 
     order = len(corpus.documents)
     for u in updates_of(corpus):

@@ -16,9 +16,9 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.diagnostics import Diagnostic, NavlawError, Severity
-from compiler.frontend.load import read_regular
-from compiler.frontend.nodes import NAV_LAW, citation
+from navlaw.diagnostics import Diagnostic, NavlawError, Severity
+from navlaw.frontend.load import read_regular
+from navlaw.frontend.nodes import NAV_LAW, citation
 
 
 @dataclass
@@ -40,8 +40,8 @@ class Checked:
 def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, compile_law) -> Checked:  # type: ignore[no-untyped-def]
     """The review of one act against the corpus in ``corpus_dir`` (which is not changed); ``compile_law``
     is the pipeline's (compiler/build.py), given by the command line."""
-    from compiler.law.redline import compare, render_text
-    from compiler.report.changes import fee_changes, wording
+    from navlaw.law.redline import compare, render_text
+    from navlaw.report.changes import fee_changes, wording
 
     path = Path(file)
     out = Checked(str(path))

@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from compiler.law.redline import Change, compare, render_html, render_text
-from compiler.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
+from navlaw.law.redline import Change, compare, render_html, render_text
+from navlaw.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
                       PerUnitFee, TimeFee)
-from compiler.frontend.acts import Act
-from compiler.frontend.nodes import section_name, section_of, section_order
-from compiler.law.amend import earliest_reading
-from compiler.law.timeline import Timeline
-from compiler.frontend.codes import without_code
+from navlaw.frontend.acts import Act
+from navlaw.frontend.nodes import section_name, section_of, section_order
+from navlaw.law.amend import earliest_reading
+from navlaw.law.timeline import Timeline
+from navlaw.frontend.codes import without_code
 
 
 def _money(x: Decimal) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compiler.tariffs.model import AnyTariff, BracketSchedule, amounts
+from navlaw.tariffs.model import AnyTariff, BracketSchedule, amounts
 
 
 def _when(t: AnyTariff) -> str:

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from compiler.frontend.acts import Act
-from compiler.frontend.nodes import section_name, section_of
-from compiler.report.changes import Changes
+from navlaw.frontend.acts import Act
+from navlaw.frontend.nodes import section_name, section_of
+from navlaw.report.changes import Changes
 
 VERBS = {"changed": "amended", "added": "added", "removed": "repealed", "gap": "no longer known in the corpus",
          "known": "known in the corpus again"}
@@ -124,7 +124,7 @@ def pending(changes: Sequence[Changes], acts: Sequence[Act], section: str, on: d
 
 def upcoming(changes: Sequence[Changes], on: dt.date, days: int = 365) -> list[tuple[str, str, str]]:
     """(date, year page, what) for each date in the next ``days`` days on which the law changes."""
-    from compiler.site.history import _in_words
+    from navlaw.site.history import _in_words
 
     until = on + dt.timedelta(days=days)
     return [(str(c.end), f"changes/{c.end.year}.md#{c.end}", _in_words(c)) for c in changes if on < c.end <= until]

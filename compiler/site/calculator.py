@@ -3,11 +3,11 @@ module is generated from, so the page gives the same cents)."""
 
 from __future__ import annotations
 
-from compiler.tariffs.model import AnyTariff
+from navlaw.tariffs.model import AnyTariff
 
 
 def _expr_json(e) -> dict[str, object]:  # type: ignore[no-untyped-def]
-    from compiler.tariffs.formula import Bin, Neg, Num, Units
+    from navlaw.tariffs.formula import Bin, Neg, Num, Units
     if isinstance(e, Num):
         return {"num": str(e.value)}
     if isinstance(e, Units):
@@ -19,7 +19,7 @@ def _expr_json(e) -> dict[str, object]:  # type: ignore[no-untyped-def]
 
 
 def _extra_json(t: AnyTariff) -> dict[str, object]:
-    from compiler.tariffs.model import FractionOfRate, Percentage, PerUnitFee, TimeFee
+    from navlaw.tariffs.model import FractionOfRate, Percentage, PerUnitFee, TimeFee
     d: dict[str, object] = {"kind": t.kind, "citation": t.citation, "provision": t.provision, "title": t.title,
                             "option": getattr(t, "option", ""), "choice": getattr(t, "choice", "")}
     if isinstance(t, Percentage):
@@ -42,8 +42,8 @@ def _extra_json(t: AnyTariff) -> dict[str, object]:
 
 def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
     """The fee plans as data for the calculator (same objects the fee module is generated from)."""
-    from compiler.tariffs.formula import describe
-    from compiler.fees.plans import ONE_PERSON, OPTION_ORDER, label_for, board_line_words, established, no_schedule_message
+    from navlaw.tariffs.formula import describe
+    from navlaw.fees.plans import ONE_PERSON, OPTION_ORDER, label_for, board_line_words, established, no_schedule_message
     out: dict[str, object] = {}
     for route, plan in plans.items():
         periods = []

@@ -11,12 +11,12 @@ import re
 from decimal import ROUND_CEILING, Decimal
 from typing import TYPE_CHECKING
 
-from compiler import escape as esc
-from compiler.runtime import cents
-from compiler.tariffs.model import BracketSchedule
+from navlaw import escape as esc
+from navlaw.runtime import cents
+from navlaw.tariffs.model import BracketSchedule
 
 if TYPE_CHECKING:
-    from compiler.site.money import Quotes
+    from navlaw.site.money import Quotes
 
 # A viewBox this wide, drawn 350 px wide on a phone, keeps 15-unit text above 10 px.
 W, H = 480, 300
@@ -112,7 +112,7 @@ def _not_drawn(schedules: list[BracketSchedule], quotes: Quotes) -> str:
     left = [s for s in schedules if not quotes.quotable(s)]
     if not left:
         return ""
-    from compiler.report.changes import cited
+    from navlaw.report.changes import cited
     items = "; ".join(f"{s.citation} ({cited(quotes.why_not(s))})" for s in left)
     return (f'<p class="chart-alt not-drawn" data-search-exclude>Not drawn, as <code>navlaw fee</code> quotes no day '
             f'of them: {esc.text(items)}.</p>')

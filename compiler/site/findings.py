@@ -11,11 +11,11 @@ from pathlib import Path
 
 from jinja2 import Environment
 
-from compiler import escape as esc
-from compiler.diagnostics import Diagnostic, Diagnostics
-from compiler.frontend.corpus import Corpus
-from compiler.frontend.nodes import lineage, section_of
-from compiler.site.render import Pages, _rel, cite_id
+from navlaw import escape as esc
+from navlaw.diagnostics import Diagnostic, Diagnostics
+from navlaw.frontend.corpus import Corpus
+from navlaw.frontend.nodes import lineage, section_of
+from navlaw.site.render import Pages, _rel, cite_id
 
 SEVERITIES = ("error", "warning", "info")
 

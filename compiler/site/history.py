@@ -15,14 +15,14 @@ from typing import Callable, Sequence
 
 from jinja2 import Environment
 
-from compiler import escape as esc
-from compiler.frontend.nodes import Provision, Table, lineage, section_name
-from compiler.frontend.newmatter import TOKEN
-from compiler.law.redline import compare
-from compiler.law.timeline import Composed, Timeline, TextVersion, short_name
-from compiler.report.changes import Changes, cited, redline_html, report, under_its_date
-from compiler.tariffs.model import AnyTariff
-from compiler.site.render import Memo, Pages, _rel, cite_id, content, sec_name, named, render_node, section_slug
+from navlaw import escape as esc
+from navlaw.frontend.nodes import Provision, Table, lineage, section_name
+from navlaw.frontend.newmatter import TOKEN
+from navlaw.law.redline import compare
+from navlaw.law.timeline import Composed, Timeline, TextVersion, short_name
+from navlaw.report.changes import Changes, cited, redline_html, report, under_its_date
+from navlaw.tariffs.model import AnyTariff
+from navlaw.site.render import Memo, Pages, _rel, cite_id, content, sec_name, named, render_node, section_slug
 
 # Up to this many versions of a section, its history page holds the redline between every two of
 # them (n·(n−1)/2); past it, each version against the one before and against the latest only, so a

@@ -32,9 +32,9 @@ from typing import Any
 
 from mkdocs.plugins import event_priority
 
-from compiler import resources
-from compiler.cache import BuildCache, digest, jinja_bytecode, private_dir, tree_digest, tree_stamp, user_cache
-from compiler.publish import link_or_copy
+from navlaw import resources
+from navlaw.cache import BuildCache, digest, jinja_bytecode, private_dir, tree_digest, tree_stamp, user_cache
+from navlaw.publish import link_or_copy
 
 SITE = resources.path("site")
 _DIRTY_NOTICE = "A 'dirty' build is being performed"
@@ -405,7 +405,7 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
 
-    from compiler.site.mkdocs_parallel import parallel_loops
+    from navlaw.site.mkdocs_parallel import parallel_loops
 
     collect = _Collect()
     logger = logging.getLogger("mkdocs")

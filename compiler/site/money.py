@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from compiler.fees.plans import Plan
-from compiler.fees.reference import reference_quote
-from compiler.runtime import FeeError, Quote
-from compiler.tariffs.model import BracketSchedule
+from navlaw.fees.plans import Plan
+from navlaw.fees.reference import reference_quote
+from navlaw.runtime import FeeError, Quote
+from navlaw.tariffs.model import BracketSchedule
 
 
 class Quotes:

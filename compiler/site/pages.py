@@ -18,27 +18,27 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from compiler import resources
-from compiler import escape as esc
-from compiler.cache import jinja_bytecode
-from compiler.diagnostics import Diagnostics
-from compiler.frontend.corpus import Corpus
-from compiler.frontend.nodes import Article, Node, Part, Provision, Section, Text, section_of
-from compiler.law.definitions import find as find_definitions
-from compiler.law.timeline import Timeline
-from compiler.site.calculator import plans_json
-from compiler.site.charts import fee_chart, fee_text, in_force, rate_chart, status_on
-from compiler.report.changes import Changes, brief, cited
-from compiler.site.money import Quotes
-from compiler.site.findings import diagnostics_pages
-from compiler.site.penalties import penalty_pages
-from compiler.site.history import (act_insertions, older_parts, change_pages, history_page, known_notes, picker, section_histories,
+from navlaw import resources
+from navlaw import escape as esc
+from navlaw.cache import jinja_bytecode
+from navlaw.diagnostics import Diagnostics
+from navlaw.frontend.corpus import Corpus
+from navlaw.frontend.nodes import Article, Node, Part, Provision, Section, Text, section_of
+from navlaw.law.definitions import find as find_definitions
+from navlaw.law.timeline import Timeline
+from navlaw.site.calculator import plans_json
+from navlaw.site.charts import fee_chart, fee_text, in_force, rate_chart, status_on
+from navlaw.report.changes import Changes, brief, cited
+from navlaw.site.money import Quotes
+from navlaw.site.findings import diagnostics_pages
+from navlaw.site.penalties import penalty_pages
+from navlaw.site.history import (act_insertions, older_parts, change_pages, history_page, known_notes, picker, section_histories,
                                     source_line)
-from compiler.site.render import Memo, Pages, _rel, anchor, content, sec_name, rel_path, render_node, section_slug, tariff_link
-from compiler.site.announced import pending, upcoming
-from compiler.tariffs.complete import prove
-from compiler.tariffs.model import AnyTariff, BracketSchedule
-from compiler.frontend.codes import chapter_name
+from navlaw.site.render import Memo, Pages, _rel, anchor, content, sec_name, rel_path, render_node, section_slug, tariff_link
+from navlaw.site.announced import pending, upcoming
+from navlaw.tariffs.complete import prove
+from navlaw.tariffs.model import AnyTariff, BracketSchedule
+from navlaw.frontend.codes import chapter_name
 
 SITE = resources.path("site")
 TEMPLATES = resources.PACKAGE / "templates" / "site"
@@ -216,8 +216,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                          (page, _article_name(a), len(items), parts))
     out["law/outside.md"] = _outside(corpus, P, env)
     # tariffs: every amount from the plans the fee module is generated from (compiler/site/money.py)
-    from compiler.fees.plans import build_plans
-    from compiler.tariffs.routes import RouteTable
+    from navlaw.fees.plans import build_plans
+    from navlaw.tariffs.routes import RouteTable
     plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
     quotes = Quotes(plans)
     routes = []
@@ -265,8 +265,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
 
 def _data_links(timeline: Timeline, sec: str, on: dt.date, page: str) -> dict[str, str]:
     """The section as data, from its page: its JSON (every version) and its Akoma Ntoso as in force ``on``."""
-    from compiler.export import akn_path, api_path
-    from compiler.export.akn import expression_on
+    from navlaw.export import akn_path, api_path
+    from navlaw.export.akn import expression_on
 
     here = page[: -len("index.md")] if page.endswith("index.md") else page[:-3] + "/"
     day = expression_on(timeline, sec, on)
@@ -319,7 +319,7 @@ def _outside(corpus: Corpus, P: Pages, env: Environment) -> str:
 def _claim(out: dict[str, str], page: str, what: str) -> None:
     """Two parts of the law that would be written to one page are an error, never an overwrite."""
     if page in out:
-        from compiler.diagnostics import Diagnostic, NavlawError, Severity
+        from navlaw.diagnostics import Diagnostic, NavlawError, Severity
         raise NavlawError([Diagnostic(Severity.ERROR, f"{what} and another part of the corpus would both be the site's "
                                       f"page {page}: give them distinct numbers", page, code="site")])
 

@@ -10,11 +10,11 @@ from typing import Sequence
 
 from jinja2 import Environment
 
-from compiler import escape as esc
-from compiler.frontend.nodes import section_of, section_order
-from compiler.report.changes import brief
-from compiler.site.render import Pages, _rel, tariff_link
-from compiler.tariffs.model import AnyTariff, Penalty
+from navlaw import escape as esc
+from navlaw.frontend.nodes import section_of, section_order
+from navlaw.report.changes import brief
+from navlaw.site.render import Pages, _rel, tariff_link
+from navlaw.tariffs.model import AnyTariff, Penalty
 
 BOUND = {"max": "at most", "min": "at least"}
 

@@ -13,12 +13,12 @@ import os
 import re
 from typing import Callable
 
-from compiler import escape as esc
-from compiler.cache import digest
-from compiler.frontend.nodes import (NAV_LAW, Formula, Node, Provision, Section, Table, Text, citation, lineage, other_code,
+from navlaw import escape as esc
+from navlaw.cache import digest
+from navlaw.frontend.nodes import (NAV_LAW, Formula, Node, Provision, Section, Table, Text, citation, lineage, other_code,
                                      section_name, section_of)
-from compiler.law.definitions import Definition, mark
-from compiler.tariffs.model import AnyTariff
+from navlaw.law.definitions import Definition, mark
+from navlaw.tariffs.model import AnyTariff
 
 
 def anchor(node_id: str) -> str:
@@ -204,7 +204,7 @@ def named(P: Pages, page: str, node_id: str, text: str) -> str:
 
 
 _WORDS_REF = re.compile(r"\bsection ((?:[a-z]+[- ]){0,4}?[a-z]+?)(?:-([a-z]{1,2}))? of this (article|chapter)\b")
-from compiler.law.references import _DIGIT_REF, _EXTERNAL, section_number  # noqa: E402  (one definition of each form)
+from navlaw.law.references import _DIGIT_REF, _EXTERNAL, section_number  # noqa: E402  (one definition of each form)
 
 
 def link_refs(escaped: str, pages: Pages, page: str) -> str:
@@ -427,7 +427,7 @@ def render_node(n: Node, pages: Pages, page: str, depth: int = 0, prefix: str = 
     return out
 
 
-from compiler.report.changes import cited  # noqa: E402  (messages about the record, ids as citations)
+from navlaw.report.changes import cited  # noqa: E402  (messages about the record, ids as citations)
 
 
 def cite_id(node_id: str) -> str:

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from compiler.cache import BuildCache
-    from compiler.diagnostics import Diagnostics
-    from compiler.frontend.corpus import Corpus
-    from compiler.law.timeline import Timeline
-    from compiler.tariffs.model import AnyTariff
+    from navlaw.cache import BuildCache
+    from navlaw.diagnostics import Diagnostics
+    from navlaw.frontend.corpus import Corpus
+    from navlaw.law.timeline import Timeline
+    from navlaw.tariffs.model import AnyTariff
 
 
 def tariffs_and_lint(corpus: Corpus, timeline: Timeline | None = None,
@@ -19,13 +19,13 @@ def tariffs_and_lint(corpus: Corpus, timeline: Timeline | None = None,
     """Extract every tariff (from the corpus texts and from what amending acts put in force), date it by
     the timeline, and lint; the findings go to the returned collector. With a cache, the tariffs of an
     unchanged document are not extracted again."""
-    from compiler.diagnostics import Diagnostics
-    from compiler.law import build_timeline
-    from compiler.tariffs.dating import act_tariffs, date_tariffs
-    from compiler.tariffs.extract import extract, raw_line_lookup, unique_ids
-    from compiler.tariffs import complete
-    from compiler.tariffs.lint import lint
-    from compiler.tariffs.routes import RouteTable
+    from navlaw.diagnostics import Diagnostics
+    from navlaw.law import build_timeline
+    from navlaw.tariffs.dating import act_tariffs, date_tariffs
+    from navlaw.tariffs.extract import extract, raw_line_lookup, unique_ids
+    from navlaw.tariffs import complete
+    from navlaw.tariffs.lint import lint
+    from navlaw.tariffs.routes import RouteTable
 
     diags = Diagnostics()
     if timeline is None:

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Callable
 
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.runtime import MAX_UNITS
-from compiler.tariffs.formula import evaluate
-from compiler.tariffs.model import AnyTariff, Bracket, BracketSchedule, Source
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.runtime import MAX_UNITS
+from navlaw.tariffs.formula import evaluate
+from navlaw.tariffs.model import AnyTariff, Bracket, BracketSchedule, Source
 
 RawLine = Callable[[str, int], str]
 

@@ -16,11 +16,11 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend.nodes import lineage, section_name, section_of
-from compiler.law.timeline import Span, TextVersion, Timeline, short_name
-from compiler.tariffs.model import AnyTariff
-from compiler.tariffs.routes import RouteTable
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.frontend.nodes import lineage, section_name, section_of
+from navlaw.law.timeline import Span, TextVersion, Timeline, short_name
+from navlaw.tariffs.model import AnyTariff
+from navlaw.tariffs.routes import RouteTable
 
 
 def date_tariffs(tariffs: list[AnyTariff], timeline: Timeline, diags: Diagnostics | None = None) -> list[AnyTariff]:
@@ -59,7 +59,7 @@ def check_successors(tariffs: list[AnyTariff], timeline: Timeline, diags: Diagno
     """Tariffs follow provisions: a schedule ends where a new text of its provision (or of one enclosing it)
     takes effect. When that new text yields no fee of the schedule's series where the old one did, the new
     rate could not be read: an error naming the provision and the day, never the old rate carried on."""
-    from compiler.diagnostics import Diagnostic, Severity
+    from navlaw.diagnostics import Diagnostic, Severity
 
     said: set[tuple[str, str]] = set()
     for t in tariffs:
@@ -157,7 +157,7 @@ def act_tariffs(timeline: Timeline, diags: Diagnostics, routes: RouteTable,
     """Tariffs read from the texts amending acts put in force. With ``raws`` (each act file's text as received),
     every amount points at its characters in the act as printed (``in_print``), not at the new text navlaw
     composed from it."""
-    from compiler.tariffs.extract import extract_document
+    from navlaw.tariffs.extract import extract_document
 
     out: list[AnyTariff] = []
     for vs in timeline.versions.values():
@@ -181,7 +181,7 @@ def in_print(t, raw_file: str, raw: str | None, target: str):  # type: ignore[no
     """``t`` with its amounts' sources in the act as printed: from the new text of ``target`` (its label at a line
     start after an instruction's "to read as follows:"), each amount is the next occurrence of its characters,
     outside [brackets] (the deleted old matter). Left as read when the print does not hold them in that order."""
-    from compiler.tariffs.model import Amount, Effective, Source
+    from navlaw.tariffs.model import Amount, Effective, Source
 
     if raw is None:
         return t
@@ -264,7 +264,7 @@ def _restates(timeline: Timeline, file: str, provision: str, words: str) -> bool
 
 def _sentence(timeline: Timeline, t: AnyTariff) -> str:
     """The sentence of the raw text a tariff's first amount was read from."""
-    from compiler.tariffs.model import amounts
+    from navlaw.tariffs.model import amounts
 
     v = _version_of(timeline, t.file, t.provision)
     first = next(iter(amounts(t)), None)
@@ -290,7 +290,7 @@ def follow_timeline(tariffs: list, timeline: Timeline, diags: Diagnostics | None
       sentence reworded past what the forms read) ends the series' last text there too: the older rate
       is never carried over the newer text; that is an error in ``diags``, never a quiet fallback.
     """
-    from compiler.tariffs.model import Effective
+    from navlaw.tariffs.model import Effective
 
     by_series: dict[str, list[int]] = {}
     for i, t in enumerate(tariffs):
@@ -393,7 +393,7 @@ def follow_timeline(tariffs: list, timeline: Timeline, diags: Diagnostics | None
 
 
 def _report_silent(diags: Diagnostics, t: AnyTariff, later: str, end: dt.date) -> None:
-    from compiler.tariffs.model import amounts
+    from navlaw.tariffs.model import amounts
 
     where = next(iter(amounts(t)), None)
     line, col, text = (where.source.line, where.source.column, where.source.text) if where else (0, 0, "")
@@ -433,7 +433,7 @@ def inherit_clamps(tariffs: list) -> list:  # type: ignore[type-arg]
     """A schedule read from an act's new text keeps the unit minimum and maximum of the schedule it
     replaces when the act leaves the provision that states them unchanged (§ 89-b(4)(b)(2) when an act
     amends only (b)(1))."""
-    from compiler.tariffs.model import BracketSchedule
+    from navlaw.tariffs.model import BracketSchedule
 
     out = list(tariffs)
     for i, t in enumerate(out):

@@ -1,7 +1,7 @@
 """Extracts tariffs from the section trees: rate tables, prose fee schedules, board-set fees, penalties.
 
 Extractors read the tree (nodes with ids and spans of the normalized text), never the raw file; every
-number they keep is an :class:`~compiler.tariffs.Amount` whose :class:`~compiler.tariffs.Source`
+number they keep is an :class:`~navlaw.tariffs.Amount` whose :class:`~navlaw.tariffs.Source`
 slices the raw file at the characters it came from. Dates come from the text ("Effective January
 first, two thousand twenty-two"), from manifest anchors for relative phrases ("twelve months after
 the effective date of this clause"), or from manifest fragments; anything else stays unresolved.
@@ -18,15 +18,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from compiler.cache import BuildCache
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend.corpus import Compiled, Corpus
-from compiler.frontend.nodes import section_of
-from compiler.tariffs.forms import LATE, PRICED, UNPRICED
-from compiler.tariffs.forms import table
-from compiler.tariffs.model import OPTION_TITLES, AnyTariff, BracketSchedule
-from compiler.tariffs.reading import Ctx, provisions
-from compiler.tariffs.routes import RouteTable
+from navlaw.cache import BuildCache
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.frontend.corpus import Compiled, Corpus
+from navlaw.frontend.nodes import section_of
+from navlaw.tariffs.forms import LATE, PRICED, UNPRICED
+from navlaw.tariffs.forms import table
+from navlaw.tariffs.model import OPTION_TITLES, AnyTariff, BracketSchedule
+from navlaw.tariffs.reading import Ctx, provisions
+from navlaw.tariffs.routes import RouteTable
 
 
 # ---- driver -----------------------------------------------------------------------------------------------

@@ -16,8 +16,8 @@ from typing import Callable, Union
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import LarkError
 
-from compiler import resources
-from compiler.cache import lark_parser
+from navlaw import resources
+from navlaw.cache import lark_parser
 
 GRAMMAR = resources.path("grammar", "formula.lark")
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Callable
 
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.tariffs.formula import evaluate, numbers, unit_offsets, uses_units
-from compiler.tariffs.model import AnyTariff, Bracket, BracketSchedule, Percentage, Source, amounts
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.tariffs.formula import evaluate, numbers, unit_offsets, uses_units
+from navlaw.tariffs.model import AnyTariff, Bracket, BracketSchedule, Percentage, Source, amounts
 
 RawLine = Callable[[str, int], str]
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Union
 
-from compiler.runtime import clamp as clamp_units
-from compiler.tariffs.formula import Expr, describe, evaluate
+from navlaw.runtime import clamp as clamp_units
+from navlaw.tariffs.formula import Expr, describe, evaluate
 
 
 

@@ -12,13 +12,13 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Iterator
 
-from compiler.diagnostics import Diagnostic, Diagnostics, Severity
-from compiler.frontend import numbers as W
-from compiler.frontend.corpus import Compiled
-from compiler.frontend.manifest import Entry
-from compiler.frontend.nodes import Document, Node, Table, Text, lineage
-from compiler.tariffs.model import Amount, Effective, Source
-from compiler.tariffs.routes import RouteTable
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.frontend import numbers as W
+from navlaw.frontend.corpus import Compiled
+from navlaw.frontend.manifest import Entry
+from navlaw.frontend.nodes import Document, Node, Table, Text, lineage
+from navlaw.tariffs.model import Amount, Effective, Source
+from navlaw.tariffs.routes import RouteTable
 
 
 def rx(pattern: str) -> re.Pattern[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.frontend.manifest import Route
+from navlaw.frontend.manifest import Route
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,11 @@ must rebuild the text exactly."""
 
 from __future__ import annotations
 
-from compiler.diagnostics import Diagnostics, NavlawError
-from compiler.tariffs.extract import extract_document
-from compiler.frontend.corpus import Compiled, compile_bytes
-from compiler.frontend.load import SourceDocument
-from compiler.tariffs.lint import lint
+from navlaw.diagnostics import Diagnostics, NavlawError
+from navlaw.tariffs.extract import extract_document
+from navlaw.frontend.corpus import Compiled, compile_bytes
+from navlaw.frontend.load import SourceDocument
+from navlaw.tariffs.lint import lint
 
 
 _ROUTES = None
@@ -19,8 +19,8 @@ def _routes():  # type: ignore[no-untyped-def]
     if _ROUTES is None:
         from pathlib import Path
 
-        from compiler.frontend.manifest import load_manifest
-        from compiler.tariffs.routes import RouteTable
+        from navlaw.frontend.manifest import load_manifest
+        from navlaw.tariffs.routes import RouteTable
         _ROUTES = RouteTable(load_manifest(Path(__file__).resolve().parents[2] / "corpus").routes)
     return _ROUTES
 

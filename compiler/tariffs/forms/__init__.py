@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
-from compiler.tariffs.forms import (calculated_fee, penalties, per_unit, percent_of_base, prose_fees, rates_in_words,
+from navlaw.tariffs.forms import (calculated_fee, penalties, per_unit, percent_of_base, prose_fees, rates_in_words,
                                     second_pilot, surcharge, time_fees)
 
 Form = Callable[..., Iterator[Any]]

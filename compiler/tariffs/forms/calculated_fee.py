@@ -7,10 +7,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Iterator
 
-from compiler.frontend import numbers as W
-from compiler.frontend.nodes import Node
-from compiler.tariffs.model import AnyTariff, BoardSet, Effective, Percentage
-from compiler.tariffs.reading import Ctx, default_start, prose, rx
+from navlaw.frontend import numbers as W
+from navlaw.frontend.nodes import Node
+from navlaw.tariffs.model import AnyTariff, BoardSet, Effective, Percentage
+from navlaw.tariffs.reading import Ctx, default_start, prose, rx
 
 
 _PLUS_PERCENT_RE = rx(r"(?i)plus\s+(?P<words>[a-z\- ]+?)\s*\((?P<num>\d+(?:\.\d+)?)%?\)\s*percent\s+of\s+the\s+"

@@ -5,10 +5,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Iterator
 
-from compiler.frontend import numbers as W
-from compiler.frontend.nodes import Node
-from compiler.tariffs.model import AnyTariff, Penalty
-from compiler.tariffs.reading import Ctx, default_start, prose, rx
+from navlaw.frontend import numbers as W
+from navlaw.frontend.nodes import Node
+from navlaw.tariffs.model import AnyTariff, Penalty
+from navlaw.tariffs.reading import Ctx, default_start, prose, rx
 
 
 _PENALTY_WORD_RE = rx(r"(?i)\b(?P<kind>civil penalty|penalty|fine|forfeit|forfeiture)\b")

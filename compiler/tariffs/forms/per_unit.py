@@ -7,10 +7,10 @@ import re
 from decimal import Decimal
 from typing import Iterator
 
-from compiler.frontend.nodes import Node
-from compiler.tariffs.formula import Bin, Num, Units
-from compiler.tariffs.model import AnyTariff, Amount, Bracket, BracketSchedule
-from compiler.tariffs.reading import Ctx, prose, rx, start_date
+from navlaw.frontend.nodes import Node
+from navlaw.tariffs.formula import Bin, Num, Units
+from navlaw.tariffs.model import AnyTariff, Amount, Bracket, BracketSchedule
+from navlaw.tariffs.reading import Ctx, prose, rx, start_date
 
 
 _PER_UNIT_RE = rx(r"(?i)All vessels of (?P<lo>\d+) pilotage units and over shall pay (?:a base pilotage rate of )?"

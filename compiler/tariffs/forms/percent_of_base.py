@@ -8,11 +8,11 @@ import re
 from decimal import Decimal
 from typing import Iterator
 
-from compiler.diagnostics import Severity
-from compiler.frontend.nodes import Node
-from compiler.tariffs.model import OPTION_TITLES, AnyTariff, Amount, Effective, FlatFee, Percentage, PerUnitFee
-from compiler.frontend import numbers as W
-from compiler.tariffs.reading import Ctx, slug, default_start, prose, rx
+from navlaw.diagnostics import Severity
+from navlaw.frontend.nodes import Node
+from navlaw.tariffs.model import OPTION_TITLES, AnyTariff, Amount, Effective, FlatFee, Percentage, PerUnitFee
+from navlaw.frontend import numbers as W
+from navlaw.tariffs.reading import Ctx, slug, default_start, prose, rx
 
 
 _PERCENT_RE = rx(r"(?i)(?P<p>\d+(?:\.\d+)?)\s*(?:percent|%)(?P<per>\s+per\s+hour)?\s+of\s+the\s+"

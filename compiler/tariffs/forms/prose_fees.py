@@ -5,11 +5,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Iterator
 
-from compiler.frontend import numbers as W
-from compiler.frontend.nodes import Node
-from compiler.tariffs.formula import Num
-from compiler.tariffs.model import AnyTariff, Bracket, BracketSchedule, FlatFee, TimeFee
-from compiler.tariffs.reading import Ctx, slug, default_start, prose, rx
+from navlaw.frontend import numbers as W
+from navlaw.frontend.nodes import Node
+from navlaw.tariffs.formula import Num
+from navlaw.tariffs.model import AnyTariff, Bracket, BracketSchedule, FlatFee, TimeFee
+from navlaw.tariffs.reading import Ctx, slug, default_start, prose, rx
 
 
 _TONS_RE = rx(r"(?i)for each vessel (?:(?P<over>over (?P<lo>[a-z\- ]+?))(?: and)?\s*)?(?:not over (?P<hi>[a-z\- ]+?)\s*)?"

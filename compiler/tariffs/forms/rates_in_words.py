@@ -7,11 +7,11 @@ import re
 from decimal import Decimal
 from typing import Iterator
 
-from compiler.frontend import numbers as W
-from compiler.frontend.nodes import Node
-from compiler.tariffs.formula import Bin, Num, Units
-from compiler.tariffs.model import Bracket, BracketSchedule, Effective
-from compiler.tariffs.reading import Ctx, default_start, prose, start_date
+from navlaw.frontend import numbers as W
+from navlaw.frontend.nodes import Node
+from navlaw.tariffs.formula import Bin, Num, Units
+from navlaw.tariffs.model import Bracket, BracketSchedule, Effective
+from navlaw.tariffs.reading import Ctx, default_start, prose, start_date
 
 
 def read(ctx: Ctx, route: str, node: Node) -> Iterator[BracketSchedule]:

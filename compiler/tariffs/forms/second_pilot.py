@@ -7,10 +7,10 @@ import re
 from decimal import Decimal
 from typing import Iterator
 
-from compiler.frontend import numbers as W
-from compiler.frontend.nodes import Node
-from compiler.tariffs.model import AnyTariff, BoardSet, Effective, Percentage
-from compiler.tariffs.reading import Ctx, prose, rx
+from navlaw.frontend import numbers as W
+from navlaw.frontend.nodes import Node
+from navlaw.tariffs.model import AnyTariff, BoardSet, Effective, Percentage
+from navlaw.tariffs.reading import Ctx, prose, rx
 
 
 _SECOND_PILOT_RE = rx(r"(?i)the fee shall be the regular pilotage fee plus (?P<w>[a-z\- ]+?) percent for the "

@@ -6,11 +6,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Iterator
 
-from compiler.frontend import numbers as W
-from compiler.frontend.nodes import Node
-from compiler.tariffs.formula import Bin, Num, Units
-from compiler.tariffs.model import AnyTariff, Amount, BoardSet, Bracket, BracketSchedule, Effective
-from compiler.tariffs.reading import Ctx, add_months, anchor_date, prose, rx
+from navlaw.frontend import numbers as W
+from navlaw.frontend.nodes import Node
+from navlaw.tariffs.formula import Bin, Num, Units
+from navlaw.tariffs.model import AnyTariff, Amount, BoardSet, Bracket, BracketSchedule, Effective
+from navlaw.tariffs.reading import Ctx, add_months, anchor_date, prose, rx
 
 
 _SURCHARGE_RE = rx(

@@ -8,11 +8,11 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Iterator
 
-from compiler.diagnostics import Severity
-from compiler.frontend.nodes import Node, Table, section_of
-from compiler.tariffs.formula import Bin, Expr, FormulaError, Units, numbers, parse_formula
-from compiler.tariffs.model import Amount, Bracket, BracketSchedule, Effective
-from compiler.tariffs.reading import Ctx, provisions, prose, start_date
+from navlaw.diagnostics import Severity
+from navlaw.frontend.nodes import Node, Table, section_of
+from navlaw.tariffs.formula import Bin, Expr, FormulaError, Units, numbers, parse_formula
+from navlaw.tariffs.model import Amount, Bracket, BracketSchedule, Effective
+from navlaw.tariffs.reading import Ctx, provisions, prose, start_date
 
 
 _NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"  # grouped by threes or not at all: "1,2,3" is no number

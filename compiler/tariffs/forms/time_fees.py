@@ -6,10 +6,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Iterator
 
-from compiler.frontend import numbers as W
-from compiler.frontend.nodes import Node
-from compiler.tariffs.model import AnyTariff, Amount, Effective, FractionOfRate, TimeFee
-from compiler.tariffs.reading import Ctx, prose, rx
+from navlaw.frontend import numbers as W
+from navlaw.frontend.nodes import Node
+from navlaw.tariffs.model import AnyTariff, Amount, Effective, FractionOfRate, TimeFee
+from navlaw.tariffs.reading import Ctx, prose, rx
 
 
 _MIN_RE = rx(r"(?i)A (?P<which>minimum|maximum) charge calculated on (?P<n>[a-z\- \n]+?) pilotage units")
