@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from navlaw.cache import BuildCache, FileState, changed_since, digest, files_digest, tree_files, tree_stamp
 from navlaw.diagnostics import Diagnostics, Severity
-from navlaw.outputs import OWN, carry_over, output_dirs
+from navlaw.outputs import MODULE_KEEPS, OWN, carry_over, output_dirs
 from navlaw.publish import OutputError, check_paths, publish, write_marker
 from navlaw.stages import STAGES  # noqa: F401  (navlaw.build.STAGES, as before)
 
@@ -205,6 +205,7 @@ def publish_all(options: Options, files: dict[str, str], module: dict[str, str],
         written = write_files(staged[out], files, out if out.is_dir() else None, known)
         write_files(staged[module_dir], module)
         write_marker(staged[module_dir], list(module))
+        carry_over(module_dir, staged[module_dir], MODULE_KEEPS)  # `pip install -e` metadata stays installed
         if key and cache is not None:
             cache.put("outputs", key, written)
         report = None

@@ -33,6 +33,7 @@ Modes of what is written follow the umask (0755/0644 under 022), not the 0700 of
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import json
 import os
 import shutil
@@ -66,6 +67,9 @@ class Output:
     # an existing directory without the marker: the names an older navlaw wrote there, or None (not navlaw's)
     legacy: Callable[[Path, list[str]], frozenset[str] | None] | None = None
     carries: bool = False  # entries that are not navlaw's are carried over into the new output (OUT)
+    # entries that are not navlaw's but live with its output, carried over (fnmatch patterns): the
+    # *.egg-info an editable install (`pip install -e ./navlaw_fees`) writes into the module
+    keeps: tuple[str, ...] = ()
 
 
 def write_marker(directory: Path, names: list[str]) -> None:
@@ -106,6 +110,7 @@ def not_navlaws(o: Output) -> list[str]:
     except OSError as exc:
         raise OutputError(f"{o.flag} {o.path} cannot be read ({exc.strerror or exc}), so navlaw cannot tell whether "
                           "it wrote it; nothing was changed") from None
+    entries = {n: d for n, d in entries.items() if not any(fnmatch.fnmatchcase(n, p) for p in o.keeps)}
     if not entries:
         return []
     own = marked(o.path)

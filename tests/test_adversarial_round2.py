@@ -82,6 +82,22 @@ def test_module_dir_navlaw_wrote_with_a_stranger_file_is_refused(tmp_path, corpu
     assert (tmp_path / "build-fees" / "notes.txt").read_text(encoding="utf-8") == "mine"
 
 
+def test_an_editable_install_of_the_module_keeps_its_metadata_through_a_build(tmp_path, corpus, capsys):
+    """`make build` runs `pip install -e ./navlaw_fees`, which writes navlaw_fees.egg-info/ into the module,
+    then `navlaw build`: the build replaced nothing ("holds what navlaw did not write"), exit 2. The
+    install's metadata lives with the module: kept (carried over), with or without the marker, while a
+    stranger file is still refused."""
+    assert build(tmp_path, corpus) == 0
+    info = tmp_path / "build-fees" / "navlaw_fees.egg-info"
+    info.mkdir()
+    (info / "PKG-INFO").write_text("Name: navlaw-fees\n", encoding="utf-8")
+    assert build(tmp_path, corpus, "--no-cache") == 0, capsys.readouterr().err
+    assert (info / "PKG-INFO").read_text(encoding="utf-8") == "Name: navlaw-fees\n"
+    (tmp_path / "build-fees" / ".navlaw-wrote.json").unlink()  # an older navlaw's module, installed
+    assert build(tmp_path, corpus, "--no-cache") == 0, capsys.readouterr().err
+    assert (info / "PKG-INFO").is_file()
+
+
 def test_outputs_an_older_navlaw_wrote_are_still_replaced(tmp_path, corpus):
     """Outputs without the marker, as an older navlaw left them (the committed navlaw_fees/), are
     recognised by their shape and replaced as before."""
