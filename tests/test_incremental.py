@@ -210,7 +210,7 @@ def test_pages_rendered_on_several_cores_are_the_pages_rendered_on_one(tmp_path,
 
     monkeypatch.setattr(render, "render_all", spy)
     assert build(tmp_path, corpus, "build", "--no-cache") == 0
-    assert pool_sizes == [211] and pools == ["fork"]  # every law and history page, in one pool of workers
+    assert pool_sizes == [212] and pools == ["fork"]  # every law and history page, in one pool of workers
     monkeypatch.setenv("NAVLAW_JOBS", "1")
     assert build(tmp_path, corpus, "serial", "--no-cache") == 0
     assert pools == ["fork"]  # no pool the second time
@@ -273,7 +273,7 @@ def test_a_one_word_edit_in_one_section_of_the_large_document_renders_that_secti
     assert build(tmp_path, corpus) == 0
     out = capsys.readouterr().out
     assert "1 of 5 documents parsed, 4 reused" in out
-    assert "; 1 of 210 law and history pages written afresh;" in out  # § 12's page
-    assert "site: 1 of 253 pages rendered, the rest kept from the last build" in out
+    assert "; 1 of 212 law and history pages written afresh;" in out  # § 12's page
+    assert "site: 1 of 257 pages rendered, the rest kept from the last build" in out
     assert "thorough and practical knowledge" in (tmp_path / "build" / "site" / "law" / "12" / "index.html").read_text()
     same_as_clean_build(tmp_path, corpus)

@@ -97,7 +97,7 @@ def test_the_installed_wheel_builds_a_corpus_from_another_directory(wheels, tmp_
         b = subprocess.run([str(navlaw), "build", "--out", "out", "--module", "fees", "--no-cache", *extra],
                            capture_output=True, text=True, cwd=work, env=env)
         assert b.returncode == 0, b.stderr[-3000:]
-        assert "5 documents, 210 sections" in b.stdout
+        assert "5 documents, 211 sections" in b.stdout
     assert (work / "out" / "site" / "law" / "article-06" / "index.html").is_file()
     assert (work / "out" / "akn" / "89-b" / "2022-07-21.xml").is_file()
     assert (work / "out" / "site" / "api" / "sections" / "89-b.json").is_file()

@@ -17,6 +17,7 @@ from navlaw import escape as esc
 from navlaw.cache import digest
 from navlaw.frontend.nodes import (NAV_LAW, Formula, Node, Provision, Section, Table, Text, citation, lineage, other_code,
                                      section_name, section_of)
+from navlaw.frontend.codes import without_code
 from navlaw.law.definitions import Definition, mark
 from navlaw.tariffs.model import AnyTariff
 
@@ -437,7 +438,7 @@ def cite_id(node_id: str) -> str:
     if code:
         head = section_name(section_of(node_id))
         return head + "".join(f"({p.split('*')[0]})" for p in node_id.split("/")[2:])
-    return citation(NAV_LAW, node_id).replace("Nav. Law ", "")
+    return without_code(citation(NAV_LAW, node_id))
 
 
 def sec_name(sec: str) -> str:
