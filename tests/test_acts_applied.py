@@ -195,7 +195,7 @@ def test_the_review_of_a_rate_act_names_every_fee_that_changes_with_its_date(tmp
         assert f"§ 88(4)(b)(1)(ii)(1)(A)({table}): from {when} the rate table changes — 1650 and up: " \
                f"$((P.U. - 1650) x {new})" in said, table
         assert f"x {old}) + " in said
-        assert f"§ 1 in 88/4/b/1/ii/1/A/{table}: 1650 and up: '{old}' becomes '{new}'" in said
+        assert f"§ 1 in § 88(4)(b)(1)(ii)(1)(A)({table}): 1650 and up: '{old}' becomes '{new}'" in said
     assert not re.search(r"the rate is (\S+ per pilotage unit) \(was \1\)", said)
 
 
@@ -364,7 +364,7 @@ def test_the_change_report_says_no_fee_change_where_an_act_restates_a_rate(tmp_p
     line = "§ 89-b(4)(b)(1): from 2028-01-01 the rate is $11.56 per pilotage unit (was $11.22 per pilotage unit)."
     assert f"- fee change: {line}" in out and f"\n- {line}" in out
     assert "(was $11.22 per pilotage unit)" not in out.replace(line, "")
-    assert "- § 1 in 89-b/4/b/1: 'on and after' becomes 'from'" in out
+    assert "- § 1 in § 89-b(4)(b)(1): 'on and after' becomes 'from'" in out
 
 
 RENUMBER = """AN ACT to amend the navigation law, in relation to pilotage on the Hudson river

@@ -111,7 +111,7 @@ def test_the_change_report_and_the_act_review_name_the_range(capsys):
     assert "## Amending act A8982A-2024.md" in out and f"takes effect {RANGE}" in out
     assert (f"§ 88(4)(b)(1)(ii)(1)(A)(iii): from a day {RANGE} (a date known only between these bounds) the rate "
             "table changes — 1650 and up: $((P.U. - 1650) x 4.70) + 8225 (was $((P.U. - 1650) x 3.97) + 8225).") in out
-    assert f"applied: § 1 amends 88/4/b/1/ii/1/A/v, from a day {RANGE}" in out
+    assert f"applied: § 1 amends § 88(4)(b)(1)(ii)(1)(A)(v), from a day {RANGE}" in out
 
 
 # ---- an anchor of a relative date known between bounds -----------------------------------------------------
@@ -247,7 +247,7 @@ def test_a_day_counted_from_a_bounded_became_law_is_bounded_alike(tmp_path, caps
     code, out, _ = run(capsys, "changes", "--from", "2027-01-01", "--to", "2027-12-31", "--corpus", str(root))
     assert code == 0
     assert "takes effect between 2027-05-29 and 2027-06-29 (on the ninetieth day after it shall have become a law" in out
-    assert "applied: § 1 adds 89-a/9, from a day between 2027-05-29 and 2027-06-29" in out
+    assert "applied: § 1 adds § 89-a(9), from a day between 2027-05-29 and 2027-06-29" in out
     assert "applied: § 2 repeals 88-a, from a day between 2027-05-29 and 2027-06-29" in out
     code, out, _ = run(capsys, "show", "88-a", "--on", "2027-06-15", "--corpus", str(root))
     assert code == 0 and "Unlicensed piloting" in out  # the repeal is not certain before 2027-06-29 ...

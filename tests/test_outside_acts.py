@@ -75,7 +75,7 @@ def test_s8469a_changes_the_quotes_from_its_effective_date(tmp_path, capsys):
     assert main(["build", "--corpus", str(root), "--out", str(tmp_path / "out"), "--module", str(tmp_path / "s8_fees"),
                  "--no-site", "--no-cache"]) == 0
     said = capsys.readouterr().out
-    assert "  § 1 in 88/4/b/1/ii/1/A/v: 1650 and up: '4.21' becomes '5.00'" in said
+    assert "  § 1 in § 88(4)(b)(1)(ii)(1)(A)(v): 1650 and up: '4.21' becomes '5.00'" in said
     assert "4 instruction(s) applied, 0 reported (not this corpus's law), 0 refused" in said
     try:
         fees = load_module(tmp_path / "s8_fees", "s8_fees")

@@ -43,7 +43,7 @@ def test_an_added_clause_leaves_its_siblings_fees_in_force_until_its_own_date(tm
     root = corpus_with(tmp_path, "viii.txt", (ACTS / "hudson-clause-viii.txt").read_text(encoding="utf-8"), "2025-06-01")
     code, said = build(tmp_path, root, capsys, "viii_fees")
     assert code == 0, said
-    assert "applied: § 1 adds 89-a/4/b/1/viii, from 2025-06-01" in said
+    assert "applied: § 1 adds § 89-a(4)(b)(1)(viii), from 2025-06-01" in said
     try:
         fees = load_module(tmp_path / "viii_fees", "viii_fees")
         for day in (dt.date(2025, 5, 31), dt.date(2025, 6, 1), dt.date(2026, 6, 1), dt.date(2027, 12, 31)):

@@ -339,7 +339,7 @@ def act_review(act: Act, tariffs: list[AnyTariff], quote: Callable[[str], str] =
     out.append(f"  {counts['applied']} instruction(s) applied, {counts['reported']} reported (not this corpus's law), "
                f"{counts['refused']} refused")
     for kind, what in act.outcome:
-        out.append(f"  {'applies, but not applied' if kind == 'applied' and act.rejected else kind}: {quote(what)}")
+        out.append(f"  {'applies, but not applied' if kind == 'applied' and act.rejected else kind}: {quote(cited(what))}")
     if act.rejected:
         out.append("  the act is refused as a whole: none of its instructions is in the law navlaw shows")
     for ins in act.instructions:
@@ -349,12 +349,12 @@ def act_review(act: Act, tariffs: list[AnyTariff], quote: Callable[[str], str] =
         before, after = made
         if ins.action in ("add", "replace") or not before:
             words = " ".join(after.split())
-            out.append(f"  § {ins.number} {'adds' if ins.action == 'add' else 'enacts anew'} {quote(ins.target)}: "
+            out.append(f"  § {ins.number} {'adds' if ins.action == 'add' else 'enacts anew'} {quote(_cite(ins.target))}: "
                        f"{quote(_cut(words, 40))}")
             continue
         changed = wording(before, after)
-        out += [f"  § {ins.number} in {quote(ins.target)}: {quote(w)}" for w in changed] or [
-            f"  § {ins.number} in {quote(ins.target)}: restated without a change of wording"]
+        out += [f"  § {ins.number} in {quote(_cite(ins.target))}: {quote(w)}" for w in changed] or [
+            f"  § {ins.number} in {quote(_cite(ins.target))}: restated without a change of wording"]
     out += [f"  fee change: {quote(line)}" for line in fee_changes(act, tariffs)]
     return out
 
