@@ -119,8 +119,7 @@ def fee_module(result: Law, previous: Path | None = None) -> dict[str, str]:
         compiler/site/history.py)."""
         dates = result.timeline.boundaries(section)
         texts = sum(1 for d in dates if result.timeline.section_on(section, d).section is not None)
-        rule = any(v.compiled is not None and v.compiled.entry is not None and v.compiled.entry.kind in
-                   ("rule", "proposed-rule") for _, v in result.timeline.section_on(section, day).sources)
+        rule = result.timeline.section_on(section, day).from_rule
         return max((d for d in dates if d <= day), default=None), texts >= 2 or rule
 
     plans = build_plans(result.tariffs, RouteTable(result.corpus.manifest.routes))

@@ -4,12 +4,11 @@ carrying over itself (compiler/publish.py does the checking, locking and swappin
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import shutil
 import stat
 from pathlib import Path
-from navlaw.publish import Output, link_or_copy
+from navlaw.publish import Output, kept, link_or_copy
 
 
 # What navlaw writes at the top of OUT: anything else there is someone's, and is carried over
@@ -53,21 +52,21 @@ def carry_over(old: Path, new: Path, keep: tuple[str, ...] = ()) -> list[str]:
     links (copies across file systems): a rebuild replaces navlaw's outputs, never someone's files. The
     old OUT stays whole until the swap. With ``keep`` (fnmatch patterns), only the entries they match
     (the module's install metadata). Returns their names."""
-    kept: list[str] = []
+    carried: list[str] = []
     if not old.is_dir():
-        return kept
+        return carried
     for entry in sorted(os.scandir(old), key=lambda e: e.name):
-        if (entry.name in OWN if not keep else not any(fnmatch.fnmatchcase(entry.name, p) for p in keep)) \
-                or os.path.lexists(new / entry.name):
+        theirs = kept(entry.name, keep) if keep else entry.name not in OWN
+        if not theirs or os.path.lexists(new / entry.name):
             continue
         if entry.is_symlink():  # the link itself, pointing where it pointed; never followed
             target = os.readlink(entry.path)
             os.symlink(target, new / entry.name)
-            kept.append(f"{entry.name} (a link to {target})")
+            carried.append(f"{entry.name} (a link to {target})")
             continue
         if entry.is_dir(follow_symlinks=False):
             shutil.copytree(entry.path, new / entry.name, copy_function=link_or_copy, symlinks=True)
         else:
             link_or_copy(entry.path, str(new / entry.name))
-        kept.append(entry.name + ("/" if entry.is_dir(follow_symlinks=False) else ""))
-    return kept
+        carried.append(entry.name + ("/" if entry.is_dir(follow_symlinks=False) else ""))
+    return carried

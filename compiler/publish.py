@@ -99,6 +99,11 @@ def marked(directory: Path) -> frozenset[str] | None:
     return frozenset(names)
 
 
+def kept(name: str, patterns: tuple[str, ...]) -> bool:
+    """Whether an entry of an output is one that lives with it without being navlaw's (``Output.keeps``)."""
+    return any(fnmatch.fnmatchcase(name, p) for p in patterns)
+
+
 def not_navlaws(o: Output) -> list[str]:
     """The entries of the existing output directory ``o`` that a build would lose and navlaw did not
     write ([] when it does not exist, is empty, or is navlaw's). Names of directories end in "/"."""
@@ -110,7 +115,7 @@ def not_navlaws(o: Output) -> list[str]:
     except OSError as exc:
         raise OutputError(f"{o.flag} {o.path} cannot be read ({exc.strerror or exc}), so navlaw cannot tell whether "
                           "it wrote it; nothing was changed") from None
-    entries = {n: d for n, d in entries.items() if not any(fnmatch.fnmatchcase(n, p) for p in o.keeps)}
+    entries = {n: d for n, d in entries.items() if not kept(n, o.keeps)}
     if not entries:
         return []
     own = marked(o.path)

@@ -73,6 +73,12 @@ class Composed:
     gaps: list[str]  # sentences for people
     message: str = ""  # set when no text of the section is known on that day
 
+    @property
+    def from_rule(self) -> bool:
+        """Whether a part of it comes from a rule (in bracket notation: its markup is its history)."""
+        return any(v.compiled is not None and v.compiled.entry is not None
+                   and v.compiled.entry.kind in ("rule", "proposed-rule") for _, v in self.sources)
+
 
 class Timeline:
     def __init__(self, versions: list[TextVersion]):

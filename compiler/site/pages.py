@@ -127,8 +127,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         if comp.section is None:
             wanted.add(sec)
             continue
-        if any(v.compiled is not None and v.compiled.entry is not None
-               and v.compiled.entry.kind in ("rule", "proposed-rule") for _, v in comp.sources):
+        if comp.from_rule:
             P.bracketed.add(page)
             P.bracketed.add(history_page(sec))  # its history page shows the markup: what the amendment deleted
         for n in comp.section.walk():
