@@ -1,6 +1,6 @@
 """The command line's argument types (each turns what was typed into a value or an argparse error that
 says what was expected), and the arguments of the commands whose code lives outside cli.py (act check,
-export, the fee command's common options): defined here, light, so that building the parser loads no
+export, the fee command's common options, build and serve): defined here, light, so that building the parser loads no
 stage; each command's code is imported when it runs."""
 
 from __future__ import annotations
@@ -79,8 +79,87 @@ def export_parser(sub: Any) -> argparse.ArgumentParser:
     sp.add_argument("--on", type=date, metavar="DATE", help="only the text in force on DATE (YYYY-MM-DD)")
     sp.add_argument("--out", default="akn", metavar="DIR", help="where to write (default: akn/)")
     def run(args: argparse.Namespace) -> int:
+        from navlaw.build import read_law
         from navlaw.export.command import export_akn  # where it runs
-        return export_akn(args.corpus, args.out, args.on)
+        return export_akn(args.corpus, args.out, args.on, read_law)
 
     sp.set_defaults(func=run)
+    return sp
+
+
+def corpus_arg(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--corpus", default="corpus", metavar="DIR", help="corpus directory (default: corpus/)")
+
+
+def outputs_arg(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--out", default="build", metavar="DIR", help="output directory (default: build/)")
+    sp.add_argument("--module", default="navlaw_fees", metavar="DIR",
+                    help="where to write the generated fee module (default: navlaw_fees/, the committed copy)")
+
+
+def format_arg(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+
+
+def seconds(text: str) -> float:
+    value = float(text)
+    if not 0 < value < 3600:
+        raise argparse.ArgumentTypeError(f"{text}: expected a number of seconds between 0 and 3600")
+    return value
+
+
+def build_parser(sub: Any) -> argparse.ArgumentParser:
+    """`navlaw build`'s arguments (compiler/cli.py sets the command)."""
+    from navlaw.stages import STAGES
+
+    sp = sub.add_parser("build", help="compile the corpus and write the outputs",
+                        formatter_class=argparse.RawDescriptionHelpFormatter,
+                        description="""Compile every document of the corpus (--corpus, default corpus/) and write:
+
+  OUT/tree/FILE.json     each document's section tree (FILE: its path in the corpus)
+  OUT/tariffs.json       every rate schedule and fee, typed, dated and cited
+  OUT/diagnostics.json   every finding of `navlaw lint`
+  OUT/changes.md         what changes on each date the law changes
+  OUT/akn/SECTION/DATE.xml  each section as Akoma Ntoso 3.0, per date its text changes
+  OUT/site-docs/         the site's Markdown pages
+  OUT/site/              the reference site (MkDocs Material; not with --no-site) and its data
+                         (api/, akn/): open OUT/site/index.html, or run `navlaw serve`
+  MODULE/                the fee module navlaw_fees (__init__.py, _schedules.py,
+                         _runtime.py, py.typed, pyproject.toml: `pip install MODULE`
+                         installs it on its own)
+  .OUT-cache/            beside OUT: the build cache (not with --no-cache)
+
+OUT defaults to build/, MODULE to navlaw_fees/ (the committed copy). Nothing is written when the
+corpus has errors; otherwise everything is written beside its target and swapped in together, under
+a lock (.OUT.lock), so a failed or killed build leaves the previous outputs whole. Files at the top of
+OUT that navlaw does not write (a note, screenshots/) are carried over. An output that is, holds or is
+inside the corpus is refused (exit 2).""")
+    corpus_arg(sp)
+    outputs_arg(sp)
+    sp.add_argument("--no-site", action="store_true", help="skip the MkDocs site (trees, tariffs and module only)")
+    sp.add_argument("--site-url", default="", metavar="URL", type=site_url,
+                    help="the address the site will be served at (https://…/): fills the sitemap and canonical links")
+    sp.add_argument("--on", type=date, metavar="DATE",
+                    help="the site's date (YYYY-MM-DD; default today): law pages show the law in force on DATE, "
+                         "older and later texts are on the history pages")
+    sp.add_argument("--dump", choices=STAGES, metavar="STAGE",
+                    help=f"run the pipeline up to STAGE and print its result as JSON, writing nothing "
+                         f"({', '.join(STAGES)})")
+    sp.add_argument("--no-cache", action="store_true",
+                    help="compile and render everything afresh (the cache, .OUT-cache/ beside --out, is neither "
+                         "read nor written)")
+    return sp
+
+
+def serve_parser(sub: Any) -> argparse.ArgumentParser:
+    """`navlaw serve`'s arguments (compiler/cli.py sets the command)."""
+    sp = sub.add_parser("serve", help="build, serve the site, rebuild it when the corpus changes",
+                        description="Run `navlaw build` (with its cache), serve OUT/site over HTTP, and rebuild "
+                                    "whenever a file of the corpus changes; a failed rebuild leaves the last "
+                                    "good site served.")
+    corpus_arg(sp)
+    outputs_arg(sp)
+    sp.add_argument("--addr", default="127.0.0.1:8000", metavar="HOST:PORT")
+    sp.add_argument("--interval", type=seconds, default=1.0, metavar="S",
+                    help="how often to look for changes in the corpus, in seconds (default: 1)")
     return sp

@@ -20,22 +20,24 @@ import os
 import stat
 import sys
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from navlaw.cache import BuildCache, FileState, changed_since, digest, files_digest, tree_files, tree_stamp
-from navlaw.diagnostics import Diagnostics, Severity
-from navlaw.outputs import MODULE_KEEPS, OWN, carry_over, output_dirs
+from navlaw.cache import BuildCache, FileState, files_digest, tree_files, tree_stamp
+from navlaw.diagnostics import Diagnostics, Severity, print_errors, shown_from  # noqa: F401  (navlaw.build's, as before)
+from navlaw.outputs import MODULE_KEEPS, OWN, carry_over, changed_while_read, output_dirs, write_files  # noqa: F401
 from navlaw.publish import OutputError, check_paths, publish, write_marker
 from navlaw.stages import STAGES  # noqa: F401  (navlaw.build.STAGES, as before)
 
 if TYPE_CHECKING:  # the stages' modules are imported where they run: a build with nothing to do needs none
+    from navlaw.export.akn import Export
     from navlaw.frontend.corpus import Compiled, Corpus
+    from navlaw.law import Law
     from navlaw.tariffs.model import AnyTariff
     from navlaw.law.timeline import Timeline
     from navlaw.report.changes import Changes
     from navlaw.site.mkdocs_build import SiteReport
-
 
 
 @dataclass(frozen=True)
@@ -50,16 +52,49 @@ class Options:
     on: dt.date | None = None  # the site's date: law pages show the law in force then (None: the day of the build)
 
 
-@dataclass
-class Law:
-    """What the middle of the pipeline knows: the corpus, its timeline, its tariffs, every finding."""
+@dataclass(frozen=True)
+class Result:
+    """What the middle of the pipeline knows: the law stage's value (the corpus, its timeline, what each act
+    did, the references), the tariffs, and every finding so far. A new value, made by ``tariffs``; what is
+    derived from it for the outputs (the changes on each date, the Akoma Ntoso files) is made once, when first
+    asked, and kept with it."""
 
-    corpus: Corpus
-    timeline: Timeline
+    law: Law
     tariffs: list[AnyTariff]
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
-    changes: list[Changes] | None = None  # what changes on each date (dated_changes), found when first asked
-    akn: dict[str, str] | None = None  # the Akoma Ntoso files (akn_of), made when first asked
+
+    @property
+    def corpus(self) -> Corpus:
+        return self.law.corpus
+
+    @property
+    def timeline(self) -> Timeline:
+        return self.law.timeline
+
+    @cached_property
+    def changes(self) -> list[Changes]:
+        """What changes on each date the law changes, oldest first (OUT/changes.md and the site's change
+        report)."""
+        from navlaw.report.changes import changes_between
+
+        timeline, ts = self.timeline, self.tariffs
+        dates = sorted(set(timeline.boundaries()) | {t.effective.start for t in ts if t.effective.start}
+                       | {t.effective.end for t in ts if t.effective.end})
+        found = (changes_between(timeline, ts, d - dt.timedelta(days=1), d, self.corpus.acts, self.law.outcomes)
+                 for d in dates)
+        return [c for c in found if c.acts or c.sections or c.known or c.deltas]
+
+    @cached_property
+    def export(self) -> Export:
+        """The sections as Akoma Ntoso works (compiler/export/akn.py)."""
+        from navlaw.export.akn import Export
+
+        return Export(self.corpus, self.timeline)
+
+    @cached_property
+    def akn(self) -> dict[str, str]:
+        """Every section's Akoma Ntoso: made once per build, written twice (OUT/akn/ and the site's akn/)."""
+        return self.export.files()
 
 
 # ---- the stages --------------------------------------------------------------------------------------
@@ -72,40 +107,40 @@ def frontend(corpus_dir: str, cache: BuildCache | None = None, relative: bool = 
     return compile_corpus(corpus_dir, cache, relative)
 
 
-def law(corpus: Corpus) -> Timeline:
-    """The timeline of text versions (amending acts applied); two texts in force on one day are errors."""
-    from navlaw.law import build_timeline
-    from navlaw.law.timeline import check_conflicts
+def law(corpus: Corpus) -> Law:
+    """The timeline of text versions (amending acts applied, what each did), the cross-references; two texts
+    in force on one day are errors (navlaw.law.compile_law)."""
+    from navlaw.law import compile_law as law_stage
 
-    timeline = build_timeline(corpus, corpus.diagnostics)
-    check_conflicts(timeline, corpus.diagnostics, str(corpus.manifest.path))
-    corpus.timeline = timeline  # type: ignore[attr-defined]
-    return timeline
+    return law_stage(corpus)
 
 
-def tariffs(corpus: Corpus, timeline: Timeline, cache: BuildCache | None = None) -> Law:
-    """Tariffs by form, dated on the timeline and linted; cross-references found and checked."""
+def tariffs(law: Law, cache: BuildCache | None = None) -> Result:
+    """Tariffs by form, dated on the timeline and linted; the cross-references checked."""
     from navlaw.law import references
     from navlaw.tariffs import tariffs_and_lint
 
-    result = Law(corpus, timeline, [])
-    result.diagnostics.extend(corpus.diagnostics)
-    if corpus.diagnostics.has_errors():
-        return result
-    result.tariffs, found = tariffs_and_lint(corpus, timeline, cache)
-    result.diagnostics.extend(found)
-    corpus.references = references.find(corpus)  # type: ignore[attr-defined]
-    result.diagnostics.extend(references.lint(corpus, corpus.references, set(timeline.sections())))  # type: ignore[attr-defined]
-    return result
+    diagnostics = Diagnostics()
+    diagnostics.extend(law.diagnostics)
+    if law.diagnostics.has_errors():
+        return Result(law, [], diagnostics)
+    found, findings = tariffs_and_lint(law.corpus, law.timeline, cache)
+    diagnostics.extend(findings)
+    diagnostics.extend(references.lint(law.corpus, list(law.references), set(law.timeline.sections())))
+    return Result(law, found, diagnostics)
 
 
-def compile_law(corpus_dir: str, cache: BuildCache | None = None, relative: bool = False) -> Law:
-    """The first three stages: what every command that reads the corpus needs."""
-    corpus = frontend(corpus_dir, cache, relative)
-    return tariffs(corpus, law(corpus), cache)
+def read_law(corpus_dir: str, cache: BuildCache | None = None, relative: bool = False) -> Law:
+    """The first two stages (front end, law): what a command that shows the law (show, diff, export) needs."""
+    return law(frontend(corpus_dir, cache, relative))
 
 
-def fee_module(result: Law, previous: Path | None = None) -> dict[str, str]:
+def compile_law(corpus_dir: str, cache: BuildCache | None = None, relative: bool = False) -> Result:
+    """The first three stages: what every command that reads the corpus's fees or findings needs."""
+    return tariffs(read_law(corpus_dir, cache, relative), cache)
+
+
+def fee_module(result: Result, previous: Path | None = None) -> dict[str, str]:
     """The generated navlaw_fees package: file name -> text; its CHANGES against the module in ``previous``."""
     from navlaw.fees.changelog import attach
     from navlaw.fees.generate import render
@@ -128,7 +163,7 @@ def fee_module(result: Law, previous: Path | None = None) -> dict[str, str]:
     return attach(files, plans, package_version(result.tariffs, sources), previous)
 
 
-def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:
+def outputs(result: Result, cache: BuildCache | None = None) -> dict[str, str]:
     """The build directory's data files: each document's tree, the tariffs, the findings, the changes."""
     from navlaw.frontend.outline import document_json
 
@@ -143,14 +178,14 @@ def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:
     from navlaw.export import stamped
 
     files["tariffs.json"] = dump(stamped("tariffs", {"tariffs": tariffs_json(result.tariffs)})) + "\n"
-    files.update({f"akn/{k}": v for k, v in akn_of(result).items()})
+    files.update({f"akn/{k}": v for k, v in result.akn.items()})
     files["diagnostics.json"] = dump(stamped("lint", {"diagnostics": [d.to_json() for d in result.diagnostics],
                                                       "summary": summary(result.diagnostics)})) + "\n"
     files["changes.md"] = changes_md(result)
     return files
 
 
-def site_pages(result: Law, on: dt.date | None = None, cache: BuildCache | None = None) -> dict[str, str]:
+def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | None = None) -> dict[str, str]:
     """The site's pages (path under docs/ -> Markdown) and assets; law pages as in force ``on`` (default today).
     With a cache, the pages whose inputs did not change since the last build are taken from it."""
     from navlaw.site.pages import pages
@@ -159,7 +194,7 @@ def site_pages(result: Law, on: dt.date | None = None, cache: BuildCache | None 
     key = cache.key("site-pages", "last") if cache is not None and cache.enabled else ""
     memo = Memo(cache.get("site-pages", key) if key and cache is not None else None)
     out = pages(result.corpus, result.timeline, result.tariffs, result.diagnostics, dated_changes(result),
-                on or dt.date.today(), memo)
+                on or dt.date.today(), memo, result.law.references)
     if key and cache is not None:
         cache.put("site-pages", key, memo.new)
         cache.stats["page reused"] += memo.hits
@@ -168,26 +203,14 @@ def site_pages(result: Law, on: dt.date | None = None, cache: BuildCache | None 
     return out
 
 
-def data_files(result: Law) -> dict[str, str]:
+def data_files(result: Result) -> dict[str, str]:
     """The site's data: the JSON API (api/) and each section's Akoma Ntoso (akn/), which law pages link."""
-    from navlaw.export.akn import Export
     from navlaw.export.api import api_files
 
-    export = Export(result.corpus, result.timeline)
     out = {f"api/{k}": v for k, v in api_files(result.corpus, result.timeline, result.tariffs, dated_changes(result),
-                                                {s: w.uri for s, w in export.works.items()}).items()}
-    out.update({f"akn/{k}": v for k, v in akn_of(result, export).items()})
+                                                {s: w.uri for s, w in result.export.works.items()}).items()}
+    out.update({f"akn/{k}": v for k, v in result.akn.items()})
     return out
-
-
-def akn_of(result: Law, export: Any = None) -> dict[str, str]:
-    """Every section's Akoma Ntoso (compiler/export/akn.py): made once per build, written twice (OUT/akn/
-    and the site's akn/)."""
-    if result.akn is None:
-        from navlaw.export.akn import Export
-
-        result.akn = (export or Export(result.corpus, result.timeline)).files()
-    return result.akn
 
 
 def publish_all(options: Options, files: dict[str, str], module: dict[str, str], site: dict[str, str] | None,
@@ -240,16 +263,6 @@ class Report:
     corpus: str = ""  # the corpus as the user gave it: findings name its files relative to it
 
 
-def shown_from(d: Any, corpus: str) -> Any:
-    """A finding as the terminal shows it: its file (named relative to the manifest in what a build
-    publishes) as a path from where the user is, the corpus as they spelled it."""
-    import dataclasses
-
-    if not corpus or not d.file or Path(d.file).is_absolute() or not (Path(corpus) / d.file).is_file():
-        return d
-    return dataclasses.replace(d, file=str(Path(corpus) / d.file))
-
-
 def build(options: Options, progress: Callable[[str], None] | None = None) -> Report:
     """Compile the corpus and write every output; the stages in order. ``progress`` is told each stage
     as it starts (the command line shows it on a terminal)."""
@@ -258,39 +271,39 @@ def build(options: Options, progress: Callable[[str], None] | None = None) -> Re
     return report
 
 
+@dataclass(frozen=True)
+class _Run:
+    """One build's setting: its options, cache, output directories, and the up-to-date check's record."""
+
+    options: Options
+    cache: BuildCache
+    out: Path
+    module_dir: Path
+    last_key: str
+    before: dict[str, FileState]
+
+
 def _build(options: Options, progress: Callable[[str], None] | None = None) -> Report:
     step = progress or (lambda stage: None)
-    out, module_dir = Path(options.out).resolve(), Path(options.module).resolve()
     if not options.dump:
         try:
             check_paths(Path(options.corpus), output_dirs(options.out, options.module))
         except OutputError as exc:
             return Report(exc.code, error=str(exc))
-    cache = BuildCache(cache_dir(options.out) if options.cache and not options.dump else None)
-    last_key = cache.key("last", str(Path(options.corpus).resolve()), str(out), str(module_dir), str(not options.site),
-                         options.site_url, (options.on or dt.date.today()).isoformat())
-    corpus_digest, before = "", dict[str, FileState]()
-    if cache.enabled:
-        # Nothing to do when the corpus is the one the outputs on disk were built from, and they are
-        # still what that build wrote.
-        before = tree_files(Path(options.corpus))
-        corpus_digest = files_digest({name: state[0] for name, state in before.items()}) if before else ""
-        last = cache.get("last", last_key)
-        if (last is not None and corpus_digest and last["corpus"] == corpus_digest
-                and last["out"] == tree_stamp(out) and last["module"] == tree_stamp(module_dir)):
-            return Report(0, f"{last['head']}{options.out}/ and {options.module}/ are up to date {last['tail']}",
-                          warnings=cache.warnings)
-
+    run, done = _start(options)
+    if done is not None:
+        return done
+    cache = run.cache
     step("front end: reading and parsing the corpus")
     corpus = frontend(options.corpus, cache, relative=True)
     if options.dump in ("manifest", "tree"):
         return _dumped(options.dump, corpus=corpus)
     step("timeline: versions and amending acts")
-    timeline = law(corpus)
+    the_law = law(corpus)
     if options.dump == "timeline":
-        return _dumped("timeline", timeline=timeline)
+        return _dumped("timeline", timeline=the_law.timeline)
     step("tariffs: extraction, dates and lint")
-    result = tariffs(corpus, timeline, cache)
+    result = tariffs(the_law, cache)
     if options.dump in ("tariffs", "lint"):
         return _dumped(options.dump, result=result)
     if result.diagnostics.has_errors():
@@ -298,9 +311,9 @@ def _build(options: Options, progress: Callable[[str], None] | None = None) -> R
                       diagnostics=result.diagnostics, warnings=cache.warnings)
     try:
         step("fee module and outputs")
-        module = fee_module(result, module_dir)
+        module = fee_module(result, run.module_dir)
         from navlaw.fees.changelog import changed as api_changed
-        module_changed = api_changed(module_dir, module)
+        module_changed = api_changed(run.module_dir, module)
         files = outputs(result, cache)
         if options.site:
             step("site pages")
@@ -318,36 +331,51 @@ def _build(options: Options, progress: Callable[[str], None] | None = None) -> R
                       diagnostics=result.diagnostics, warnings=cache.warnings)
     except OutputError as exc:
         return Report(exc.code, error=str(exc), diagnostics=result.diagnostics, warnings=cache.warnings)
+    return _built(run, result, module if module_changed else None, kept, site_report)
 
+
+def _start(options: Options) -> tuple[_Run, Report | None]:
+    """The build's cache and setting; a report when there is nothing to do (the corpus is the one the outputs
+    on disk were built from, and they are still what that build wrote)."""
+    out, module_dir = Path(options.out).resolve(), Path(options.module).resolve()
+    cache = BuildCache(cache_dir(options.out) if options.cache and not options.dump else None)
+    last_key = cache.key("last", str(Path(options.corpus).resolve()), str(out), str(module_dir), str(not options.site),
+                         options.site_url, (options.on or dt.date.today()).isoformat())
+    before = dict[str, FileState]()
+    done = None
+    if cache.enabled:
+        before = tree_files(Path(options.corpus))
+        corpus_digest = files_digest({name: state[0] for name, state in before.items()}) if before else ""
+        last = cache.get("last", last_key)
+        if (last is not None and corpus_digest and last["corpus"] == corpus_digest
+                and last["out"] == tree_stamp(out) and last["module"] == tree_stamp(module_dir)):
+            done = Report(0, f"{last['head']}{options.out}/ and {options.module}/ are up to date {last['tail']}",
+                          warnings=cache.warnings)
+    return _Run(options, cache, out, module_dir, last_key, before), done
+
+
+def _built(run: _Run, result: Result, changed_module: dict[str, str] | None, kept: list[str],
+           site_report: SiteReport | None) -> Report:
+    """What a build that wrote its outputs says: the counts, what was kept, the module's CHANGES when its API
+    changed (``changed_module``), each act's review, the cache's figures; the build recorded as up to date."""
+    options, corpus = run.options, result.corpus
     sections = sum(len(c.document.sections()) for c in corpus.documents)
     head = f"navlaw build: {len(corpus.documents)} documents, {sections} sections, {len(result.tariffs)} tariffs -> "
     tail = f"({summary(result.diagnostics)}" + ("; see them with `navlaw lint`)" if len(result.diagnostics) else ")")
     report = Report(0, head + f"{options.out}/; fee module -> {options.module}/ {tail}",
-                    diagnostics=result.diagnostics, warnings=cache.warnings)
+                    diagnostics=result.diagnostics, warnings=run.cache.warnings)
     if kept:
         report.details.append(f"  kept in {options.out}/ (not navlaw's, carried over): {', '.join(kept)}")
-    if module_changed:  # what a programmer using the module must know: its CHANGES, as written into it
+    if changed_module is not None:  # what a programmer using the module must know: its CHANGES, as written into it
         report.details.append(f"  {options.module}/CHANGES (the module's routes, options, schedules or quotes changed):")
-        report.details.extend("    " + line for line in module["CHANGES"].rstrip().splitlines())
+        report.details.extend("    " + line for line in changed_module["CHANGES"].rstrip().splitlines())
     if corpus.acts:
         from navlaw.report.changes import act_review
         for act in corpus.acts:
-            report.details.extend(act_review(act, result.tariffs))
-    if cache.enabled:
-        changed = changed_while_read(Path(options.corpus), before, corpus.read)
-        if changed:
-            report.warnings.append(f"{', '.join(changed[:5])}{' and more' if len(changed) > 5 else ''} changed while "
-                                   "the build read the corpus: the outputs are of the text as it was read, and this "
-                                   "build is not recorded as up to date, so the next build reads the corpus again")
-        try:
-            if not changed:
-                cache.put("last", last_key, {"corpus": files_digest({**{n: s[0] for n, s in before.items()},
-                                                                     **corpus.read}),
-                                             "out": tree_stamp(out), "module": tree_stamp(module_dir),
-                                             "head": head, "tail": tail})
-            cache.prune()
-        except OSError as exc:
-            report.warnings.append(f"the build cache could not be written ({exc.strerror or exc})")
+            report.details.extend(act_review(act, result.law.outcome(act), result.tariffs))
+    if run.cache.enabled:
+        _record(run, corpus, report, head, tail)
+        cache = run.cache
         reused, parsed = cache.stats["document hit"], cache.stats["document miss"]
         made, taken = cache.stats["page made"], cache.stats["page reused"]
         report.details.append(f"  cache: {parsed} of {reused + parsed} documents parsed, {reused} reused"
@@ -356,8 +384,26 @@ def _build(options: Options, progress: Callable[[str], None] | None = None) -> R
     return report
 
 
+def _record(run: _Run, corpus: Corpus, report: Report, head: str, tail: str) -> None:
+    """The build recorded as up to date with the corpus it read (unless a file changed while it read it)."""
+    changed = changed_while_read(Path(run.options.corpus), run.before, corpus.read)
+    if changed:
+        report.warnings.append(f"{', '.join(changed[:5])}{' and more' if len(changed) > 5 else ''} changed while "
+                               "the build read the corpus: the outputs are of the text as it was read, and this "
+                               "build is not recorded as up to date, so the next build reads the corpus again")
+    try:
+        if not changed:
+            run.cache.put("last", run.last_key, {"corpus": files_digest({**{n: s[0] for n, s in run.before.items()},
+                                                                         **corpus.read}),
+                                                 "out": tree_stamp(run.out), "module": tree_stamp(run.module_dir),
+                                                 "head": head, "tail": tail})
+        run.cache.prune()
+    except OSError as exc:
+        report.warnings.append(f"the build cache could not be written ({exc.strerror or exc})")
+
+
 def _dumped(stage: str, corpus: Corpus | None = None, timeline: Timeline | None = None,
-            result: Law | None = None) -> Report:
+            result: Result | None = None) -> Report:
     """``--dump STAGE``: the stage's result as JSON."""
     from navlaw.frontend.outline import document_json
 
@@ -380,14 +426,6 @@ def _dumped(stage: str, corpus: Corpus | None = None, timeline: Timeline | None 
 
 
 # ---- helpers -----------------------------------------------------------------------------------------
-
-def changed_while_read(root: Path, before: dict[str, FileState], read: dict[str, str]) -> list[str]:
-    """The corpus files that changed while a build ran: one the front end read whose bytes are not
-    those the up-to-date check digested (saved between the two), or any file whose size, time or
-    inode has changed since (saved after it was read)."""
-    between = [name for name, sha in read.items() if name in before and before[name][0] != sha]
-    return sorted(set(between) | set(changed_since(root, before)))
-
 
 def dump(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False, default=str)
@@ -424,7 +462,7 @@ def tariffs_json(tariffs: list[AnyTariff]) -> list[dict[str, Any]]:
     return tariffs_list(tariffs)
 
 
-def changes_md(result: Law) -> str:
+def changes_md(result: Result) -> str:
     """Every date on which the corpus changes the law, oldest first, with what changed (OUT/changes.md;
     the site's change report is compiler/site/history.py's change_pages)."""
     from navlaw.report.changes import report, under_its_date
@@ -437,56 +475,16 @@ def changes_md(result: Law) -> str:
     return "\n".join(out) + "\n"
 
 
-def dated_changes(result: Law) -> list[Changes]:
+def dated_changes(result: Result) -> list[Changes]:
     """What changes on each date the law changes, oldest first: found once per build, written twice
     (OUT/changes.md and the site's change report)."""
-    if result.changes is None:
-        from navlaw.report.changes import changes_between
-
-        timeline, ts = result.timeline, result.tariffs
-        dates = sorted(set(timeline.boundaries()) | {t.effective.start for t in ts if t.effective.start}
-                       | {t.effective.end for t in ts if t.effective.end})
-        found = (changes_between(timeline, ts, d - dt.timedelta(days=1), d, result.corpus.acts) for d in dates)
-        result.changes = [c for c in found if c.acts or c.sections or c.known or c.deltas]
     return result.changes
-
-
-def write_files(target: Path, files: dict[str, str], previous: Path | None = None,
-                known: dict[str, tuple[str, int, int]] | None = None) -> dict[str, tuple[str, int, int]]:
-    """Write ``files`` under ``target``; returns each file's (digest, size, mtime). A file whose text is the
-    one the last build wrote, and whose copy in ``previous`` (that build's output) is as that build left
-    it (size and time, from ``known``), is a hard link to that copy, not written again."""
-    made: set[Path] = set()  # one mkdir per directory, not per file (a mkdir costs a system call each)
-    record: dict[str, tuple[str, int, int]] = {}
-    for name, text in sorted(files.items()):
-        path = target / name
-        if path.parent not in made:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            made.add(path.parent)
-        data = text.encode("utf-8")
-        d = digest(data)
-        old = known.get(name) if known else None
-        if old is not None and old[0] == d and previous is not None:
-            try:
-                st = os.lstat(previous / name)  # a plain file, not a link planted to lead elsewhere
-                if stat.S_ISREG(st.st_mode) and (st.st_size, st.st_mtime_ns) == old[1:]:
-                    os.link(previous / name, path)
-                    record[name] = old
-                    continue
-            except OSError:
-                pass  # gone, changed or another file system: written afresh
-        path.write_bytes(data)
-        st = path.stat()
-        record[name] = (d, st.st_size, st.st_mtime_ns)
-    return record
 
 
 def print_report(report: Report, out: Callable[[str], None] | None = None) -> None:
     """How the command line shows a build: errors and warnings on stderr, the summary on stdout."""
     say = out or print
-    for d in report.diagnostics:
-        if d.severity >= Severity.ERROR:
-            print(shown_from(d, report.corpus).format(), file=sys.stderr)
+    print_errors(report.diagnostics, report.corpus)
     if report.error:
         print(f"navlaw build: {report.error}", file=sys.stderr)
     for w in report.warnings:

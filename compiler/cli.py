@@ -10,16 +10,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 # Stages are imported where used: `navlaw fee` and `show` start without them (tests/test_startup.py)
-from navlaw.argtypes import act_parser, date as _date, export_parser, fee_common, site_url as _site_url
+from navlaw.argtypes import (act_parser, build_parser, corpus_arg, date as _date, export_parser, fee_common,
+                             format_arg, serve_parser)
 from navlaw.export import stamped
-from navlaw.stages import STAGES
 
 if TYPE_CHECKING:
     import threading
 
+    from navlaw.build import Result
     from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
-    from navlaw.frontend.corpus import Corpus
-    from navlaw.tariffs.model import AnyTariff
+    from navlaw.law import Law
+    from navlaw.law.timeline import Composed, Timeline
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -54,7 +55,22 @@ def cmd_parse(args: argparse.Namespace) -> int:
     return EXIT_ERRORS if diags.has_errors() else EXIT_OK
 
 
-def _section_id(corpus: Corpus, timeline, name: str) -> str:  # type: ignore[no-untyped-def]
+def _read_law(command: str, corpus_dir: str) -> Law | None:
+    """The front end and the law stage, as `navlaw build` runs them (compiler/build.py): None, the errors said
+    as a build says them, when the corpus has errors (two texts in force on one day, an act that does not
+    apply, a text navlaw cannot read)."""
+    from navlaw.build import print_errors, read_law, summary
+
+    law = read_law(corpus_dir, relative=True)
+    if law.diagnostics.has_errors():
+        print_errors(law.diagnostics, corpus_dir)
+        print(f"navlaw {command}: the corpus has errors: {summary(law.diagnostics)}; see them with `navlaw lint`",
+              file=sys.stderr)
+        return None
+    return law
+
+
+def _section_id(timeline: Timeline, name: str) -> str:
     from navlaw.frontend.nodes import other_code
 
     section = name.strip().lstrip("§ ").strip().lower()
@@ -65,7 +81,7 @@ def _section_id(corpus: Corpus, timeline, name: str) -> str:  # type: ignore[no-
     return section
 
 
-def _sources_text(comp) -> list[str]:  # type: ignore[no-untyped-def]
+def _sources_text(comp: Composed) -> list[str]:
     out = []
     for pid, v in comp.sources:
         out.append(f"  {pid}: {Path(v.file).name.split('#')[0]} — {v.note}")
@@ -75,13 +91,13 @@ def _sources_text(comp) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from navlaw.frontend.corpus import compile_corpus
-    from navlaw.frontend.outline import node_json, outline
-    from navlaw.law import build_timeline
+    from navlaw.frontend.outline import outline
 
-    corpus = compile_corpus(args.corpus)
-    timeline = build_timeline(corpus, corpus.diagnostics)
-    section = _section_id(corpus, timeline, args.section)
+    law = _read_law("show", args.corpus)
+    if law is None:
+        return EXIT_ERRORS
+    corpus, timeline = law.corpus, law.timeline
+    section = _section_id(timeline, args.section)
     if section not in timeline.versions:
         known = sorted({s.id for c in corpus.documents for s in c.document.sections()})
         close = [k for k in known if k.split("-")[0] == section.split("-")[0]][:8]
@@ -104,13 +120,13 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from navlaw.frontend.corpus import compile_corpus
     from navlaw.law.redline import compare, render_html, render_json, render_text
-    from navlaw.law import build_timeline
 
-    corpus = compile_corpus(args.corpus)
-    timeline = build_timeline(corpus, corpus.diagnostics)
-    section = _section_id(corpus, timeline, args.section)
+    law = _read_law("diff", args.corpus)
+    if law is None:
+        return EXIT_ERRORS
+    timeline = law.timeline
+    section = _section_id(timeline, args.section)
     a, b = timeline.section_on(section, args.from_), timeline.section_on(section, args.to)
     for when, comp in ((args.from_, a), (args.to, b)):
         if comp.section is None:
@@ -134,31 +150,28 @@ def cmd_changes(args: argparse.Namespace) -> int:
     if args.to < args.from_:  # a period that ends before it begins was reported as one with no change
         print(f"navlaw changes: --to {args.to} is before --from {args.from_}; give the earlier date as --from", file=sys.stderr)
         return EXIT_USAGE
-    compiled = _compile_checked(args.corpus)
-    if compiled is None:
+    result = _compile_checked(args.corpus)
+    if result is None:
         return EXIT_ERRORS
-    corpus, tariffs, diags = compiled
+    law = result.law
     if args.format == "json":
         from navlaw.export.api import changes_between_json
-        print(_dump(changes_between_json(corpus.timeline, tariffs, args.from_, args.to, corpus.acts)))  # type: ignore[attr-defined]
+        print(_dump(changes_between_json(law.timeline, result.tariffs, args.from_, args.to, law.acts, law.outcomes)))
         return EXIT_OK
-    print("\n".join(change_report(corpus.timeline, tariffs, args.from_, args.to, acts=corpus.acts)))
+    print("\n".join(change_report(law.timeline, result.tariffs, args.from_, args.to, acts=law.acts,
+                                  outcomes=law.outcomes)))
     return EXIT_OK
 
 
-def _compile_all(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnostics]:
-    result = _compile_law(corpus_dir)
-    return result.corpus, result.tariffs, result.diagnostics
-
-
-def _compile_checked(corpus_dir: str) -> tuple[Corpus, list[AnyTariff], Diagnostics] | None:
-    """The corpus compiled, for commands that need it sound: None (errors printed) when the text has errors."""
-    corpus, tariffs, diags = _compile_all(corpus_dir)
-    if corpus.diagnostics.has_errors():
-        from navlaw.diagnostics import Severity
-        _print_diagnostics(corpus.diagnostics, sys.stderr, Severity.ERROR)
+def _compile_checked(corpus_dir: str) -> Result | None:
+    """The corpus compiled, for commands that need it sound: None (errors printed) when the text has errors
+    (the front end's or the law stage's)."""
+    result: Result = _compile_law(corpus_dir)
+    if result.law.diagnostics.has_errors():
+        from navlaw.build import print_errors
+        print_errors(result.law.diagnostics, corpus_dir)
         return None
-    return corpus, tariffs, diags
+    return result
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -175,10 +188,10 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_tariffs(args: argparse.Namespace) -> int:
-    compiled = _compile_checked(args.corpus)
-    if compiled is None:
+    result = _compile_checked(args.corpus)
+    if result is None:
         return EXIT_ERRORS
-    corpus, tariffs, diags = compiled
+    corpus, tariffs = result.corpus, result.tariffs
     from navlaw.build import tariffs_json
     from navlaw.report.tariffs import tariff_text
     from navlaw.tariffs.routes import RouteTable
@@ -213,7 +226,7 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     from navlaw.build import summary
-    corpus, _, diags = _compile_all(args.corpus)
+    diags = _compile_law(args.corpus).diagnostics
     if args.format == "json":
         print(_dump(stamped("lint", {"diagnostics": [d.to_json() for d in diags], "summary": summary(diags)})))
     else:
@@ -329,73 +342,17 @@ def make_parser() -> argparse.ArgumentParser:
                                 "extract tariffs, track versions, publish a site and a fee module.")
     p.add_argument("--version", action=_VersionAction)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    build_parser(sub).set_defaults(func=cmd_build)
+    serve_parser(sub).set_defaults(func=cmd_serve)
+    _fee_parser(sub)
+    _law_parsers(sub)
+    act_parser(sub, corpus_arg, _compile_law)
+    corpus_arg(export_parser(sub))
+    _data_parsers(sub)
+    return p
 
-    def corpus_arg(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--corpus", default="corpus", metavar="DIR", help="corpus directory (default: corpus/)")
 
-    def outputs_arg(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--out", default="build", metavar="DIR", help="output directory (default: build/)")
-        sp.add_argument("--module", default="navlaw_fees", metavar="DIR",
-                        help="where to write the generated fee module (default: navlaw_fees/, the committed copy)")
-
-    def seconds(text: str) -> float:
-        value = float(text)
-        if not 0 < value < 3600:
-            raise argparse.ArgumentTypeError(f"{text}: expected a number of seconds between 0 and 3600")
-        return value
-
-    def format_arg(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-
-    sp = sub.add_parser("build", help="compile the corpus and write the outputs",
-                        formatter_class=argparse.RawDescriptionHelpFormatter,
-                        description="""Compile every document of the corpus (--corpus, default corpus/) and write:
-
-  OUT/tree/FILE.json     each document's section tree (FILE: its path in the corpus)
-  OUT/tariffs.json       every rate schedule and fee, typed, dated and cited
-  OUT/diagnostics.json   every finding of `navlaw lint`
-  OUT/changes.md         what changes on each date the law changes
-  OUT/akn/SECTION/DATE.xml  each section as Akoma Ntoso 3.0, per date its text changes
-  OUT/site-docs/         the site's Markdown pages
-  OUT/site/              the reference site (MkDocs Material; not with --no-site) and its data
-                         (api/, akn/): open OUT/site/index.html, or run `navlaw serve`
-  MODULE/                the fee module navlaw_fees (__init__.py, _schedules.py,
-                         _runtime.py, py.typed, pyproject.toml: `pip install MODULE`
-                         installs it on its own)
-  .OUT-cache/            beside OUT: the build cache (not with --no-cache)
-
-OUT defaults to build/, MODULE to navlaw_fees/ (the committed copy). Nothing is written when the
-corpus has errors; otherwise everything is written beside its target and swapped in together, under
-a lock (.OUT.lock), so a failed or killed build leaves the previous outputs whole. Files at the top of
-OUT that navlaw does not write (a note, screenshots/) are carried over. An output that is, holds or is
-inside the corpus is refused (exit 2).""")
-    corpus_arg(sp)
-    outputs_arg(sp)
-    sp.add_argument("--no-site", action="store_true", help="skip the MkDocs site (trees, tariffs and module only)")
-    sp.add_argument("--site-url", default="", metavar="URL", type=_site_url,
-                    help="the address the site will be served at (https://…/): fills the sitemap and canonical links")
-    sp.add_argument("--on", type=_date, metavar="DATE",
-                    help="the site's date (YYYY-MM-DD; default today): law pages show the law in force on DATE, "
-                         "older and later texts are on the history pages")
-    sp.add_argument("--dump", choices=STAGES, metavar="STAGE",
-                    help=f"run the pipeline up to STAGE and print its result as JSON, writing nothing "
-                         f"({', '.join(STAGES)})")
-    sp.add_argument("--no-cache", action="store_true",
-                    help="compile and render everything afresh (the cache, .OUT-cache/ beside --out, is neither "
-                         "read nor written)")
-    sp.set_defaults(func=cmd_build)
-
-    sp = sub.add_parser("serve", help="build, serve the site, rebuild it when the corpus changes",
-                        description="Run `navlaw build` (with its cache), serve OUT/site over HTTP, and rebuild "
-                                    "whenever a file of the corpus changes; a failed rebuild leaves the last "
-                                    "good site served.")
-    corpus_arg(sp)
-    outputs_arg(sp)
-    sp.add_argument("--addr", default="127.0.0.1:8000", metavar="HOST:PORT")
-    sp.add_argument("--interval", type=seconds, default=1.0, metavar="S",
-                    help="how often to look for changes in the corpus, in seconds (default: 1)")
-    sp.set_defaults(func=cmd_serve)
-
+def _fee_parser(sub: Any) -> None:
     sp = sub.add_parser("fee", help="quote a pilotage fee, itemized with citations", add_help=False,
                         description="Quote the pilotage fee for ROUTE (a route of the corpus manifest's [[route]] "
                                     "table: sandy-hook, hudson-lower, hudson-upper, long-island-sound in the Navigation "
@@ -412,6 +369,9 @@ inside the corpus is refused (exit 2).""")
         corpus_arg(target)
     sp.set_defaults(func=cmd_fee, takes_extra=True)
 
+
+def _law_parsers(sub: Any) -> None:
+    """`navlaw parse`, `show`, `diff`, `changes`: the law's text, its versions and what changed."""
     sp = sub.add_parser("parse", help="parse one standalone file (no manifest)",
                         description="Parse one file on its own and print its section tree, or its diagnostics.")
     sp.add_argument("file", metavar="FILE")
@@ -447,9 +407,9 @@ inside the corpus is refused (exit 2).""")
     format_arg(sp)
     sp.set_defaults(func=cmd_changes)
 
-    act_parser(sub, corpus_arg, _compile_law)
-    corpus_arg(export_parser(sub))
 
+def _data_parsers(sub: Any) -> None:
+    """`navlaw tariffs` and `lint`: the rate schedules and the findings."""
     sp = sub.add_parser("tariffs", help="list the rate schedules with dates and citations",
                         description="List every tariff extracted from the corpus: rate tables, per-unit rates, "
                                     "percentages, time fees, board-set fees and penalties, with effective dates, "
@@ -466,7 +426,6 @@ inside the corpus is refused (exit 2).""")
     corpus_arg(sp)
     format_arg(sp)
     sp.set_defaults(func=cmd_lint)
-    return p
 
 
 def main(argv: list[str] | None = None) -> int:

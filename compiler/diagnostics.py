@@ -95,3 +95,24 @@ class NavlawError(Exception):
     def __init__(self, diagnostics: list[Diagnostic]):
         self.diagnostics = diagnostics
         super().__init__("\n".join(d.format() for d in diagnostics))
+
+
+def shown_from(d: Diagnostic, corpus: str) -> Diagnostic:
+    """A finding as the terminal shows it: its file (named relative to the manifest in what a build
+    publishes) as a path from where the user is, the corpus as they spelled it."""
+    import dataclasses
+    from pathlib import Path
+
+    if not corpus or not d.file or Path(d.file).is_absolute() or not (Path(corpus) / d.file).is_file():
+        return d
+    return dataclasses.replace(d, file=str(Path(corpus) / d.file))
+
+
+def print_errors(diagnostics: Diagnostics | list[Diagnostic], corpus: str) -> None:
+    """The errors among ``diagnostics`` on stderr, each named from where the user is (``shown_from``): how every
+    command that reads the corpus reports what stops it, as `navlaw build` does."""
+    import sys
+
+    for d in diagnostics:
+        if d.severity >= Severity.ERROR:
+            print(shown_from(d, corpus).format(), file=sys.stderr)

@@ -8,6 +8,8 @@ import os
 import shutil
 import stat
 from pathlib import Path
+
+from navlaw.cache import FileState, changed_since, digest
 from navlaw.publish import Output, kept, link_or_copy
 
 
@@ -70,3 +72,41 @@ def carry_over(old: Path, new: Path, keep: tuple[str, ...] = ()) -> list[str]:
             link_or_copy(entry.path, str(new / entry.name))
         carried.append(entry.name + ("/" if entry.is_dir(follow_symlinks=False) else ""))
     return carried
+
+
+def changed_while_read(root: Path, before: dict[str, FileState], read: dict[str, str]) -> list[str]:
+    """The corpus files that changed while a build ran: one the front end read whose bytes are not
+    those the up-to-date check digested (saved between the two), or any file whose size, time or
+    inode has changed since (saved after it was read)."""
+    between = [name for name, sha in read.items() if name in before and before[name][0] != sha]
+    return sorted(set(between) | set(changed_since(root, before)))
+
+
+def write_files(target: Path, files: dict[str, str], previous: Path | None = None,
+                known: dict[str, tuple[str, int, int]] | None = None) -> dict[str, tuple[str, int, int]]:
+    """Write ``files`` under ``target``; returns each file's (digest, size, mtime). A file whose text is the
+    one the last build wrote, and whose copy in ``previous`` (that build's output) is as that build left
+    it (size and time, from ``known``), is a hard link to that copy, not written again."""
+    made: set[Path] = set()  # one mkdir per directory, not per file (a mkdir costs a system call each)
+    record: dict[str, tuple[str, int, int]] = {}
+    for name, text in sorted(files.items()):
+        path = target / name
+        if path.parent not in made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            made.add(path.parent)
+        data = text.encode("utf-8")
+        d = digest(data)
+        old = known.get(name) if known else None
+        if old is not None and old[0] == d and previous is not None:
+            try:
+                st = os.lstat(previous / name)  # a plain file, not a link planted to lead elsewhere
+                if stat.S_ISREG(st.st_mode) and (st.st_size, st.st_mtime_ns) == old[1:]:
+                    os.link(previous / name, path)
+                    record[name] = old
+                    continue
+            except OSError:
+                pass  # gone, changed or another file system: written afresh
+        path.write_bytes(data)
+        st = path.stat()
+        record[name] = (d, st.st_size, st.st_mtime_ns)
+    return record

@@ -16,7 +16,7 @@ from navlaw.cli import main
 from navlaw.diagnostics import Diagnostics, Severity
 from navlaw.frontend.corpus import compile_corpus, compile_text
 from navlaw.frontend.newmatter import CaseBook, label_case, new_text
-from navlaw.law import build_timeline
+from navlaw.law import build_timeline, compile_law
 
 from .conftest import CORPUS, ROOT
 
@@ -46,12 +46,11 @@ def corpus_with(tmp_path: Path, source: Path, became: str = "2024-06-01") -> Pat
 def applied(tmp_path: Path, source: Path, became: str = "2024-06-01"):
     root = corpus_with(tmp_path, source, became)
     corpus = compile_corpus(root)
-    diags = Diagnostics()
-    timeline = build_timeline(corpus, diags)
+    law = compile_law(corpus)
     act = corpus.acts[0]
-    errors = [d.message for d in list(corpus.diagnostics) + list(diags)
+    errors = [d.message for d in law.diagnostics
               if d.file.split("#")[0].endswith(source.name) and d.severity is Severity.ERROR]
-    return root, act, timeline, errors
+    return root, act, law.timeline, errors, law.outcome(act)
 
 
 def ids(node) -> list[str]:
@@ -66,9 +65,9 @@ def shown(capsys, *argv: str) -> str:
 def test_a_whole_section_restated_applies_and_its_number_is_its_label(tmp_path, capsys):
     """A3096 § 1: "Section 50 of the navigation law … is amended to read as follows: § 50. Owners to notify
     …": the act's "50" is the section's label, not a word of its text (it was refused at word 1)."""
-    root, act, timeline, errors = applied(tmp_path, NYLG / "2023-A3096.md")
+    root, act, timeline, errors, done = applied(tmp_path, NYLG / "2023-A3096.md")
     assert errors == []
-    assert [w for k, w in act.outcome] == ["§ 1 amends 50, from 2024-08-30", "§ 2 adds 51, from 2024-08-30",
+    assert [w for k, w in done.results] == ["§ 1 amends 50, from 2024-08-30", "§ 2 adds 51, from 2024-08-30",
                                            "§ 2 adds 52, from 2024-08-30"]  # the 90th day after 2024-06-01
     after = shown(capsys, "show", "50", "--on", "2024-08-30", "--corpus", str(root))
     assert ("a temporary permit as provided in this section. No certificate of inspection or temporary permit shall "
@@ -82,7 +81,7 @@ def test_a_whole_section_restated_applies_and_its_number_is_its_label(tmp_path, 
 def test_two_new_sections_each_from_its_own_heading(tmp_path):
     """A3096 § 2: "adding two new sections 51 and 52" (printed "§  51.", justified): each new section's
     text runs from its "§" to the next, in law case, across the print's page break."""
-    _, act, timeline, errors = applied(tmp_path, NYLG / "2023-A3096.md")
+    _, act, timeline, errors, done = applied(tmp_path, NYLG / "2023-A3096.md")
     s51 = timeline.section_on("51", dt.date(2024, 9, 1)).section
     s52 = timeline.section_on("52", dt.date(2024, 9, 1)).section
     assert errors == [] and s51 is not None and s52 is not None
@@ -99,10 +98,10 @@ def test_two_new_sections_each_from_its_own_heading(tmp_path):
 def test_a_new_section_in_capitals_nests_by_its_label_sequence(tmp_path):
     """S6730 § 1 adds § 33-f in CAPITALS: "2. (A) NO EXHAUST …" after "1. … (A) … (B)": (A) under 2. is
     paragraph (a) like its cousins under 1. (it was 33-f/2/A), and the ECL instruction is reported."""
-    _, act, timeline, errors = applied(tmp_path, NYLG / "2023-S6730.md")
+    _, act, timeline, errors, done = applied(tmp_path, NYLG / "2023-S6730.md")
     sec = timeline.section_on("33-f", dt.date(2024, 9, 1)).section
     assert errors == [] and sec is not None
-    assert [k for k, _ in act.outcome] == ["reported", "applied"]
+    assert [k for k, _ in done.results] == ["reported", "applied"]
     got = ids(sec)
     assert got[:8] == ["33-f", "33-f/1", "33-f/1/a", "33-f/1/b", "33-f/2", "33-f/2/a", "33-f/2/b", "33-f/3"]
     assert [i for i in got if i.startswith("33-f/9/")] == [f"33-f/9/{c}" for c in "abcde"]
@@ -148,8 +147,8 @@ def test_case_is_restored_from_the_corpus_and_the_grammar_of_labels_and_citation
 def test_a_restatement_that_numbers_the_old_text_applies_with_a_note(tmp_path, capsys):
     """A4872 restates § 175, whose law text has no number, as "1. Any person …" and adds "2. UPON …": a
     number cannot be printed in capitals, so its "1." is new matter (said in a note), not a mismatch."""
-    root, act, timeline, errors = applied(tmp_path, NYLG / "2023-A4872.md")
-    assert errors == [] and [w for k, w in act.outcome] == ["§ 1 amends 175, from 2024-06-01"]
+    root, act, timeline, errors, done = applied(tmp_path, NYLG / "2023-A4872.md")
+    assert errors == [] and [w for k, w in done.results] == ["§ 1 amends 175, from 2024-06-01"]
     sec = timeline.section_on("175", dt.date(2024, 6, 1)).section
     assert ids(sec) == ["175", "175/1", "175/2"]
     assert "section one hundred ninety-two of this article" in " ".join(sec.full_text().split())
@@ -340,9 +339,9 @@ def test_a29_new_article_in_capitals_nests_past_subdivision_headings(tmp_path):
     and (b)'s subparagraph (i) — not a subclause "(A)" or an item "(I)"; the roman numerals it cites
     ("SUBPARAGRAPH (I) OR (II)") are in law case too. (The act is refused as a whole — its § 6 amends
     § 49, which the corpus lacks — so its texts are read as it would apply them.)"""
-    _, act, _, errors = applied(tmp_path, SHARED / "outside" / "nylg.2023-A29.md")
-    assert act.rejected and errors[0].startswith("§ 6 of the act amends 49/4")
-    text = next(new for (_, target), (_, new) in act.made.items() if target == "79-f")
+    _, act, _, errors, done = applied(tmp_path, SHARED / "outside" / "nylg.2023-A29.md")
+    assert done.rejected and errors[0].startswith("§ 6 of the act amends 49/4")
+    text = next(new for (_, target), (_, new) in done.made.items() if target == "79-f")
     assert "1. Criminal penalties. (a) Operation of a vessel while ability impaired." in text
     assert "misdemeanor offenses. (i) A violation of subdivision three, five, six or seven of section seventy-nine-d" in text
     assert "subparagraph (i) or (ii) of this paragraph" in text
@@ -383,7 +382,7 @@ def test_renumbering_a_run_of_subdivisions_keeps_each_text(tmp_path):
     renumbering of the old 8), 9 the old 8, 7 is gone."""
     act = tmp_path / "renumber.txt"
     act.write_text(RENUMBER, encoding="utf-8")
-    _, _, timeline, errors = applied(tmp_path, act, "2027-03-01")
+    _, _, timeline, errors, done = applied(tmp_path, act, "2027-03-01")
     before = timeline.section_on("89-a", dt.date(2027, 2, 28)).section
     after = timeline.section_on("89-a", dt.date(2027, 3, 1)).section
     assert errors == [] and before is not None and after is not None
@@ -407,8 +406,8 @@ def test_an_html_print_reads_as_the_plain_print(capsys):
 def test_a_capitalised_heading_that_wraps_is_one_heading(tmp_path):
     """A29's "§  79-M.  SPECIAL  PROCEDURES  AND  DISPOSITION  INVOLVING ALCOHOL AND" / "SUBSTANCE ABUSE
     ASSESSMENT AND TREATMENT. 1. DEFINITIONS. …": one heading, in law case, and subdivision 1 after it."""
-    _, act, _, _ = applied(tmp_path, SHARED / "outside" / "nylg.2023-A29.md")
-    text = next(new for (_, target), (_, new) in act.made.items() if target == "79-m")
+    _, act, _, _, done = applied(tmp_path, SHARED / "outside" / "nylg.2023-A29.md")
+    text = next(new for (_, target), (_, new) in done.made.items() if target == "79-m")
     sec = compile_text(text + "\n").find("79-m")
     assert sec is not None and sec.heading.rstrip(".") == (
         "Special procedures and disposition involving alcohol and substance abuse assessment and treatment")

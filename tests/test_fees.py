@@ -15,7 +15,7 @@ from decimal import Decimal
 import pytest
 
 import navlaw_fees as nf
-from navlaw.build import Law, fee_module
+from navlaw.build import Result, fee_module
 from navlaw.cli import main
 from navlaw.tariffs import tariffs_and_lint
 
@@ -205,13 +205,13 @@ def test_schedules_and_options_listing():
 def test_generated_module_is_fresh(corpus):
     """The committed navlaw_fees/ is exactly what the corpus generates (run `navlaw build` if this fails)."""
     from navlaw.build import law
-    timeline = law(corpus)  # the trace links name the version of each provision's text
-    tariffs, _ = tariffs_and_lint(corpus, timeline)
-    files = fee_module(Law(corpus, timeline, tariffs), ROOT / "navlaw_fees")  # CHANGES against the committed one
+    the_law = law(corpus)  # the trace links name the version of each provision's text
+    tariffs, _ = tariffs_and_lint(corpus, the_law.timeline)
+    files = fee_module(Result(the_law, tariffs), ROOT / "navlaw_fees")  # CHANGES against the committed one
     for name, text in files.items():
         committed = (ROOT / "navlaw_fees" / name).read_text(encoding="utf-8")
         assert committed == text, f"navlaw_fees/{name} is stale: run `navlaw build` and commit it"
-    assert fee_module(Law(corpus, timeline, tariffs), ROOT / "navlaw_fees") == files  # deterministic
+    assert fee_module(Result(the_law, tariffs), ROOT / "navlaw_fees") == files  # deterministic
 
 
 def test_generated_module_header_names_sources():

@@ -17,7 +17,7 @@ import pytest
 from navlaw.cli import main
 from navlaw.diagnostics import Diagnostics, Severity
 from navlaw.frontend.corpus import compile_corpus
-from navlaw.law import build_timeline
+from navlaw.law import compile_law
 
 from .conftest import CORPUS, ROOT, load_module
 
@@ -51,11 +51,10 @@ def corpus_with(tmp_path: Path, name: str) -> Path:
 
 def outcome(tmp_path: Path, name: str):
     corpus = compile_corpus(corpus_with(tmp_path, name))
-    diags = Diagnostics()
-    build_timeline(corpus, diags)
+    law = compile_law(corpus)
     act = corpus.acts[0]
-    errors = [d.message for d in list(corpus.diagnostics) + list(diags) if d.file.endswith(name) and d.severity is Severity.ERROR]
-    return act, [(k, w) for k, w in act.outcome], errors
+    errors = [d.message for d in law.diagnostics if d.file.endswith(name) and d.severity is Severity.ERROR]
+    return act, list(law.outcome(act).results), errors
 
 
 def kinds(out, kind: str) -> list[str]:

@@ -166,7 +166,7 @@ def test_an_act_is_applied_from_its_first_section_date_not_after_acts_dated_befo
 
     from navlaw.frontend.corpus import compile_corpus
     from navlaw.diagnostics import Diagnostics, Severity
-    from navlaw.law import build_timeline
+    from navlaw.law import compile_law
 
     x = (ROOT / "tests" / "acts" / "lis-rates-2028.txt").read_text(encoding="utf-8").replace(
         "  § 2. This act shall take effect on January 1, 2028.",
@@ -188,10 +188,11 @@ def test_an_act_is_applied_from_its_first_section_date_not_after_acts_dated_befo
         for f in ("x.txt", "y.txt"):
             m.write(f'\n[[document]]\nfile = "{f}"\nkind = "act"\nbecame_law = 2024-06-01\nstatus = "in-force"\n')
     compiled = compile_corpus(corpus)
-    diags = Diagnostics()
-    timeline = build_timeline(compiled, diags)
-    assert [d.message for d in list(compiled.diagnostics) + list(diags) if d.severity is Severity.ERROR] == []
-    assert [a.outcome for a in sorted(compiled.acts, key=lambda a: a.file) if a.file.endswith(("x.txt", "y.txt"))] == [
-        [("applied", "§ 1 amends 89-b/4/b/1, from 2025-01-01")], [("applied", "§ 1 amends 89-b/4/b/1, from 2026-01-01")]]
+    law = compile_law(compiled)
+    timeline = law.timeline
+    assert [d.message for d in law.diagnostics if d.severity is Severity.ERROR] == []
+    assert [law.outcome(a).results for a in sorted(compiled.acts, key=lambda a: a.file)
+            if a.file.endswith(("x.txt", "y.txt"))] == [
+        (("applied", "§ 1 amends 89-b/4/b/1, from 2025-01-01"),), (("applied", "§ 1 amends 89-b/4/b/1, from 2026-01-01"),)]
     text = timeline.section_on("89-b", dt.date(2026, 1, 1)).section.full_text()
     assert "eleven dollars and sixty cents" in text and "until January first, two thousand twenty-eight" in text

@@ -149,7 +149,7 @@ def changes_json(found: Changes) -> dict[str, Any]:
         "since": found.start.isoformat(), "date": found.end.isoformat(),
         "acts": [{"file": Path(a.file).name, "source": a.entry.source, "title": a.title,
                   "effective": a.effective.isoformat() if a.effective else None,
-                  "outcome": [{"status": s, "what": w} for s, w in a.outcome]} for a in found.acts],
+                  "outcome": [{"status": s, "what": w} for s, w in found.outcome(a).results]} for a in found.acts],
         "sections": [{"section": s.section, "before": s.before, "after": s.after,
                       "changes": render_json(s.changes)} for s in found.sections],
         "known": [{"starts": begins, "gap_from": gap_from or None,
@@ -160,11 +160,13 @@ def changes_json(found: Changes) -> dict[str, Any]:
 
 
 def changes_between_json(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, end: dt.date,
-                         acts: list[Any]) -> dict[str, Any]:
-    """`navlaw changes --format json`: what changes in (start, end]."""
+                         acts: list[Any], outcomes: Any = None) -> dict[str, Any]:
+    """`navlaw changes --format json`: what changes in (start, end] (``outcomes``: what the law stage did
+    with each act, navlaw.law.Law.outcomes)."""
     from navlaw.report.changes import changes_between
 
-    return stamped("changes", {"changes": [changes_json(changes_between(timeline, tariffs, start, end, acts))]})
+    return stamped("changes", {"changes": [changes_json(changes_between(timeline, tariffs, start, end, acts,
+                                                                        outcomes))]})
 
 
 def api_files(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], changes: list[Changes],

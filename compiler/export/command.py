@@ -7,29 +7,25 @@ import argparse
 import datetime as dt
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from navlaw.diagnostics import Severity
+from navlaw.diagnostics import print_errors
 from navlaw.export.akn import akn_files
-from navlaw.frontend.corpus import compile_corpus
 from navlaw.publish import Output, OutputError, publish, write_marker
 
+if TYPE_CHECKING:
+    from navlaw.law import Law
 
-def export_akn(corpus_dir: str, out_dir: str, on: dt.date | None) -> int:
-    """Exit status: 0 written, 1 errors in the law text or the disk, 2 an output that may not be written."""
-    from navlaw.law import build_timeline
-    from navlaw.law.timeline import check_conflicts
 
-    corpus = compile_corpus(corpus_dir, relative=True)
-    timeline = build_timeline(corpus, corpus.diagnostics)
-    check_conflicts(timeline, corpus.diagnostics, "manifest.toml")
-    if corpus.diagnostics.has_errors():
-        for d in corpus.diagnostics:
-            if d.severity >= Severity.ERROR:
-                print(d.format(), file=sys.stderr)
+def export_akn(corpus_dir: str, out_dir: str, on: dt.date | None, read_law: Callable[..., Law]) -> int:
+    """Exit status: 0 written, 1 errors in the law text or the disk, 2 an output that may not be written.
+    ``read_law`` is the pipeline's front end and law stage (compiler/build.py), given by the command line."""
+    law = read_law(corpus_dir, relative=True)
+    if law.diagnostics.has_errors():
+        print_errors(law.diagnostics, corpus_dir)
         print("navlaw export: not written: the corpus has errors (see them with `navlaw lint`)", file=sys.stderr)
         return 1
-    files = akn_files(corpus, timeline, on)
+    files = akn_files(law.corpus, law.timeline, on)
     if not files:
         print(f"navlaw export: no section of the corpus is in force on {on}", file=sys.stderr)
         return 1

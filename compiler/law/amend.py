@@ -1,23 +1,29 @@
 """Amending acts applied to the law: each instruction checked like a patch against the provision as
 in force the day before it takes effect, then its new text added to the timeline from its effective
 date (the act's text itself is read by compiler/frontend/acts.py). What each act did — applied,
-reported (other laws), refused — is kept on the act for the build's review and the change report."""
+reported (other laws), refused — is an :class:`ActOutcome` of its own, for the build's review and the
+change report; the act as read is not changed. An instruction amends whatever code it names: its target
+carries that code's id prefix, and the new text is cited as the text in force of that code is."""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.frontend.acts import Act, Instruction, parse_act
-from navlaw.frontend.corpus import Compiled
+from navlaw.frontend.corpus import Compiled, Corpus
 from navlaw.frontend.load import SourceDocument
 from navlaw.frontend.newmatter import TOKEN, CaseBook, new_text, old_text, old_tokens, old_words
 from navlaw.frontend.normalize import normalize
-from navlaw.frontend.nodes import NAV_LAW, Node, Table, citation
+from navlaw.frontend.nodes import Code, Node, Table, citation, other_code, section_name, section_of
 from navlaw.frontend.tree import build
+from navlaw.law.timeline import Composed, TextVersion, Timeline
 
 
 def words_of(node: Node) -> list[str]:
@@ -71,23 +77,26 @@ def compare(want: list[tuple[str, bool]], have: list[tuple[str, str, bool]], sec
 _ROW = re.compile(r"(?m)^(\d[\d,.]*\s+(?:to\s+[\d,.]+|and\s+(?:up|over)))[ \t]{2,}(?=\$)")
 
 
-def build_provision(act: Act, ins: Instruction, text: str, diags: Diagnostics, restored: bool = False
-                    ) -> tuple[Node | None, Compiled | None]:
-    """Parse the new text as the provision ``ins.target``. It is read under its section's heading alone,
-    so that its own labels nest as the statute's do from its first label down ("(iii)" of an item, not
-    the third clause), and then takes the target's id."""
-    parts = ins.target.split("/")
-    section, path = parts[0], parts[1:]
-    synthetic = (f"§ {section}.\n" if path else "") + text + "\n"
+def build_provision(act: Act, ins: Instruction, text: str, diags: Diagnostics, restored: bool = False,
+                    code: Code | None = None) -> tuple[Node | None, Compiled | None]:
+    """Parse the new text as the provision ``ins.target`` of ``code`` (by default the one its id names, cited
+    as the id says nothing more). It is read under its section's heading alone, so that its own labels nest as
+    the statute's do from its first label down ("(iii)" of an item, not the third clause), and then takes the
+    target's id."""
+    code = code or Code(other_code(ins.target))
+    section = section_of(ins.target)
+    path = ins.target.split("/")[len(section.split("/")):]
+    number = section.split("/")[-1]
+    synthetic = (f"§ {number}.\n" if path else "") + text + "\n"
     name = f"{act.file}#section-{ins.number}"
     nt = normalize(synthetic, "real")
-    doc = build(nt, name, NAV_LAW, section, Diagnostics())
+    doc = build(nt, name, code, number, Diagnostics())
     node: Node | None
     if path:
         sec = doc.find(section)
         first = next((c for c in sec.children if c.kind == "provision"), None) if sec is not None else None
         if first is not None and first.id.rsplit("/", 1)[-1].lower() == path[-1].lower() and sec is not None:
-            node = _renamed(first, first.id, ins.target)
+            node = _renamed(first, first.id, ins.target, code)
             # the compiled text holds the provision under its own id, for what is read from it (tariffs)
             doc = replace(doc, children=tuple(replace(sec, children=tuple(node if c is first else c for c in sec.children))
                                               if c is sec else c for c in doc.children))
@@ -106,13 +115,20 @@ def build_provision(act: Act, ins: Instruction, text: str, diags: Diagnostics, r
     return node, Compiled(src, doc, act.entry)
 
 
-def _renamed(node: Node, old: str, new: str) -> Node:
-    kids = tuple(_renamed(c, old, new) for c in node.children)
+def _renamed(node: Node, old: str, new: str, code: Code) -> Node:
+    kids = tuple(_renamed(c, old, new, code) for c in node.children)
     if not node.id:
         return replace(node, children=kids)
     nid = new + node.id[len(old):]
     return replace(node, id=nid, label=_as_label(node.label, nid) if node.id == old else node.label,
-                   citation=citation(NAV_LAW, nid) if node.citation else "", children=kids)
+                   citation=citation(code, nid) if node.citation else "", children=kids)
+
+
+def code_of(node: Node) -> Code:
+    """The code a provision of the corpus is cited by: its id's prefix and its citation's code ("Nav. Law",
+    "21 NYCRR"; none when its text does not say whose law it is)."""
+    head, sep, _ = node.citation.partition("§")
+    return Code(other_code(node.id), head.strip() if sep else "")
 
 
 def _as_label(label: str, nid: str) -> str:
@@ -120,7 +136,18 @@ def _as_label(label: str, nid: str) -> str:
     return f"{last}." if label.endswith(".") else f"({last})" if label.startswith("(") else last
 
 
-def case_book(corpus) -> CaseBook:  # type: ignore[no-untyped-def]
+def _codes(corpus: Corpus) -> dict[str, Code]:
+    """The codes the corpus's texts are of, by id prefix ("" the corpus's own chapter, "21nycrr" a rule's
+    title): how a section an act adds to one of them is cited."""
+    out: dict[str, Code] = {}
+    for c in corpus.documents:
+        for s in c.document.sections():
+            code = code_of(s)
+            out.setdefault(code.prefix, code)
+    return out
+
+
+def case_book(corpus: Corpus) -> CaseBook:
     book = CaseBook()
     for c in corpus.documents:
         book.learn(c.document.normal.text if c.document.normal is not None else "")
@@ -134,76 +161,110 @@ def _first_day(act: Act) -> tuple[dt.date, str]:
     return min(days, default=act.effective or dt.date.max), act.file
 
 
-def apply_acts(corpus, timeline, diags: Diagnostics):  # type: ignore[no-untyped-def]
-    """Check each act's instructions against the law the day before they take effect, and add its versions."""
-    from navlaw.law.timeline import TextVersion, Timeline
+@dataclass(frozen=True)
+class ActOutcome:
+    """What the law stage did with one amending act, a value of its own (the act as read is not changed):
+    each instruction applied, reported (another law's, or a section that instructs nothing) or refused (why),
+    in the act's order; whether the act is refused as a whole; and the text each applied instruction made."""
 
-    versions = [v for vs in timeline.versions.values() for v in vs]
-    order = len(corpus.documents)
-    book = case_book(corpus) if corpus.acts else CaseBook()
+    file: str  # the act's file: the key of its outcome
+    results: tuple[tuple[str, str], ...] = ()  # (applied | reported | refused, what)
+    rejected: bool = False  # an instruction of it is refused: none of it is applied
+    # (§ of the act, target) -> (old, new) text in law case, for each instruction applied
+    made: Mapping[tuple[int, str], tuple[str, str]] = field(default_factory=lambda: MappingProxyType({}))
+
+    def of(self, kind: str) -> list[str]:
+        """What the act's instructions of one kind ("applied", "reported", "refused") are said to do."""
+        return [what for k, what in self.results if k == kind]
+
+
+@dataclass
+class _Applying:
+    """What applying the corpus's acts works on, act after act: the versions so far, the order of the next
+    act's versions, the case book of the law's words, where findings go, and the current act's record."""
+
+    versions: list[TextVersion]
+    order: int
+    book: CaseBook
+    diags: Diagnostics
+    codes: dict[str, Code] = field(default_factory=dict)  # id prefix -> the code the corpus's texts of it cite
+    results: list[tuple[str, str]] = field(default_factory=list)
+    made: dict[tuple[int, str], tuple[str, str]] = field(default_factory=dict)
+
+
+def apply_acts(corpus: Corpus, timeline: Timeline, diags: Diagnostics) -> tuple[Timeline, dict[str, ActOutcome]]:
+    """Check each act's instructions against the law the day before they take effect, and add its versions;
+    what each act did, by its file."""
+    run = _Applying([v for vs in timeline.versions.values() for v in vs], len(corpus.documents),
+                    case_book(corpus) if corpus.acts else CaseBook(), diags, _codes(corpus))
+    outcomes: dict[str, ActOutcome] = {}
     for act in sorted(corpus.acts, key=_first_day):
-        act.outcome = []
-        for r in act.reported:
-            what = f"the {r.law}" if r.law else "no law"
-            act.outcome.append(("reported", f"§ {r.number}: {r.sentence[:140]}" if not r.law else
-                                f"§ {r.number} instructs {what}" + (f" ({', '.join(r.targets)})" if r.targets else "")
-                                + ": not in this corpus, not applied"))
-            if r.law:
-                diags.add(Diagnostic(Severity.INFO, f"§ {r.number} of the act amends {what}"
-                                     + (f" ({', '.join('§ ' + t for t in r.targets)})" if r.targets else "")
-                                     + ", which is not in this corpus: reported, not applied", act.file, r.line, 1, "",
-                                     "act-other-law"))
-        order += 1
-        mark = len(versions)
+        run.results, run.made = [], {}
+        _report_other_laws(act, run)
+        run.order += 1
+        mark = len(run.versions)
         for ins in act.instructions:
-            when, phrase = act.effective_of(ins)
-            if when is None:
-                act.outcome.append(("refused", f"§ {ins.number} ({ins.target}): no effective date"))
-                continue
-            refused = _apply(act, ins, when, phrase, versions, order, book, diags, TextVersion, Timeline,
-                             _uncertain(act, ins, when))
-            if refused:
-                act.outcome.append(("refused", f"§ {ins.number} ({ins.target}): {refused}"))
-            else:
-                verb = {"amend": "amends", "add": "adds", "repeal": "repeals", "replace": "replaces",
-                        "renumber": f"renumbers as {ins.renamed}"}[ins.action]
-                first = possible_from(act, ins)
-                since = f"from a day between {first - dt.timedelta(days=1)} and {when}" if first else f"from {when}"
-                act.outcome.append(("applied", f"§ {ins.number} {verb} {ins.target}, {since}"))
-        refusals = [w for k, w in act.outcome if k == "refused"]
-        if refusals and len(versions) > mark:
+            run.results.append(_instruction(act, ins, run))
+        refusals = [w for k, w in run.results if k == "refused"]
+        if refusals and len(run.versions) > mark:
             # an act is law as a whole: one that `navlaw build` refuses is in no timeline (show, diff, changes,
             # the site), not in part
-            del versions[mark:]
-            act.rejected = True
+            del run.versions[mark:]
             diags.add(Diagnostic(Severity.WARNING, f"the act is refused as a whole ({len(refusals)} of its instructions "
                                  "do not apply): none of its instructions is applied", act.file, 1, 1, "", "act-apply",
                                  "fix the corpus (or the act's entry) so that every instruction applies; `navlaw act "
                                  "check FILE` reviews an act instruction by instruction"))
-        elif refusals:
-            act.rejected = True
-    return Timeline(versions)
+        outcomes[act.file] = ActOutcome(act.file, tuple(run.results), bool(refusals), MappingProxyType(dict(run.made)))
+    return Timeline(run.versions), outcomes
 
 
-def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, order: int, book: CaseBook,  # type: ignore[no-untyped-def]
-           diags: Diagnostics, TextVersion, Timeline, uncertain: dict | None = None) -> str:  # type: ignore[type-arg]
+def _report_other_laws(act: Act, run: _Applying) -> None:
+    """The act's sections for other laws (or instructing nothing): reported, not applied."""
+    for r in act.reported:
+        what = f"the {r.law}" if r.law else "no law"
+        run.results.append(("reported", f"§ {r.number}: {r.sentence[:140]}" if not r.law else
+                            f"§ {r.number} instructs {what}" + (f" ({', '.join(r.targets)})" if r.targets else "")
+                            + ": not in this corpus, not applied"))
+        if r.law:
+            run.diags.add(Diagnostic(Severity.INFO, f"§ {r.number} of the act amends {what}"
+                                     + (f" ({', '.join('§ ' + t for t in r.targets)})" if r.targets else "")
+                                     + ", which is not in this corpus: reported, not applied", act.file, r.line, 1, "",
+                                     "act-other-law"))
+
+
+def _instruction(act: Act, ins: Instruction, run: _Applying) -> tuple[str, str]:
+    """One instruction applied (or refused): its outcome."""
+    when, phrase = act.effective_of(ins)
+    if when is None:
+        return "refused", f"§ {ins.number} ({ins.target}): no effective date"
+    refused = _apply(act, ins, when, phrase, run, _uncertain(act, ins, when))
+    if refused:
+        return "refused", f"§ {ins.number} ({ins.target}): {refused}"
+    verb = {"amend": "amends", "add": "adds", "repeal": "repeals", "replace": "replaces",
+            "renumber": f"renumbers as {ins.renamed}"}[ins.action]
+    first = possible_from(act, ins)
+    since = f"from a day between {first - dt.timedelta(days=1)} and {when}" if first else f"from {when}"
+    return "applied", f"§ {ins.number} {verb} {ins.target}, {since}"
+
+
+def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, run: _Applying,
+           uncertain: dict[str, Any] | None = None) -> str:
     """Apply one instruction; returns why it was refused ("" when applied). ``uncertain``: the version's
     ``possible_from`` and ``uncertain`` when its date is known only between bounds."""
     bounded = uncertain or {}
     day_before = when - dt.timedelta(days=1)
-    current = Timeline(versions)
-    section = ins.target.split("/")[0]
-    comp = current.section_on(section, day_before)
+    section = section_of(ins.target)
+    comp = Timeline(run.versions).section_on(section, day_before)
     note = f"effective {when} ({phrase}; {Path(act.file).name})"
     if uncertain:
         note = f"effective between {uncertain['possible_from'] - dt.timedelta(days=1)} and {when} ({phrase}; " \
                f"{Path(act.file).name})"
 
     def refuse(message: str, hint: str = "") -> str:
-        diags.add(Diagnostic(Severity.ERROR, message, act.file, ins.line, 1, "", "act-apply", hint))
+        run.diags.add(Diagnostic(Severity.ERROR, message, act.file, ins.line, 1, "", "act-apply", hint))
         return message
 
-    if getattr(ins, "portion", ""):  # "the opening paragraph of …": read (acts.py), not applied
+    if ins.portion:  # "the opening paragraph of …": read (acts.py), not applied
         return refuse(f"§ {ins.number} of the act {ins.action}s the {ins.portion} of {ins.target}: navlaw reads the "
                       "instruction but does not apply a change to part of a provision's own text",
                       "apply it by hand: put the provision's text as amended into the corpus with its effective date")
@@ -212,61 +273,83 @@ def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, versions, ord
         if found is None:
             return refuse(f"§ {ins.number} of the act {'repeals' if ins.action == 'repeal' else 'renumbers'} "
                           f"{ins.target}, which is not in force on {day_before}" + (f": {comp.message}" if comp.message else ""))
-        # "subdivisions 7 and 8 are renumbered 8 and 9": 8 ends as itself but goes on as the old 7
-        taken = {i.renamed for i in act.instructions if i.action in ("renumber", "replace", "add") and i.number == ins.number}
-        taken |= {i.target for i in act.instructions if i.action in ("replace", "add") and i.number == ins.number}
-        if ins.target not in taken:
-            versions.append(TextVersion(ins.target, None, act.file, when, True, None, note, order, confirms=True, **bounded))
-        if ins.action == "renumber":
-            versions.append(TextVersion(ins.renamed, _renamed(found, ins.target, ins.renamed), act.file, when, True,
-                                        None, note, order, **bounded))
+        _ended(act, ins, found, when, note, run, bounded)
         return ""
-    if ins.action == "amend":
-        if found is None:
-            return refuse(f"§ {ins.number} of the act amends {ins.target}, which is not in force on {day_before}"
-                          + (f": {comp.message}" if comp.message else _holds(comp.section)),
-                          "the corpus must hold the provision's text as in force the day before the act takes effect")
-        tokens, law = old_tokens(ins.body), law_tokens(found)
-        want, have = [w for w, _ in tokens], [w for w, _, _ in law]
-        i, j, numbered = compare(tokens, law, found.kind == "section")
-        if i >= 0 and not _partial(found, want, have):
-            return refuse(*_mismatch(ins, tokens, law, i, j, day_before))
-        if numbered:
-            diags.add(Diagnostic(Severity.INFO, f"§ {ins.number} of the act numbers provisions of {ins.target} that the "
-                                 f"law prints without a number ({', '.join(numbered)}): a number cannot be printed in "
-                                 "capitals, so it is read as new matter", act.file, ins.line, 1, "", "act-apply"))
-        if i >= 0:
-            diags.add(Diagnostic(Severity.INFO, f"§ {ins.number} of the act: the corpus holds only part of {ins.target} "
-                                 f"(a fragment); the act's old text agrees with that part, and its new text is the "
-                                 "whole provision from now on", act.file, ins.line, 1, "", "act-apply"))
-    elif ins.action == "add":
-        if comp.section is None and ins.target != section:
-            return refuse(f"§ {ins.number} of the act adds to § {section}, which is not in force on {day_before}"
-                          + (f": {comp.message}" if comp.message else ""))
-        if found is not None:
-            return refuse(f"§ {ins.number} of the act adds {ins.target}, which already exists on {day_before}")
-        parent = ins.target.rsplit("/", 1)[0]
-        if "/" in ins.target and parent != section and comp.section is not None and comp.section.find(parent) is None:
-            return refuse(f"§ {ins.number} of the act adds {ins.target} to {parent}, which is not in force on "
-                          f"{day_before}" + _holds(comp.section),
-                          "the corpus must hold the provision the act adds to, as in force the day before")
-        stray = [w for w in old_words(ins.body) if not w.isdigit() and len(w) > 1]
-        if stray:
-            return refuse(f"§ {ins.number} of the act adds {ins.target}, but its text is not all new matter (not in "
-                          f"CAPITALS): {' '.join(stray[:12])}")
-    path = ins.target.split("/")[1:]
+    why = (_amendable(act, ins, comp, found, day_before, run.diags) if ins.action == "amend" else
+           _addable(ins, comp, found, section, day_before) if ins.action == "add" else None)
+    if why:
+        return refuse(*why)
+    path = ins.target.split("/")[len(section.split("/")):]
     outer = tuple(n.label for k in range(1, len(path)) if comp.section is not None
                   and (n := comp.section.find("/".join([section] + path[:k]))) is not None)
-    text, restored = new_text(_ROW.sub(lambda m: m.group(1) + "\t", ins.body), book, outer, path[-1] if path else "")
-    node, compiled = build_provision(act, ins, text, diags, restored)
+    text, restored = new_text(_ROW.sub(lambda m: m.group(1) + "\t", ins.body), run.book, outer, path[-1] if path else "")
+    code = code_of(comp.section) if comp.section is not None else run.codes.get(other_code(ins.target), Code())
+    node, compiled = build_provision(act, ins, text, run.diags, restored, code)
     if node is None:
         return "its new text does not read as the provision it names"
-    act.made[(ins.number, ins.target)] = (old_text(ins.body) if ins.action == "amend" else "", text)
-    versions.append(TextVersion(ins.target, node, compiled.source.path if compiled else act.file, when, True, None,
-                                note, order, compiled, confirms=ins.action == "amend",
-                                quoted=tuple(w.lower() for w in old_words(ins.body)) if ins.action == "amend" else (),
-                                **bounded))
+    run.made[(ins.number, ins.target)] = (old_text(ins.body) if ins.action == "amend" else "", text)
+    run.versions.append(TextVersion(ins.target, node, compiled.source.path if compiled else act.file, when, True, None,
+                                    note, run.order, compiled, confirms=ins.action == "amend",
+                                    quoted=tuple(w.lower() for w in old_words(ins.body)) if ins.action == "amend" else (),
+                                    **bounded))
     return ""
+
+
+def _ended(act: Act, ins: Instruction, found: Node, when: dt.date, note: str, run: _Applying,
+           bounded: dict[str, Any]) -> None:
+    """A repeal or a renumbering: the provision's text ends on ``when`` (renumbered, it goes on as its new id)."""
+    # "subdivisions 7 and 8 are renumbered 8 and 9": 8 ends as itself but goes on as the old 7
+    taken = {i.renamed for i in act.instructions if i.action in ("renumber", "replace", "add") and i.number == ins.number}
+    taken |= {i.target for i in act.instructions if i.action in ("replace", "add") and i.number == ins.number}
+    if ins.target not in taken:
+        run.versions.append(TextVersion(ins.target, None, act.file, when, True, None, note, run.order, confirms=True,
+                                        **bounded))
+    if ins.action == "renumber":
+        run.versions.append(TextVersion(ins.renamed, _renamed(found, ins.target, ins.renamed, code_of(found)),
+                                        act.file, when, True, None, note, run.order, **bounded))
+
+
+def _amendable(act: Act, ins: Instruction, comp: Composed, found: Node | None, day_before: dt.date,
+               diags: Diagnostics) -> tuple[str, str] | None:
+    """Why an amendment does not apply to the provision as in force the day before (None: it applies)."""
+    if found is None:
+        return (f"§ {ins.number} of the act amends {ins.target}, which is not in force on {day_before}"
+                + (f": {comp.message}" if comp.message else _holds(comp.section)),
+                "the corpus must hold the provision's text as in force the day before the act takes effect")
+    tokens, law = old_tokens(ins.body), law_tokens(found)
+    want, have = [w for w, _ in tokens], [w for w, _, _ in law]
+    i, j, numbered = compare(tokens, law, found.kind == "section")
+    if i >= 0 and not _partial(found, want, have):
+        return _mismatch(ins, tokens, law, i, j, day_before)
+    if numbered:
+        diags.add(Diagnostic(Severity.INFO, f"§ {ins.number} of the act numbers provisions of {ins.target} that the "
+                             f"law prints without a number ({', '.join(numbered)}): a number cannot be printed in "
+                             "capitals, so it is read as new matter", act.file, ins.line, 1, "", "act-apply"))
+    if i >= 0:
+        diags.add(Diagnostic(Severity.INFO, f"§ {ins.number} of the act: the corpus holds only part of {ins.target} "
+                             f"(a fragment); the act's old text agrees with that part, and its new text is the "
+                             "whole provision from now on", act.file, ins.line, 1, "", "act-apply"))
+    return None
+
+
+def _addable(ins: Instruction, comp: Composed, found: Node | None, section: str, day_before: dt.date
+             ) -> tuple[str] | tuple[str, str] | None:
+    """Why a provision cannot be added to the law as in force the day before (None: it can)."""
+    if comp.section is None and ins.target != section:
+        return (f"§ {ins.number} of the act adds to {section_name(section)}, which is not in force on {day_before}"
+                + (f": {comp.message}" if comp.message else ""),)
+    if found is not None:
+        return (f"§ {ins.number} of the act adds {ins.target}, which already exists on {day_before}",)
+    parent = ins.target.rsplit("/", 1)[0]
+    if parent != ins.target and parent != section and comp.section is not None and comp.section.find(parent) is None:
+        return (f"§ {ins.number} of the act adds {ins.target} to {parent}, which is not in force on "
+                f"{day_before}" + _holds(comp.section),
+                "the corpus must hold the provision the act adds to, as in force the day before")
+    stray = [w for w in old_words(ins.body) if not w.isdigit() and len(w) > 1]
+    if stray:
+        return (f"§ {ins.number} of the act adds {ins.target}, but its text is not all new matter (not in "
+                f"CAPITALS): {' '.join(stray[:12])}",)
+    return None
 
 
 _EARLIEST: dict[tuple[str, str, str], Act] = {}

@@ -105,8 +105,9 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
         when = f"takes effect {act.effective} ({act.effective_phrase})" if act.effective else "no effective date read"
         out.lines.insert(0, f"act {path}" + (f" — AN ACT {act.title[:160]}" if act.title else ""))
         out.lines.append(f"  became law {became} ({said}); {when}")
-        reported = [w for k, w in act.outcome if k == "reported"]
-        results = [(k, w) for k, w in act.outcome if k != "reported"]
+        outcome = law.law.outcome(act)
+        reported = outcome.of("reported")
+        results = [(k, w) for k, w in outcome.results if k != "reported"]
         timeline = law.timeline
         for ins, (kind, what) in zip(act.instructions, results):
             day, phrase = act.effective_of(ins)
@@ -119,10 +120,10 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
                 continue
             if ins.action == "amend":
                 out.lines.append(f"  old text: matches the law in force on {day - dt.timedelta(days=1)}" if day else "")
-            if act.rejected:
+            if outcome.rejected:
                 out.lines.append("  applies, but is not applied: the act is refused as a whole")
                 continue
-            made = act.made.get((ins.number, ins.target))
+            made = outcome.made.get((ins.number, ins.target))
             if made and made[0]:
                 out.lines += [f"  changes: {w}" for w in wording(*made)] or ["  changes: none in its wording"]
             if timeline is not None and day is not None:
@@ -135,11 +136,11 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
                     out.lines += ["  redline:"] + ["    " + x for x in render_text(changes).split("\n")]
         for w in reported:
             out.lines.append(f"reported: {w}")
-        fees = fee_changes(act, law.tariffs) if not act.rejected else []
+        fees = fee_changes(act, outcome, law.tariffs) if not outcome.rejected else []
         out.lines += ["fee changes:"] + [f"  {f}" for f in fees] if fees else ["fee changes: none"]
         out.read = len(act.instructions) + len(act.reported)
         out.applied = sum(1 for k, _ in results if k == "applied")
-        out.rejected = act.rejected
+        out.rejected = outcome.rejected
         out.reported = len(reported)
         out.refused = sum(1 for k, _ in results if k == "refused")
         notes = [say(d) for d in mine if d.severity >= Severity.WARNING]

@@ -6,16 +6,16 @@ from __future__ import annotations
 import datetime as dt
 import re
 from decimal import Decimal
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from navlaw.law.redline import Change, compare, render_html, render_text
 from navlaw.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
                       PerUnitFee, TimeFee)
 from navlaw.frontend.acts import Act
 from navlaw.frontend.nodes import section_name, section_of, section_order
-from navlaw.law.amend import earliest_reading
+from navlaw.law.amend import ActOutcome, earliest_reading
 from navlaw.law.timeline import Timeline
 from navlaw.frontend.codes import without_code
 
@@ -210,10 +210,14 @@ class Changes:
     # sections whose text the corpus starts (or stops) knowing, grouped by what it knows of them
     known: dict[tuple[bool, str, tuple[tuple[str, str], ...]], list[str]]
     deltas: list[str]  # the tariffs' changes in words
+    outcomes: Mapping[str, ActOutcome] = field(default_factory=dict)  # what the law stage did with each act, by file
+
+    def outcome(self, act: Act) -> ActOutcome:  # what the law stage did with ``act``
+        return self.outcomes.get(act.file) or ActOutcome(act.file)
 
 
 def changes_between(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, end: dt.date,
-                    acts: list[Act] | tuple[Act, ...] = ()) -> Changes:
+                    acts: list[Act] | tuple[Act, ...] = (), outcomes: Mapping[str, ActOutcome] = {}) -> Changes:
     """Every section whose text changes in (start, end], and the tariff deltas. A text the corpus starts
     or stops knowing is dated by its own dates (where they are known), never by ``start``/``end``."""
     taking = []
@@ -242,15 +246,15 @@ def changes_between(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date
                                       red if changes and a.section is not None and b.section is not None else None))
     for listed in known.values():
         listed.sort(key=section_order)
-    return Changes(start, end, taking, sections, known, tariff_deltas(tariffs, start, end))
+    return Changes(start, end, taking, sections, known, tariff_deltas(tariffs, start, end), outcomes)
 
 
 def change_report(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date, end: dt.date,
                   quote: Callable[[str], str] = _plain, html: bool = False, acts: list[Act] | tuple[Act, ...] = (),
-                  link: Callable[[str, str], str] | None = None) -> list[str]:
+                  link: Callable[[str, str], str] | None = None, outcomes: Mapping[str, ActOutcome] = {}) -> list[str]:
     """Markdown: every section whose text changes in (start, end], its redline, and the tariff deltas
     (``report`` of ``changes_between``)."""
-    return report(changes_between(timeline, tariffs, start, end, acts), tariffs, quote, html, link)
+    return report(changes_between(timeline, tariffs, start, end, acts, outcomes), tariffs, quote, html, link)
 
 
 def report(found: Changes, tariffs: list[AnyTariff], quote: Callable[[str], str] = _plain, html: bool = False,
@@ -273,7 +277,7 @@ def report(found: Changes, tariffs: list[AnyTariff], quote: Callable[[str], str]
     lines = [f"# Changes from {start} to {end}", ""]
     for act in found.acts:
         lines += [f"## Amending act {quote(Path(act.file).name)}", ""] + [
-            f"- {r.strip()}" for r in act_review(act, tariffs, quote)] + [""]
+            f"- {r.strip()}" for r in act_review(act, found.outcome(act), tariffs, quote)] + [""]
     for s in found.sections:
         lines.append(f"## {named(s.section, quote(section_name(s.section)))}")
         if s.before:
@@ -326,7 +330,7 @@ def under_its_date(found: Changes, lines: list[str]) -> list[str]:
 # refused (why), and the changes they make, in words. `navlaw build` prints it; the change report puts it
 # at the head of the act's date.
 
-def act_review(act: Act, tariffs: list[AnyTariff], quote: Callable[[str], str] = _plain) -> list[str]:
+def act_review(act: Act, outcome: ActOutcome, tariffs: list[AnyTariff], quote: Callable[[str], str] = _plain) -> list[str]:
     name = Path(act.file).name
     when = f"takes effect {act.effective} ({act.effective_phrase})" if act.effective else "has no effective date navlaw reads"
     bounds = act.entry.became_law_bounds
@@ -335,15 +339,15 @@ def act_review(act: Act, tariffs: list[AnyTariff], quote: Callable[[str], str] =
         when = (f"takes effect between {early.effective - dt.timedelta(days=1)} and {act.effective} "
                 f"({act.effective_phrase}; it became law {bounds.rests_on()})")
     out = [f"act {quote(name)}" + (f" — AN ACT {quote(act.title[:160])}" if act.title else "") + f"; {quote(when)}"]
-    counts = {k: sum(1 for o, _ in act.outcome if o == k) for k in ("applied", "reported", "refused")}
+    counts = {k: len(outcome.of(k)) for k in ("applied", "reported", "refused")}
     out.append(f"  {counts['applied']} instruction(s) applied, {counts['reported']} reported (not this corpus's law), "
                f"{counts['refused']} refused")
-    for kind, what in act.outcome:
-        out.append(f"  {'applies, but not applied' if kind == 'applied' and act.rejected else kind}: {quote(cited(what))}")
-    if act.rejected:
+    for kind, what in outcome.results:
+        out.append(f"  {'applies, but not applied' if kind == 'applied' and outcome.rejected else kind}: {quote(cited(what))}")
+    if outcome.rejected:
         out.append("  the act is refused as a whole: none of its instructions is in the law navlaw shows")
     for ins in act.instructions:
-        made = act.made.get((ins.number, ins.target))
+        made = outcome.made.get((ins.number, ins.target))
         if made is None:
             continue
         before, after = made
@@ -355,7 +359,7 @@ def act_review(act: Act, tariffs: list[AnyTariff], quote: Callable[[str], str] =
         changed = wording(before, after)
         out += [f"  § {ins.number} in {quote(_cite(ins.target))}: {quote(w)}" for w in changed] or [
             f"  § {ins.number} in {quote(_cite(ins.target))}: restated without a change of wording"]
-    out += [f"  fee change: {quote(line)}" for line in fee_changes(act, tariffs)]
+    out += [f"  fee change: {quote(line)}" for line in fee_changes(act, outcome, tariffs)]
     return out
 
 
@@ -402,7 +406,7 @@ def wording(before: str, after: str) -> list[str]:
     return out
 
 
-def fee_changes(act: Act, tariffs: list[AnyTariff]) -> list[str]:
+def fee_changes(act: Act, outcome: ActOutcome, tariffs: list[AnyTariff]) -> list[str]:
     """Every fee the act changes, with the date it changes: each schedule read from the act's text, from the
     day it is in force under the act, against the schedule the law had for that day without the act (its
     latest one of the same series that had begun). A schedule the act restates unchanged is not said."""
@@ -425,7 +429,7 @@ def fee_changes(act: Act, tariffs: list[AnyTariff]) -> list[str]:
         if o is not None and o.effective.end is not None and o.effective.end <= start and not (
                 o.effective.end == eff and o.effective.end_basis == "successor"):
             o = None  # the law's schedule had ended by then (one the act cut short ends on its effective date)
-        rows = _old_rows(act, t) if isinstance(t, BracketSchedule) else None
+        rows = _old_rows(act, outcome, t) if isinstance(t, BracketSchedule) else None
         if rows:  # a rate table: against the act's own old text of it, which is the law the day before
             diffs = [f"{b.written}: {b.formula_written} (was {re.sub(r'[ ]+[)]', ')', rows[k])})" for b in t.brackets
                      if (k := " ".join(b.written.split())) in rows and _flat(rows[k]) != _flat(b.formula_written)]
@@ -454,10 +458,10 @@ def _flat(formula: str) -> str:
     return re.sub(r"\s+", "", formula).lower().rstrip(".;")
 
 
-def _old_rows(act: Act, t: AnyTariff) -> dict[str, str]:
+def _old_rows(act: Act, outcome: ActOutcome, t: AnyTariff) -> dict[str, str]:
     """The rows of a rate table as the act's old text prints them (range -> fee), for the instruction that
     amends the provision the table is in."""
-    for (number, target), (before, _) in act.made.items():
+    for (number, target), (before, _) in outcome.made.items():
         if before and (t.provision == target or t.provision.startswith(target + "/")) and \
                 t.file == f"{act.file}#section-{number}":
             rows = {}

@@ -13,10 +13,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from navlaw.frontend.acts import Act
 from navlaw.frontend.nodes import section_name, section_of
+from navlaw.law.amend import ActOutcome
 from navlaw.report.changes import Changes
 
 VERBS = {"changed": "amended", "added": "added", "removed": "repealed", "gap": "no longer known in the corpus",
@@ -60,11 +61,11 @@ def _act_name(act: Act) -> str:
     return f"{name}" + (f" ({source})" if source else "") + title
 
 
-def _outcomes(act: Act, kind: str, section: str) -> tuple[str, ...]:
+def _outcomes(act: Act, results: tuple[tuple[str, str], ...], kind: str, section: str) -> tuple[str, ...]:
     """The act's instructions reported (all: they are the act's, for other laws) or refused (those for
-    ``section``)."""
+    ``section``), of what the law stage did with it (``results``)."""
     out = []
-    for k, what in act.outcome:
+    for k, what in results:
         if k != kind:
             continue
         if kind == "refused" and not any(f"({i.target})" in what and section_of(i.target) == section
@@ -79,8 +80,15 @@ def _about(line: str, section: str) -> bool:
     return line.startswith((name + "(", name + ":", name + " "))
 
 
-def pending(changes: Sequence[Changes], acts: Sequence[Act], section: str, on: dt.date) -> list[Announced]:
-    """What changes in ``section`` after ``on``, date by date."""
+def pending(changes: Sequence[Changes], acts: Sequence[Act], section: str, on: dt.date,
+            outcomes: Mapping[str, ActOutcome] | None = None) -> list[Announced]:
+    """What changes in ``section`` after ``on``, date by date. ``outcomes``: what the law stage did with each
+    act (navlaw.law.Law.outcomes; by default as the changes carry it)."""
+    done = dict(outcomes) if outcomes is not None else {f: o for c in changes for f, o in c.outcomes.items()}
+
+    def results(a: Act) -> tuple[tuple[str, str], ...]:
+        return done[a.file].results if a.file in done else ()
+
     out: list[Announced] = []
     dated_acts: set[tuple[str, str]] = set()
     for c in changes:
@@ -106,19 +114,19 @@ def pending(changes: Sequence[Changes], acts: Sequence[Act], section: str, on: d
         source = "; ".join(_act_name(a) for a in mine) or (
             "the text in force, which sets this rate ahead" if all(_about(w, section) for w in what) else "a text of the corpus")
         out.append(Announced(str(c.end), source, tuple(dict.fromkeys(what)) or ("no change to its words",),
-                             tuple(r for a in mine for r in _outcomes(a, "reported", section)),
-                             tuple(r for a in mine for r in _outcomes(a, "refused", section))))
+                             tuple(r for a in mine for r in _outcomes(a, results(a), "reported", section)),
+                             tuple(r for a in mine for r in _outcomes(a, results(a), "refused", section))))
     for a in acts:  # an act for this section that changes nothing in it (refused, or no date navlaw reads)
         targets = [i for i in a.instructions if section_of(i.target) == section]
         day = a.effective
         if not targets or (day is not None and day <= on) or (a.file, str(day or "")) in dated_acts:
             continue
-        refused = _outcomes(a, "refused", section)
+        refused = _outcomes(a, results(a), "refused", section)
         if not refused and day is not None:
             continue
         out.append(Announced(str(day or ""), _act_name(a),
                              tuple(f"{citation(i.target)}: {i.action} instruction not applied" for i in targets),
-                             _outcomes(a, "reported", section), refused))
+                             _outcomes(a, results(a), "reported", section), refused))
     return sorted(out, key=lambda x: (x.date or "9999", x.source))
 
 

@@ -15,6 +15,7 @@ import os
 import re
 from decimal import Decimal
 from pathlib import Path
+from typing import Sequence
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
@@ -25,6 +26,7 @@ from navlaw.diagnostics import Diagnostics
 from navlaw.frontend.corpus import Corpus
 from navlaw.frontend.nodes import Article, Node, Part, Provision, Section, Text, section_of
 from navlaw.law.definitions import find as find_definitions
+from navlaw.law.references import Reference
 from navlaw.law.timeline import Timeline
 from navlaw.site.calculator import plans_json
 from navlaw.site.charts import fee_chart, fee_text, in_force, rate_chart, status_on
@@ -89,10 +91,11 @@ def _articles(corpus: Corpus) -> list[tuple[Node, list[str]]]:
 
 def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: Diagnostics,
           changes: list[Changes], on: dt.date | None = None,
-          memo: Memo | None = None) -> dict[str, str]:
+          memo: Memo | None = None, references: Sequence[Reference] = ()) -> dict[str, str]:
     """Every page of the site: path under docs/ -> Markdown. Law pages show the law in force ``on`` the
     site's date (default: today). With ``memo`` (the pages of the last build), a page whose inputs
-    are unchanged is taken from it instead of rendered (``memo.new`` then holds this build's pages)."""
+    are unchanged is taken from it instead of rendered (``memo.new`` then holds this build's pages).
+    ``references``: the texts' cross-references (navlaw.law.Law.references), for each page's "Cited by"."""
     on = on or dt.date.today()
     memo = memo if memo is not None else Memo()
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined, autoescape=False,
@@ -147,7 +150,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
             P.amended.add(page)
     order = [(sec, a) for sec, a in order if sec in composed]
     cited_by: dict[str, list[str]] = {}
-    for r in getattr(corpus, "references", []):
+    for r in references:
         if not r.external and r.target in P.section_page:
             src = section_of(r.source)
             if src != r.target and src not in cited_by.setdefault(r.target, []):
