@@ -148,7 +148,8 @@ inside the corpus is refused (exit 2).""")
     sp.add_argument("--no-cache", action="store_true",
                     help="compile and render everything afresh (the cache, .OUT-cache/ beside --out, is neither "
                          "read nor written)")
-    return sp
+    made: argparse.ArgumentParser = sp
+    return made
 
 
 def serve_parser(sub: Any) -> argparse.ArgumentParser:
@@ -162,4 +163,5 @@ def serve_parser(sub: Any) -> argparse.ArgumentParser:
     sp.add_argument("--addr", default="127.0.0.1:8000", metavar="HOST:PORT")
     sp.add_argument("--interval", type=seconds, default=1.0, metavar="S",
                     help="how often to look for changes in the corpus, in seconds (default: 1)")
-    return sp
+    made: argparse.ArgumentParser = sp
+    return made

@@ -59,7 +59,8 @@ def _read_law(command: str, corpus_dir: str) -> Law | None:
     """The front end and the law stage, as `navlaw build` runs them (compiler/build.py): None, the errors said
     as a build says them, when the corpus has errors (two texts in force on one day, an act that does not
     apply, a text navlaw cannot read)."""
-    from navlaw.build import print_errors, read_law, summary
+    from navlaw.build import read_law, summary
+    from navlaw.diagnostics import print_errors
 
     law = read_law(corpus_dir, relative=True)
     if law.diagnostics.has_errors():
@@ -168,7 +169,7 @@ def _compile_checked(corpus_dir: str) -> Result | None:
     (the front end's or the law stage's)."""
     result: Result = _compile_law(corpus_dir)
     if result.law.diagnostics.has_errors():
-        from navlaw.build import print_errors
+        from navlaw.diagnostics import print_errors
         print_errors(result.law.diagnostics, corpus_dir)
         return None
     return result
@@ -291,7 +292,7 @@ def cmd_fee(args: argparse.Namespace, extra: list[str]) -> int:
     elif args.units is None and any(d is None for d in dims):
         print("navlaw fee: give --units N, or --length FT --breadth FT --depth FT", file=sys.stderr)
         return EXIT_USAGE
-    stale = stale_module(Path(nf.__file__), Path(args.corpus))
+    stale = stale_module(Path(nf.__file__ or ""), Path(args.corpus))
     if stale:
         print(stale, file=sys.stderr)
     try:
@@ -443,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a NavlawError comes from navlaw.diagnostics, loaded if one can be raised
         if not isinstance(exc, getattr(sys.modules.get("navlaw.diagnostics"), "NavlawError", ())):
             raise
-        _print_diagnostics(exc.diagnostics)
+        _print_diagnostics(getattr(exc, "diagnostics"))
         return EXIT_ERRORS
 
 

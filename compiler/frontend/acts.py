@@ -13,8 +13,10 @@ navigation law, …"), the enacting clause, then sections:
 
 The first sentence of each section is read by ``grammar/acts.lark`` (the instruction language: amend,
 add, amend and add, repeal, repeal and add, renumber; plural and listed targets; the law it names).
-An instruction for a law other than the corpus's is *reported*, not applied: one act may amend
-several laws. In the new text, matter in [brackets] is deleted and matter in CAPITALS is new
+The law it names is looked up in the table of codes (compiler/frontend/codes.py): an instruction for a
+code the corpus holds texts of (its chapter, a title of the NYCRR, another consolidated law) is read
+into targets of that code (their ids carry its prefix: "21nycrr/55.2/b"); one for any other law is
+*reported*, not applied: one act may amend several laws. In the new text, matter in [brackets] is deleted and matter in CAPITALS is new
 (compiler/frontend/newmatter.py); compiler/law/amend.py checks and applies the instructions.
 """
 
@@ -23,16 +25,16 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
+
 from lark.exceptions import LarkError
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
-from navlaw.frontend import billprint, effective as E
+from navlaw.frontend import billprint, codes, effective as E
+from navlaw.frontend.codes import Code
 from navlaw.frontend.instructions import INSTRUCTS, SENTENCE, Target, citation_id, read_instruction  # noqa: F401
 from navlaw.frontend.load import SourceDocument
 from navlaw.frontend.manifest import Entry
-
-CORPUS_LAW = "navigation law"  # the law the corpus holds; instructions for other laws are reported
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,8 @@ class Instruction:
     renamed: str = ""  # "renumber": the provision's new id
     part: str = ""  # the act's part ("A"), in acts printed in parts
     portion: str = ""  # the part of the target it amends: "opening paragraph", "closing paragraph", "heading"
+    law: str = ""  # the law its sentence names, as read ("navigation law", "21 nycrr")
+    code: Code = field(default_factory=Code)  # that law's code in the corpus: how the target is cited
 
 
 @dataclass(frozen=True)
@@ -72,7 +76,7 @@ class ActSection:
     #            | "effective" | "unread" (an error said why)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Act:
     file: str
     entry: Entry
@@ -84,11 +88,9 @@ class Act:
     reported: list[Reported] = field(default_factory=list)
     dates: E.Effective = field(default_factory=E.Effective)
     removed: list[str] = field(default_factory=list)  # what of the print was not the act (bill print)
-    outcome: list[tuple[str, str]] = field(default_factory=list)  # (applied | reported | refused, what), when applied
     sections: list[ActSection] = field(default_factory=list)  # every section of the act, as read
     part_dates: dict[str, E.Effective] = field(default_factory=dict)  # a Part's own effective-date section
-    rejected: bool = False  # an instruction of it is refused: none of it is applied
-    made: dict[tuple[int, str], tuple[str, str]] = field(default_factory=dict)  # (§, target) -> (old, new) text in law case, when applied
+    codes: tuple[Code, ...] = ()  # the codes the act was read against: its instructions for others are reported
 
     def effective_of(self, ins: Instruction) -> tuple[dt.date | None, str]:
         """An instruction's date: its Part's own effective-date section (a subpart's, else its Part's), else a
@@ -168,9 +170,10 @@ def _structure(paragraphs: list[tuple[int, str]]) -> list[tuple[str, int, int, l
 
     for k, (n, text) in enumerate(paragraphs):
         pm, sm = _PART.match(text), _SUBPART.match(text)
-        if (pm or sm) and starts_one(k) and (pm or len(stack) >= 2):
+        heading = pm or sm
+        if heading is not None and starts_one(k) and (pm or len(stack) >= 2):
             del stack[1 if pm else 2:]
-            stack.append([(pm or sm).group(1), 0, False])  # type: ignore[union-attr]
+            stack.append([heading.group(1), 0, False])
             continue
         m = _SECTION_START.match(text)
         level = None
@@ -187,39 +190,63 @@ def _structure(paragraphs: list[tuple[int, str]]) -> list[tuple[str, int, int, l
                     if number == stack[j][1] + 1 and (stack[-1][2] or number <= stack[-1][1]):
                         level = j
                         break
-        if level is None:
+        if level is None or m is None:
             if sections:
                 sections[-1][3].append((n, text))
             continue
         del stack[level + 1:]
-        stack[level][1] = int(m.group(1))  # type: ignore[union-attr]
-        body = text[m.end():]  # type: ignore[union-attr]
+        stack[level][1] = int(m.group(1))
+        body = text[m.end():]
         if E.is_effective_clause(body):
             stack[level][2] = True
         label = stack[1][0] + (f", subpart {stack[2][0]}" if len(stack) > 2 else "") if len(stack) > 1 else ""
-        sections.append((label, int(m.group(1)), n, [(n, body)]))  # type: ignore[union-attr]
+        sections.append((label, int(m.group(1)), n, [(n, body)]))
     return sections
 
 
-def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
+@dataclass
+class _Reading:
+    """An act being read, section by section (parse_act makes the Act from it once it is read whole)."""
+
+    path: str
+    entry: Entry
+    codes: tuple[Code, ...]
+    diags: Diagnostics
+    raw_lines: list[str]
+    instructions: list[Instruction] = field(default_factory=list)
+    reported: list[Reported] = field(default_factory=list)
+    sections: list[ActSection] = field(default_factory=list)
+    part_dates: dict[str, E.Effective] = field(default_factory=dict)
+    dates: E.Effective = field(default_factory=E.Effective)
+
+    def report(self, severity: Severity, line: int, message: str, hint: str = "") -> None:
+        raw = self.raw_lines[line - 1] if 0 < line <= len(self.raw_lines) else ""
+        self.diags.add(Diagnostic(severity, message, self.path, line, 1, raw, "act", hint))
+
+    def err(self, line: int, message: str, hint: str = "") -> None:
+        self.report(Severity.ERROR, line, message, hint)
+
+    def whole_act_dated(self) -> bool:
+        """Whether an effective-date section of the act as a whole (not of one Part) has been read."""
+        return any(s.kind == "effective" and not s.part for s in self.sections)
+
+
+def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics, held: tuple[Code, ...] | None = None) -> Act:
+    """The act in ``src`` read into instructions, with its dates. ``held``: the codes the corpus holds texts of
+    (``codes_held``); an instruction for another law is reported. By default the code the act's entry names,
+    else the chapter the table of codes takes when nothing else is said."""
     raw = src.text
-    raw_lines = raw.replace("\r\n", "\n").split("\n")
     printed, removed = billprint.clean(raw)
-
-    def report(severity: Severity, line: int, message: str, hint: str = "") -> None:
-        diags.add(Diagnostic(severity, message, src.path, line, 1, raw_lines[line - 1] if 0 < line <= len(raw_lines) else "",
-                             "act", hint))
-
-    def err(line: int, message: str, hint: str = "") -> None:
-        report(Severity.ERROR, line, message, hint)
-
+    held = held if held is not None else ((Code(entry.code_prefix, entry.code_cite),) if entry.code_cite
+                                          else (codes.NAV_LAW,))
+    r = _Reading(src.path, entry, held, diags, raw.replace("\r\n", "\n").split("\n"))
     joined = [(pl.line, pl.text) for pl in printed]
     enact = next((k for k, (_, t) in enumerate(joined)
                   if _ENACT.search(t) or k + 1 < len(joined) and _ENACT.search(t.rstrip("-") + joined[k + 1][1].strip())), None)
     if enact is None:
-        err(1, "not an act: no enacting clause (\"… DO ENACT AS FOLLOWS:\")",
-            "an act of the legislature as printed, with its header, title and enacting clause")
-        return Act(src.path, entry, "", [], None, "", raw, removed=removed)
+        r.err(1, "not an act: no enacting clause (\"… DO ENACT AS FOLLOWS:\")",
+              "an act of the legislature as printed, with its header, title and enacting clause")
+        return Act(src.path, entry, "", [], None, "", raw, removed=removed, codes=held)
     if not _ENACT.search(joined[enact][1]):
         enact += 1  # "… ASSEM-" / "BLY, DO ENACT AS FOLLOWS:"
     head_text = " ".join(t.strip() for _, t in joined[:enact])
@@ -227,68 +254,98 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics) -> Act:
     title = " ".join(m_title.group(1).split()) if m_title else ""
     body = printed[enact + 1 :]
     indents = [len(pl.text) - len(pl.text.lstrip()) for pl in body if pl.text.strip()]
-    base = min(indents) if indents else 0
-    paragraphs = unwrap(body, base)
-    sections = _structure(paragraphs)
-    act = Act(src.path, entry, title, [], None, "", raw, removed=removed)
-    for part_, number, line, paras in sections:
+    for part_, number, line, paras in _structure(unwrap(body, min(indents) if indents else 0)):
         head = paras[0][1]
         if E.is_effective_clause(head):
-            clause = " ".join([head] + [t for _, t in paras[1:]])
-            where = f"§ {number} of {_part_said(part_)}the act"
-            dates = E.read(clause, entry.became_law, lambda msg: err(line, f"{where}: {msg}"), given=entry.effective)
-            if part_ in act.part_dates or (not part_ and act.sections and any(s.kind == "effective" and not s.part for s in act.sections)):
-                err(line, f"{where}: a second effective-date section in {_part_said(part_) or 'the act'}: navlaw cannot tell which one dates it")
-            if part_:
-                act.part_dates[part_] = dates
-            else:
-                act.dates = dates
-            for p in dates.unread:
-                report(Severity.INFO, line, f"{where}: a proviso navlaw does not read, as it dates nothing: {p[:160]!r}")
-            if dates.expires:
-                report(Severity.WARNING, line, f"{_part_said(part_) or 'the act'} expires on {dates.expires} "
-                       f"({dates.expires_phrase}); navlaw applies it from its effective date and does not revert it after that")
-            for n, (d, ph) in sorted(dates.section_expires.items()):
-                report(Severity.WARNING, line, f"{where}: § {n} of {_part_said(part_)}the act expires on {d} ({ph}); navlaw "
-                       "applies it from its effective date and does not revert it after that")
-            for n, (d, ph) in sorted(dates.sections.items()):
-                if d is None and ph:
-                    report(Severity.WARNING, line, f"{where}: § {n} of {_part_said(part_)}the act takes effect on a day "
-                           f"another law sets ({ph[:160]!r}): navlaw does not apply it")
-            if dates.date and entry.became_law and dates.date < entry.became_law and not dates.retroactive:
-                report(Severity.WARNING, line, f"{where}: takes effect on {dates.date} ({dates.phrase}), before it became law "
-                       f"({entry.became_law}): navlaw applies it from {dates.date}, as the act says")
-            if dates.retroactive:
-                report(Severity.INFO, line, f"{where}: deemed in full force and effect on and after {dates.retroactive}: "
-                       "its amendments apply from that date")
-            act.sections.append(ActSection(part_, number, line, " ".join(head.split())[:3000], "effective"))
+            _effective_section(r, part_, number, line, head, paras)
             continue
-        before = (len(act.instructions), len(act.reported), len(diags.errors))
-        said = (lambda at, msg, hint="", n=number, p=part_: err(at, msg.replace(f"§ {n} of the act", f"§ {n} of {_part_said(p)}the act", 1), hint))
-        _instructions(act, part_, number, line, head, paras, said, report)
-        after = (len(act.instructions), len(act.reported), len(diags.errors))
+        before = (len(r.instructions), len(r.reported), len(diags.errors))
+        said = (lambda at, msg, hint="", n=number, p=part_: r.err(at, msg.replace(f"§ {n} of the act", f"§ {n} of {_part_said(p)}the act", 1), hint))
+        _instructions(r, part_, number, line, head, paras, said)
+        after = (len(r.instructions), len(r.reported), len(diags.errors))
         kind = ("unread" if after[2] > before[2] else "instruction" if after[0] > before[0]
-                else ("reported" if act.reported[-1].law else "nothing") if after[1] > before[1] else "nothing")
-        act.sections.append(ActSection(part_, number, line, " ".join(head.split())[:3000], kind))
+                else ("reported" if r.reported[-1].law else "nothing") if after[1] > before[1] else "nothing")
+        r.sections.append(ActSection(part_, number, line, " ".join(head.split())[:3000], kind))
+    if r.part_dates and not r.whole_act_dated():
+        r.dates = E.Effective()  # no clause of the whole act: each Part's own dates it
+    act = Act(src.path, entry, title, r.instructions, r.dates.date, r.dates.phrase, raw, r.reported, r.dates, removed,
+              r.sections, r.part_dates, held)
+    _check_dated(r, act)
+    return act
+
+
+def _effective_section(r: _Reading, part_: str, number: int, line: int, head: str, paras: list[tuple[int, str]]) -> None:
+    """An effective-date section of the act (or of one of its Parts): its dates, and what navlaw says of them."""
+    clause = " ".join([head] + [t for _, t in paras[1:]])
+    where = f"§ {number} of {_part_said(part_)}the act"
+    entry = r.entry
+    dates = E.read(clause, entry.became_law, lambda msg: r.err(line, f"{where}: {msg}"), given=entry.effective)
+    if part_ in r.part_dates or (not part_ and r.sections and r.whole_act_dated()):
+        r.err(line, f"{where}: a second effective-date section in {_part_said(part_) or 'the act'}: navlaw cannot tell which one dates it")
+    if part_:
+        r.part_dates[part_] = dates
+    else:
+        r.dates = dates
+    for p in dates.unread:
+        r.report(Severity.INFO, line, f"{where}: a proviso navlaw does not read, as it dates nothing: {p[:160]!r}")
+    if dates.expires:
+        r.report(Severity.WARNING, line, f"{_part_said(part_) or 'the act'} expires on {dates.expires} "
+                 f"({dates.expires_phrase}); navlaw applies it from its effective date and does not revert it after that")
+    for n, (d, ph) in sorted(dates.section_expires.items()):
+        r.report(Severity.WARNING, line, f"{where}: § {n} of {_part_said(part_)}the act expires on {d} ({ph}); navlaw "
+                 "applies it from its effective date and does not revert it after that")
+    for n, (d, ph) in sorted(dates.sections.items()):
+        if d is None and ph:
+            r.report(Severity.WARNING, line, f"{where}: § {n} of {_part_said(part_)}the act takes effect on a day "
+                     f"another law sets ({ph[:160]!r}): navlaw does not apply it")
+    if dates.date and entry.became_law and dates.date < entry.became_law and not dates.retroactive:
+        r.report(Severity.WARNING, line, f"{where}: takes effect on {dates.date} ({dates.phrase}), before it became law "
+                 f"({entry.became_law}): navlaw applies it from {dates.date}, as the act says")
+    if dates.retroactive:
+        r.report(Severity.INFO, line, f"{where}: deemed in full force and effect on and after {dates.retroactive}: "
+                 "its amendments apply from that date")
+    r.sections.append(ActSection(part_, number, line, " ".join(head.split())[:3000], "effective"))
+
+
+def _check_dated(r: _Reading, act: Act) -> None:
+    """What is wrong with the act's dates as a whole: the manifest's date against the act's own, a Part that no
+    effective-date section dates, an act without one."""
     dated = any(s.kind == "effective" for s in act.sections)
-    if act.part_dates and not any(s.kind == "effective" and not s.part for s in act.sections):
-        act.dates = E.Effective()  # no clause of the whole act: each Part's own dates it
-    act.effective, act.effective_phrase = act.dates.date, act.dates.phrase
+    entry = act.entry
     if entry.effective is not None and dated and entry.effective not in _dates_read(act):
         first = next(s for s in act.sections if s.kind == "effective")
-        err(first.line, f"the manifest gives effective = {entry.effective} for this act, but the act's own clause dates it "
-            f"{act.effective or 'otherwise'}" + (f" ({act.effective_phrase})" if act.effective_phrase else "")
-            + ": navlaw does not choose between them",
-            "the manifest's `effective` is for a date another chapter or an event decides; take it out, or correct "
-            "became_law if that is what is wrong")
+        r.err(first.line, f"the manifest gives effective = {entry.effective} for this act, but the act's own clause "
+              f"dates it {act.effective or 'otherwise'}" + (f" ({act.effective_phrase})" if act.effective_phrase else "")
+              + ": navlaw does not choose between them",
+              "the manifest's `effective` is for a date another chapter or an event decides; take it out, or correct "
+              "became_law if that is what is wrong")
     for part_ in sorted({s.part for s in act.sections if s.part and s.kind != "effective"} - set(act.part_dates)):
-        if not any(s.kind == "effective" and not s.part for s in act.sections) and part_.split(",")[0] not in act.part_dates:
+        if not r.whole_act_dated() and part_.split(",")[0] not in act.part_dates:
             first = next(s for s in act.sections if s.part == part_)
-            err(first.line, f"{_part_said(part_)}the act has no effective-date section, nor has the act",
-                "a Part's last section says when it takes effect (\"This act shall take effect …\")")
+            r.err(first.line, f"{_part_said(part_)}the act has no effective-date section, nor has the act",
+                  "a Part's last section says when it takes effect (\"This act shall take effect …\")")
     if not dated:
-        err(len(raw_lines), "the act has no effective-date section (\"This act shall take effect …\")")
-    return act
+        r.err(len(r.raw_lines), "the act has no effective-date section (\"This act shall take effect …\")")
+
+
+def codes_held(entries: list[Entry], documents: list[Any]) -> tuple[Code, ...]:
+    """The codes the corpus holds texts of, that acts may amend: each the manifest names for a text, else each
+    the texts compiled so far are cited by (``documents``: frontend.corpus.Compiled)."""
+    out = [Code(e.code_prefix, e.code_cite) for e in entries if e.kind != "act" and e.code_cite]
+    for c in documents:
+        for sec in c.document.sections()[:1]:
+            cite, sep, _ = sec.citation.partition("§")
+            if sep and cite.strip():
+                out.append(Code(sec.id.split("/")[0] if "/" in sec.id else "", cite.strip()))
+    return tuple(dict.fromkeys(out))
+
+
+def _code_named(law: str, held: tuple[Code, ...]) -> Code | None:
+    """The code of the corpus an instruction's law is, through the table of codes (None: not the corpus's)."""
+    named = codes.code_for(law)
+    if named is None:
+        return None
+    return next((c for c in held if c.cite.lower() == named.cite.lower()), None)
 
 
 def _dates_read(act: Act) -> set[dt.date]:
@@ -300,8 +357,13 @@ def _dates_read(act: Act) -> set[dt.date]:
     return out
 
 
-def _instructions(act: Act, part: str, number: int, line: int, head: str, paras: list[tuple[int, str]],  # type: ignore[no-untyped-def]
-                  err, report) -> None:
+Err = Callable[..., None]  # err(line, message, hint="")
+
+
+def _instructions(r: _Reading, part: str, number: int, line: int, head: str, paras: list[tuple[int, str]], err: Err
+                  ) -> None:
+    """A section of the act that is not its effective-date section: its instructions for a code of the corpus,
+    or reported (another law's, or instructing nothing), or an error saying what navlaw cannot read."""
     folded = " ".join(head.split())
     m = SENTENCE.match(folded)
     sentence, rest = ((m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4) or "")) if m else (folded, "")
@@ -309,7 +371,7 @@ def _instructions(act: Act, part: str, number: int, line: int, head: str, paras:
     if not INSTRUCTS.search(sentence):
         # findings, a short title, "Notwithstanding any other provision of law …", a study, a fund:
         # a section of the act that amends no law
-        act.reported.append(Reported(number, line, "", sentence[:200]))
+        r.reported.append(Reported(number, line, "", sentence[:200]))
         return
     try:
         law, kind, targets, news = read_instruction(sentence)
@@ -321,10 +383,10 @@ def _instructions(act: Act, part: str, number: int, line: int, head: str, paras:
             "targets \"paragraph (b) of subdivision 4 of section 12\", \"the opening paragraph of …\"; the law's name "
             "(\"of the navigation law\", \"of chapter 57 of the laws of 2008\")")
         return
-    if law != CORPUS_LAW:
-        act.reported.append(Reported(number, line, law, sentence[:200], tuple(t.said() for t in targets or news)))
+    code = _code_named(law, r.codes)
+    if code is None:
+        r.reported.append(Reported(number, line, law, sentence[:200], tuple(t.said() for t in targets or news)))
         return
-    bodies = body_paras
     # adding an article, or a title to an article, adds the sections in its text
     adds_sections = kind in ("add", "repeal_add") and bool(news) and all(n.above_sections for n in news)
     whole = [t.said() for t in targets + news if t.above_sections and not t.portion
@@ -335,9 +397,24 @@ def _instructions(act: Act, part: str, number: int, line: int, head: str, paras:
             "apply it by hand: put the sections' texts as amended into the corpus with their effective date")
         return
 
-    def add(action: str, target: Target, text: str, renamed: str = "") -> None:
-        act.instructions.append(Instruction(number, action, target.id, text, line, sentence, renamed, part, target.portion))
 
+    def add(action: str, target: Target, text: str, renamed: str = "") -> None:
+        r.instructions.append(Instruction(number, action, _in(code, target.id), text, line, sentence,
+                                          _in(code, renamed) if renamed else "", part, target.portion, law, code))
+
+    _read_targets(kind, targets, news, body_paras, adds_sections, add, (number, line, sentence), err)
+
+
+def _in(code: Code, node_id: str) -> str:
+    """A provision id of ``code``: its prefix first ("21nycrr/55.2/b"); the corpus's own chapter has none."""
+    return f"{code.prefix}/{node_id}" if code.prefix else node_id
+
+
+def _read_targets(kind: str, targets: list[Target], news: list[Target], bodies: list[str], adds_sections: bool,
+                  add: Callable[..., None], where: tuple[int, int, str], err: Err) -> None:
+    """The instructions of one sentence of the kind ``kind``, each given to ``add`` (action, target, text,
+    renamed) with its new text."""
+    number, line, sentence = where
     if kind == "items":
         err(line, f"§ {number} of the act amends appropriation items of {', '.join(t.said() for t in targets)}: navlaw "
             "does not apply an amendment by items")
@@ -394,7 +471,7 @@ def _label_forms(level: str, label: str) -> tuple[str, ...]:
     return (f"{label}.", f"({label})", f"{label.upper()}.", f"({label.upper()})")
 
 
-def _split_bodies(targets: list[Target], paras: list[str], number: int, line: int, err,  # type: ignore[no-untyped-def]
+def _split_bodies(targets: list[Target], paras: list[str], number: int, line: int, err: Err
                   ) -> list[tuple[Target, str]]:
     """The new text of each target: for several ("Subitems (iii), (iv), (v) and (vi) …"), the text from
     each one's label to the next's (an opening paragraph's or a heading's from where the one before it

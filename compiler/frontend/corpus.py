@@ -176,8 +176,8 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None,
             continue
         read[entry.file] = src.sha256
         if entry.kind == "act":
-            from navlaw.frontend.acts import parse_act
-            acts.append(parse_act(src, entry, diags))
+            from navlaw.frontend.acts import codes_held, parse_act
+            acts.append(parse_act(src, entry, diags, codes_held(manifest.entries, docs)))
             continue
         key = cache.key("document", src.path, src.sha256, repr(entry)) if cache is not None and cache.enabled else ""
         docs.append(Compiled(src, _compile_cached(src, entry, diags, cache, key), entry, key))

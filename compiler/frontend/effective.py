@@ -225,7 +225,7 @@ def _numbers(words: str, fail: Callable[[str], None]) -> list[int]:
             continue
         try:
             kind, n = W.parse(item)
-            out.append(int(n))  # type: ignore[arg-type]
+            out.append(_whole(n))
         except (ValueError, TypeError):
             fail(f"cannot read the section number {item!r}")
     if len(thru) == 2 and len(out) == 2:
@@ -285,30 +285,45 @@ def _when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], 
         fail(f"{'the act' if base is None else 'a part of the act'} takes effect on {what}; navlaw does not guess that "
              "date: the manifest must give `effective` for this act (the date it happened)")
         return None
+    for form in (_relative, _calendar):
+        matched, day = form(p, phrase, became_law, base, fail)
+        if matched:
+            return day
+    fail(f"cannot read the effective date {phrase!r}")
+    return None
+
+
+Found = tuple[bool, dt.date | None]  # (whether the phrase is of this form, the date it names)
+
+
+def _relative(p: str, phrase: str, became_law: dt.date | None, base: dt.date | None, fail: Callable[[str], None]
+              ) -> Found:
+    """A date counted from the day the act became law (or from ``base``): "on the first of the month next
+    succeeding …", "on the ninetieth day after …", "three years after such date"."""
     m = _full(r"(?:on\s+)?the\s+first\s+(?:day\s+)?of\s+the\s+(?:calendar\s+)?month\s+next\s+(?:succeeding|following)\s+"
                  r"(?:the\s+(?:date\s+on\s+which\s+)?(?P<n>[a-z0-9\- ]+?)\s+day\s+(?:after|following)\s+)?" + _BECOME, p)
     if m:
         if became_law is None:
             _no_became_law(phrase, fail)
-            return None
+            return True, None
         day = became_law
         if m["n"]:
             n = _ordinal(m["n"])
             if n is None:
                 fail(f"cannot read the number of days in {phrase!r}")
-                return None
+                return True, None
             day = became_law + dt.timedelta(days=n)
-        return dt.date(day.year + day.month // 12, day.month % 12 + 1, 1)
+        return True, dt.date(day.year + day.month // 12, day.month % 12 + 1, 1)
     m = _full(r"(?:on\s+)?the\s+(?P<n>[a-z0-9\- ]+?)\s+day\s+(?:after|following|next\s+succeeding)\s+" + _BECOME, p)
     if m:
         n = _ordinal(m["n"])
         if n is None:
             fail(f"cannot read the number of days in {phrase!r}")
-            return None
+            return True, None
         if became_law is None:
             _no_became_law(phrase, fail)
-            return None
-        return became_law + dt.timedelta(days=int(n))
+            return True, None
+        return True, became_law + dt.timedelta(days=int(n))
     m = _full(r"(?:on\s+the\s+date\s+that\s+is\s+)?(?P<n>[a-z0-9 -]+?)\s+(?P<unit>years?|months?|days?)\s+after\s+(?:(?P<become>"
                  + _BECOME + r")|(?P<such>such\s+(?:effective\s+)?date|it\s+shall\s+(?:have\s+)?take[n]?\s+effect|the\s+effective\s+date"
                  r"\s+of\s+this\s+act|its\s+effective\s+date))", p)
@@ -316,37 +331,46 @@ def _when(phrase: str, became_law: dt.date | None, fail: Callable[[str], None], 
         n = int(m["n"]) if m["n"].isdigit() else _cardinal(m["n"])
         if n is None:
             fail(f"cannot read the number of {m['unit']} in {phrase!r}")
-            return None
+            return True, None
         start = became_law if m["become"] else base
         if start is None:
             _no_became_law(phrase, fail)
-            return None
+            return True, None
         if m["unit"].startswith("day"):
-            return start + dt.timedelta(days=n)
-        return _add_months(start, n * (12 if m["unit"].startswith("year") else 1))
+            return True, start + dt.timedelta(days=n)
+        return True, _add_months(start, n * (12 if m["unit"].startswith("year") else 1))
+    return False, None
+
+
+def _calendar(p: str, phrase: str, became_law: dt.date | None, base: dt.date | None, fail: Callable[[str], None]
+              ) -> Found:
+    """A day of the calendar: "the first of January next succeeding …", "the first of January, 2030",
+    "January 1, 2024", "on January first, two thousand twenty-four"."""
     m = _full(r"(?:on\s+)?(?:the\s+)?first\s+(?:day\s+)?of\s+(?P<month>[a-z]+)\s+(?:next\s+(?:succeeding|following)|after|following)"
               r"(?:\s+" + _BECOME + ")?", p)
     if m and m["month"].capitalize() in _MONTHS:
         if became_law is None:
             _no_became_law(phrase, fail)
-            return None
+            return True, None
         month = _MONTHS.index(m["month"].capitalize()) + 1
         year = became_law.year + (1 if (month, 1) <= (became_law.month, became_law.day) else 0)
-        return dt.date(year, month, 1)
+        return True, dt.date(year, month, 1)
     m = _full(r"(?:on\s+)?(?:the\s+)?(?P<day>[a-z-]+)\s+(?:day\s+)?of\s+(?P<month>[a-z]+),?\s+(?P<year>\d{4})", p)
     if m and m["month"].capitalize() in _MONTHS and m["day"] in _ORDINAL_DAY:
-        return dt.date(int(m["year"]), _MONTHS.index(m["month"].capitalize()) + 1, _ORDINAL_DAY[m["day"]])
+        return True, dt.date(int(m["year"]), _MONTHS.index(m["month"].capitalize()) + 1, _ORDINAL_DAY[m["day"]])
     m = _full(r"(?:on\s+)?(?P<month>[a-z]+)\s+(?P<day>\d{1,2}|[a-z-]+),\s*(?P<year>\d{4})", p)
     if m and m["month"].capitalize() in _MONTHS and (m["day"].isdigit() or m["day"] in _ORDINAL_DAY):
         dom = int(m["day"]) if m["day"].isdigit() else _ORDINAL_DAY[m["day"]]
-        return dt.date(int(m["year"]), _MONTHS.index(m["month"].capitalize()) + 1, dom)
+        return True, dt.date(int(m["year"]), _MONTHS.index(m["month"].capitalize()) + 1, dom)
     if re.search(r"\b(?:" + "|".join(x.lower() for x in _MONTHS) + r")\b", p) and not re.search(r"\b(?:after|succeeding|following|same|upon|if)\b", p):
         for hit in W.scan(phrase):
             rest = (phrase[: hit.start] + " " + phrase[hit.end:]).lower()
-            if hit.kind == "date" and _full(r"\s*(?:on\s+)?(?:the\s+)?[\s,.;]*", rest.strip()):
-                return hit.value  # type: ignore[return-value]
-    fail(f"cannot read the effective date {phrase!r}")
-    return None
+            if hit.kind == "date" and isinstance(hit.value, dt.date) and _full(r"\s*(?:on\s+)?(?:the\s+)?[\s,.;]*",
+                                                                                  rest.strip()):
+                return True, hit.value
+    return False, None
+
+
 
 
 def _short(words: str, limit: int = 110) -> str:
@@ -363,10 +387,17 @@ def _leap(y: int) -> bool:
     return y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
 
 
+def _whole(n: W.Value) -> int:
+    """A number read in words, as an int (a date is none: TypeError, as ``int`` says of it)."""
+    if isinstance(n, dt.date):
+        raise TypeError(f"{n} is a date, not a number")
+    return int(n)
+
+
 def _cardinal(words: str) -> int | None:
     try:
         _, n = W.parse(words.strip())
-        return int(n)  # type: ignore[arg-type]
+        return _whole(n)
     except (ValueError, TypeError):
         return None
 

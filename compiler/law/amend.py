@@ -136,17 +136,6 @@ def _as_label(label: str, nid: str) -> str:
     return f"{last}." if label.endswith(".") else f"({last})" if label.startswith("(") else last
 
 
-def _codes(corpus: Corpus) -> dict[str, Code]:
-    """The codes the corpus's texts are of, by id prefix ("" the corpus's own chapter, "21nycrr" a rule's
-    title): how a section an act adds to one of them is cited."""
-    out: dict[str, Code] = {}
-    for c in corpus.documents:
-        for s in c.document.sections():
-            code = code_of(s)
-            out.setdefault(code.prefix, code)
-    return out
-
-
 def case_book(corpus: Corpus) -> CaseBook:
     book = CaseBook()
     for c in corpus.documents:
@@ -187,7 +176,6 @@ class _Applying:
     order: int
     book: CaseBook
     diags: Diagnostics
-    codes: dict[str, Code] = field(default_factory=dict)  # id prefix -> the code the corpus's texts of it cite
     results: list[tuple[str, str]] = field(default_factory=list)
     made: dict[tuple[int, str], tuple[str, str]] = field(default_factory=dict)
 
@@ -196,7 +184,7 @@ def apply_acts(corpus: Corpus, timeline: Timeline, diags: Diagnostics) -> tuple[
     """Check each act's instructions against the law the day before they take effect, and add its versions;
     what each act did, by its file."""
     run = _Applying([v for vs in timeline.versions.values() for v in vs], len(corpus.documents),
-                    case_book(corpus) if corpus.acts else CaseBook(), diags, _codes(corpus))
+                    case_book(corpus) if corpus.acts else CaseBook(), diags)
     outcomes: dict[str, ActOutcome] = {}
     for act in sorted(corpus.acts, key=_first_day):
         run.results, run.made = [], {}
@@ -283,7 +271,7 @@ def _apply(act: Act, ins: Instruction, when: dt.date, phrase: str, run: _Applyin
     outer = tuple(n.label for k in range(1, len(path)) if comp.section is not None
                   and (n := comp.section.find("/".join([section] + path[:k]))) is not None)
     text, restored = new_text(_ROW.sub(lambda m: m.group(1) + "\t", ins.body), run.book, outer, path[-1] if path else "")
-    code = code_of(comp.section) if comp.section is not None else run.codes.get(other_code(ins.target), Code())
+    code = code_of(comp.section) if comp.section is not None else ins.code
     node, compiled = build_provision(act, ins, text, run.diags, restored, code)
     if node is None:
         return "its new text does not read as the provision it names"
@@ -352,7 +340,7 @@ def _addable(ins: Instruction, comp: Composed, found: Node | None, section: str,
     return None
 
 
-_EARLIEST: dict[tuple[str, str, str], Act] = {}
+_EARLIEST: dict[tuple[str, str, str, str], Act] = {}
 
 
 def earliest_reading(act: Act) -> Act | None:
@@ -362,10 +350,11 @@ def earliest_reading(act: Act) -> Act | None:
     b = act.entry.became_law_bounds
     if b is None:
         return None
-    key = (act.file, act.raw, repr(act.entry))
+    key = (act.file, act.raw, repr(act.entry), repr(act.codes))
     if key not in _EARLIEST:
         src = SourceDocument(act.file, act.raw, "", len(act.raw.encode()))
-        _EARLIEST[key] = parse_act(src, replace(act.entry, became_law=b.earliest, became_law_bounds=None), Diagnostics())
+        _EARLIEST[key] = parse_act(src, replace(act.entry, became_law=b.earliest, became_law_bounds=None), Diagnostics(),
+                                   act.codes)
     return _EARLIEST[key]
 
 
@@ -382,7 +371,7 @@ def possible_from(act: Act, ins: Instruction) -> dt.date | None:
     return first if first is not None and last is not None and first < last else None
 
 
-def _uncertain(act: Act, ins: Instruction, when: dt.date) -> dict:  # type: ignore[type-arg]
+def _uncertain(act: Act, ins: Instruction, when: dt.date) -> dict[str, Any]:
     """What a version of ``ins`` carries when the act's date is known only between bounds: the first day it may
     be in force, and on what that rests (the manifest's bounds of became_law and the act's own words)."""
     first = possible_from(act, ins)

@@ -10,6 +10,7 @@ A chapter reference whose section is not in the corpus is a lint finding with fi
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from navlaw.frontend import numbers as W
@@ -39,7 +40,7 @@ class Reference:
     external: bool = False
 
 
-def _own_spans(node: Node):  # type: ignore[no-untyped-def]
+def _own_spans(node: Node) -> Iterator[tuple[int, int]]:
     yield node.start, node.end
     for c in node.children:
         if isinstance(c, Text):

@@ -129,7 +129,7 @@ class Timeline:
     def active(self, target: str, day: dt.date) -> tuple[TextVersion | None, str]:
         """The version of ``target`` in force on ``day``, or (None, why)."""
         vs = [v for v in self.versions.get(target, ()) if v.start is not None]
-        before = [v for v in vs if v.start <= day]  # type: ignore[operator]
+        before = [v for v in vs if v.start is not None and v.start <= day]
         if not before:
             if vs:
                 return None, (f"the corpus has no text of {target} known to be in force before {vs[0].start} "

@@ -18,9 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.frontend import codes
+from navlaw.frontend.acts import codes_held
+from navlaw.frontend.codes import Code
+from navlaw.frontend.corpus import Corpus
 from navlaw.frontend.layout import record
+from navlaw.law.timeline import TextVersion, Timeline
 
-CORPUS_LBDC_LAW = "NAV"  # the LBDC code of the law the corpus holds (frontend/acts.py: CORPUS_LAW)
 
 _UPDATE = re.compile(r"(?m)^\.\.SO DOC[ \t]+(?P<id>\S+)[ \t]+\*(?P<action>[A-Z]+)\*.*$")
 _NAMED = re.compile(r"(?<!\d)(\d{4})(\d{2})(\d{2})\.UPDATE")
@@ -37,7 +41,7 @@ class Update:
     when_phrase: str
 
 
-def updates_of(corpus) -> list[Update]:  # type: ignore[no-untyped-def]
+def updates_of(corpus: Corpus) -> list[Update]:
     """Every update record of the corpus's documents, in manifest order."""
     out: list[Update] = []
     for c in corpus.documents:
@@ -67,10 +71,9 @@ def _named_date(name: str) -> tuple[dt.date | None, str]:
     return day, "the date the update file is named by"
 
 
-def apply_updates(corpus, versions: list, diags: Diagnostics) -> None:  # type: ignore[no-untyped-def, type-arg]
+def apply_updates(corpus: Corpus, versions: list[TextVersion], diags: Diagnostics) -> None:
     """Add the versions the corpus's applicable update records make (repeals), and say what is not applied."""
-    from navlaw.law.timeline import TextVersion, Timeline
-
+    held = codes_held(corpus.manifest.entries, corpus.documents)
     order = len(corpus.documents)
     for u in updates_of(corpus):
         order += 1
@@ -81,7 +84,8 @@ def apply_updates(corpus, versions: list, diags: Diagnostics) -> None:  # type: 
 
         r = record(u.raw)
         law = u.id[:3]
-        if law != CORPUS_LBDC_LAW:
+        code = _held(law, held)
+        if code is None:
             say(Severity.WARNING, f"is for another law ({law}), not the one this corpus holds: not applied")
             continue
         if u.action != "REPEAL":
@@ -98,7 +102,7 @@ def apply_updates(corpus, versions: list, diags: Diagnostics) -> None:  # type: 
         day_before = u.when - dt.timedelta(days=1)
         current = Timeline(versions)
         if r.kind == "section":
-            targets = [r.number]
+            targets = [f"{code.prefix}/{r.number}" if code.prefix else r.number]
         elif r.kind == "article":
             targets = _article_sections(corpus, r.number)
         else:
@@ -116,7 +120,13 @@ def apply_updates(corpus, versions: list, diags: Diagnostics) -> None:  # type: 
         say(Severity.INFO, f"repeals § {', '.join(targets)} from {u.when} ({u.when_phrase}): applied")
 
 
-def _article_sections(corpus, number: str) -> list[str]:  # type: ignore[no-untyped-def]
+def _held(law_id: str, held: tuple[Code, ...]) -> Code | None:
+    """The code of the corpus an LBDC law id ("NAV") is, through the table of codes (None: not the corpus's)."""
+    named = codes.code_for(codes.law_of_record(law_id)) if codes.law_of_record(law_id) else None
+    return next((c for c in held if named is not None and c.cite.lower() == named.cite.lower()), None)
+
+
+def _article_sections(corpus: Corpus, number: str) -> list[str]:
     """The sections the corpus's texts place in an article."""
     out: list[str] = []
     for c in corpus.documents:

@@ -15,10 +15,15 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Callable
 
 from navlaw.diagnostics import Diagnostic, NavlawError, Severity
+from navlaw.frontend.acts import Act, Instruction
 from navlaw.frontend.load import read_regular
-from navlaw.frontend.nodes import NAV_LAW, citation
+from navlaw.frontend.nodes import citation, section_of
+from navlaw.law.amend import ActOutcome
+from navlaw.law.timeline import Timeline
+from navlaw.tariffs.model import AnyTariff
 
 
 @dataclass
@@ -37,12 +42,10 @@ class Checked:
         return self.refused == 0 and not self.errors
 
 
-def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, compile_law) -> Checked:  # type: ignore[no-untyped-def]
+def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None,
+          compile_law: Callable[[str], Any]) -> Checked:
     """The review of one act against the corpus in ``corpus_dir`` (which is not changed); ``compile_law``
     is the pipeline's (compiler/build.py), given by the command line."""
-    from navlaw.law.redline import compare, render_text
-    from navlaw.report.changes import fee_changes, wording
-
     path = Path(file)
     out = Checked(str(path))
     try:  # a regular file of at most the size the front end reads (not read or copied whole first)
@@ -54,7 +57,6 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
     if not (corpus / "manifest.toml").is_file():
         out.errors.append(f"navlaw act check: {corpus}/: no manifest.toml (give the corpus with --corpus DIR)")
         return out
-    assumed = became_law is None
     became = became_law or dt.date.today()
     with tempfile.TemporaryDirectory(prefix="navlaw-act-check-") as tmp:
         root = Path(tmp) / "corpus"
@@ -64,85 +66,31 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
             first = exc.args[0][0] if isinstance(exc, shutil.Error) and exc.args and exc.args[0] else (None, None, exc)
             out.errors.append(f"navlaw act check: {corpus}/: cannot copy the corpus to review the act in: {first[-1]}")
             return out
-        name = path.name
-        listed = _listed_acts(root)
-        added = 0  # no entry added: the corpus's own entry dates the act
+        name, same, added = _put_act(root, path, data, became, out)
 
         def say(d: Diagnostic) -> str:
             if added and Path(d.file).name == "manifest.toml" and d.line >= added:  # the entry act check added
                 return f"navlaw act check: {path} with --became-law {became}: {d.message}"
             return _here(d, root / name, path, corpus)
 
-        same = next((f for f in listed if (root / f).is_file() and (root / f).stat().st_size == len(data)
-                     and (root / f).read_bytes() == data), None)
-        if same is not None:  # the corpus holds this act already: it is reviewed as the corpus has it
-            name = same
-            out.lines.append(f"  (the corpus lists this act already, as {same}: reviewed with its entry's date)")
-        else:
-            while (root / name).exists():
-                name = "act-check-" + name
-            (root / name).write_bytes(data)
-            added = len((root / "manifest.toml").read_bytes().split(b"\n")) + 1  # the line of the entry added below
-            with open(root / "manifest.toml", "a", encoding="utf-8") as m:
-                m.write(f'\n[[document]]\nfile = {_toml_string(name)}\nkind = "act"\nbecame_law = {became.isoformat()}\n'
-                        f'status = "in-force"\nsource = "navlaw act check"\nconfidence = "inferred"\n')
         try:
-            law = compile_law(str(root))
+            result = compile_law(str(root))
         except NavlawError as exc:
             out.errors += [say(d) for d in exc.diagnostics if d.severity >= Severity.ERROR]
             return out
-        act = next((a for a in law.corpus.acts if Path(a.file).name == name), None)
-        mine = list(dict.fromkeys(d for d in list(law.corpus.diagnostics) + list(law.diagnostics)
+        act = next((a for a in result.corpus.acts if Path(a.file).name == name), None)
+        mine = list(dict.fromkeys(d for d in list(result.corpus.diagnostics) + list(result.diagnostics)
                                   if Path(d.file).name.split("#")[0] == Path(name).name))
         if act is None:
             out.errors += [say(d) for d in mine if d.severity >= Severity.ERROR] or [
                 f"navlaw act check: {path}: not read as an act"]
             return out
-        entry_date = getattr(act.entry, "became_law", None)
-        said = ("the corpus's entry" if same is not None else "given" if not assumed
+        said = ("the corpus's entry" if same else "given" if became_law is not None
                 else "assumed: today; say it with --became-law DATE")
-        became = entry_date or became
         when = f"takes effect {act.effective} ({act.effective_phrase})" if act.effective else "no effective date read"
         out.lines.insert(0, f"act {path}" + (f" — AN ACT {act.title[:160]}" if act.title else ""))
-        out.lines.append(f"  became law {became} ({said}); {when}")
-        outcome = law.law.outcome(act)
-        reported = outcome.of("reported")
-        results = [(k, w) for k, w in outcome.results if k != "reported"]
-        timeline = law.timeline
-        for ins, (kind, what) in zip(act.instructions, results):
-            day, phrase = act.effective_of(ins)
-            cite = citation(NAV_LAW, ins.target) or ins.target
-            action = ins.action + (f" as {ins.renamed}" if ins.renamed else "")
-            out.lines.append(f"§ {ins.number}{f' (part {ins.part})' if ins.part else ''}: the navigation law, {cite} "
-                             f"[{ins.target}]: {action}, effective {day or '(none read)'}" + (f" ({phrase})" if phrase else ""))
-            if kind == "refused":
-                out.lines.append(f"  REFUSED: {what.split(': ', 1)[-1]}")
-                continue
-            if ins.action == "amend":
-                out.lines.append(f"  old text: matches the law in force on {day - dt.timedelta(days=1)}" if day else "")
-            if outcome.rejected:
-                out.lines.append("  applies, but is not applied: the act is refused as a whole")
-                continue
-            made = outcome.made.get((ins.number, ins.target))
-            if made and made[0]:
-                out.lines += [f"  changes: {w}" for w in wording(*made)] or ["  changes: none in its wording"]
-            if timeline is not None and day is not None:
-                sec = ins.target.split("/")[0]
-                a, b = timeline.section_on(sec, day - dt.timedelta(days=1)), timeline.section_on(sec, day)
-                changes = [c for c in compare(a.section, b.section) if c.status != "same" and
-                           (c.id == ins.target or c.id.startswith(ins.target + "/") or ins.target.startswith(c.id + "/")
-                            or ins.renamed and c.id.startswith(ins.renamed))]
-                if changes:
-                    out.lines += ["  redline:"] + ["    " + x for x in render_text(changes).split("\n")]
-        for w in reported:
-            out.lines.append(f"reported: {w}")
-        fees = fee_changes(act, outcome, law.tariffs) if not outcome.rejected else []
-        out.lines += ["fee changes:"] + [f"  {f}" for f in fees] if fees else ["fee changes: none"]
-        out.read = len(act.instructions) + len(act.reported)
-        out.applied = sum(1 for k, _ in results if k == "applied")
-        out.rejected = outcome.rejected
-        out.reported = len(reported)
-        out.refused = sum(1 for k, _ in results if k == "refused")
+        out.lines.append(f"  became law {act.entry.became_law or became} ({said}); {when}")
+        _review(out, act, result.law.outcome(act), result.timeline, result.tariffs)
         notes = [say(d) for d in mine if d.severity >= Severity.WARNING]
         out.errors += [n for d, n in zip([d for d in mine if d.severity >= Severity.WARNING], notes)
                        if d.severity >= Severity.ERROR and d.code not in ("act-apply",)]
@@ -153,6 +101,77 @@ def check(file: str | Path, corpus_dir: str | Path, became_law: dt.date | None, 
                             " — the act is refused as a whole: none of it would be applied" if out.rejected else
                             " — the act does not apply as it stands"))
     return out
+
+
+def _put_act(root: Path, path: Path, data: bytes, became: dt.date, out: Checked) -> tuple[str, bool, int]:
+    """The act into the corpus copy at ``root``: (its file name there, whether the corpus lists it already, the
+    line of the manifest entry added for it, 0 when none was: the corpus's own entry dates it)."""
+    same = next((f for f in _listed_acts(root) if (root / f).is_file() and (root / f).stat().st_size == len(data)
+                 and (root / f).read_bytes() == data), None)
+    if same is not None:  # the corpus holds this act already: it is reviewed as the corpus has it
+        out.lines.append(f"  (the corpus lists this act already, as {same}: reviewed with its entry's date)")
+        return same, True, 0
+    name = path.name
+    while (root / name).exists():
+        name = "act-check-" + name
+    (root / name).write_bytes(data)
+    added = len((root / "manifest.toml").read_bytes().split(b"\n")) + 1  # the line of the entry added below
+    with open(root / "manifest.toml", "a", encoding="utf-8") as m:
+        m.write(f'\n[[document]]\nfile = {_toml_string(name)}\nkind = "act"\nbecame_law = {became.isoformat()}\n'
+                f'status = "in-force"\nsource = "navlaw act check"\nconfidence = "inferred"\n')
+    return name, False, added
+
+
+def _review(out: Checked, act: Act, outcome: ActOutcome, timeline: Timeline, tariffs: list[AnyTariff]) -> None:
+    """Each instruction as read and what it does, what is reported, the fee changes, and the counts."""
+    from navlaw.report.changes import fee_changes
+
+    reported = outcome.of("reported")
+    results = [(k, w) for k, w in outcome.results if k != "reported"]
+    for ins, (kind, what) in zip(act.instructions, results):
+        out.lines += _instruction(act, ins, kind, what, outcome, timeline)
+    for w in reported:
+        out.lines.append(f"reported: {w}")
+    fees = fee_changes(act, outcome, tariffs) if not outcome.rejected else []
+    out.lines += ["fee changes:"] + [f"  {f}" for f in fees] if fees else ["fee changes: none"]
+    out.read = len(act.instructions) + len(act.reported)
+    out.applied = sum(1 for k, _ in results if k == "applied")
+    out.rejected = outcome.rejected
+    out.reported = len(reported)
+    out.refused = sum(1 for k, _ in results if k == "refused")
+
+
+def _instruction(act: Act, ins: Instruction, kind: str, what: str, outcome: ActOutcome, timeline: Timeline
+                 ) -> list[str]:
+    """One instruction: the law, target and action as read, its date; refused (why), or whether its old text
+    is the law the day before, its change in words and its redline."""
+    from navlaw.law.redline import compare, render_text
+    from navlaw.report.changes import wording
+
+    day, phrase = act.effective_of(ins)
+    section = section_of(ins.target)
+    before = timeline.section_on(section, day - dt.timedelta(days=1)) if day is not None else None
+    cite = citation(ins.code, ins.target) or ins.target
+    action = ins.action + (f" as {ins.renamed}" if ins.renamed else "")
+    lines = [f"§ {ins.number}{f' (part {ins.part})' if ins.part else ''}: the {ins.law}, {cite} "
+             f"[{ins.target}]: {action}, effective {day or '(none read)'}" + (f" ({phrase})" if phrase else "")]
+    if kind == "refused":
+        return lines + [f"  REFUSED: {what.split(': ', 1)[-1]}"]
+    if ins.action == "amend":
+        lines.append(f"  old text: matches the law in force on {day - dt.timedelta(days=1)}" if day else "")
+    if outcome.rejected:
+        return lines + ["  applies, but is not applied: the act is refused as a whole"]
+    made = outcome.made.get((ins.number, ins.target))
+    if made and made[0]:
+        lines += [f"  changes: {w}" for w in wording(*made)] or ["  changes: none in its wording"]
+    if before is not None and day is not None:
+        a, b = before, timeline.section_on(section, day)
+        changes = [c for c in compare(a.section, b.section) if c.status != "same" and
+                   (c.id == ins.target or c.id.startswith(ins.target + "/") or ins.target.startswith(c.id + "/")
+                    or ins.renamed and c.id.startswith(ins.renamed))]
+        if changes:
+            lines += ["  redline:"] + ["    " + x for x in render_text(changes).split("\n")]
+    return lines
 
 
 def _here(d: Diagnostic, copy: Path, original: Path, corpus: Path | None = None) -> str:
@@ -222,7 +241,7 @@ def _listed_acts(root: Path) -> list[str]:
 
 # ---- the command line: `navlaw act check` ----------------------------------------------------------------
 
-def run(args, compile_law) -> int:  # type: ignore[no-untyped-def]
+def run(args: Any, compile_law: Callable[[str], Any]) -> int:
     import sys
 
     results = []
