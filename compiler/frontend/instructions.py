@@ -213,6 +213,17 @@ def _new(pred: Tree, chain: list[tuple[str, str]], whole: bool) -> list[Target]:
     return out
 
 
+_NYCRR = re.compile(r"official compilation of codes, rules and regulations of the state of new york|"
+                    r"new york codes, rules and regulations")
+
+
+def _rules_title(law: str, chain: list[tuple[str, str]]) -> str:
+    """The NYCRR named with the title of its subject as the code it is ("21 nycrr": a code of the table of
+    codes); any other law as named."""
+    title = next((label for level, label in chain if level == "title"), "")
+    return f"{title} nycrr" if _NYCRR.fullmatch(law) and title.isdigit() else law
+
+
 def read_instruction(sentence: str) -> tuple[str, str, list[Target], list[Target]]:
     """(law, action, targets, new provisions) of an instruction sentence; raises LarkError or ValueError
     when navlaw cannot read it. The law is the one the sentence names ("navigation law", "chapter 57 of the
@@ -227,6 +238,7 @@ def read_instruction(sentence: str) -> tuple[str, str, list[Target], list[Target
     assert isinstance(pred, Tree)
     if tree.data == "provisions":
         targets, chain = _targets(tree.children[0], sentence)  # type: ignore[arg-type]
+        law = _rules_title(law, chain)
         if targets and not targets[0].portion:
             chain = [(lv, lab) for lv, lab in _outer(chain, 99)]
             first = targets[0]

@@ -153,7 +153,8 @@ def _instruction(act: Act, ins: Instruction, kind: str, what: str, outcome: ActO
     before = timeline.section_on(section, day - dt.timedelta(days=1)) if day is not None else None
     cite = citation(ins.code, ins.target) or ins.target
     action = ins.action + (f" as {ins.renamed}" if ins.renamed else "")
-    lines = [f"§ {ins.number}{f' (part {ins.part})' if ins.part else ''}: the {ins.law}, {cite} "
+    law = ins.code.cite if ins.code.prefix else f"the {ins.law}"  # "the navigation law", "21 NYCRR"
+    lines = [f"§ {ins.number}{f' (part {ins.part})' if ins.part else ''}: {law}, {cite} "
              f"[{ins.target}]: {action}, effective {day or '(none read)'}" + (f" ({phrase})" if phrase else "")]
     if kind == "refused":
         return lines + [f"  REFUSED: {what.split(': ', 1)[-1]}"]
