@@ -31,6 +31,7 @@ from lark.exceptions import LarkError
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.frontend import billprint, codes, effective as E
+from navlaw.frontend.bodies import Err, sections_of, split_bodies
 from navlaw.frontend.codes import Code
 from navlaw.frontend.instructions import INSTRUCTS, SENTENCE, Target, citation_id, read_instruction  # noqa: F401
 from navlaw.frontend.load import SourceDocument
@@ -357,9 +358,6 @@ def _dates_read(act: Act) -> set[dt.date]:
     return out
 
 
-Err = Callable[..., None]  # err(line, message, hint="")
-
-
 def _instructions(r: _Reading, part: str, number: int, line: int, head: str, paras: list[tuple[int, str]], err: Err
                   ) -> None:
     """A section of the act that is not its effective-date section: its instructions for a code of the corpus,
@@ -419,33 +417,33 @@ def _read_targets(kind: str, targets: list[Target], news: list[Target], bodies: 
         err(line, f"§ {number} of the act amends appropriation items of {', '.join(t.said() for t in targets)}: navlaw "
             "does not apply an amendment by items")
     elif kind == "amend":
-        for target, text in _split_bodies(targets, bodies, number, line, err):
+        for target, text in split_bodies(targets, bodies, number, line, err):
             add("amend", target, text)
     elif kind == "add":
         if adds_sections:
-            sections = _sections_of(bodies)
+            sections = sections_of(bodies)
             if not sections:
                 err(line, f"§ {number} of the act adds {news[0].said()}, but navlaw finds no section (\"§ N. …\") in its text")
             for sec, text in sections:
                 add("add", Target(sec, "section"), text)
             return
-        for target, text in _split_bodies(news, bodies, number, line, err):
+        for target, text in split_bodies(news, bodies, number, line, err):
             add("add", target, text)
     elif kind == "amend_add":
-        for target, text in _split_bodies(targets + news, bodies, number, line, err):
+        for target, text in split_bodies(targets + news, bodies, number, line, err):
             add("amend" if target in targets else "add", target, text)
     elif kind == "repeal_add":
         for target in targets:
             if target.id not in {n.id for n in news}:
                 add("repeal", target, "")
-        added = [(Target(s, "section"), t) for s, t in _sections_of(bodies)] if adds_sections \
-            else _split_bodies(news, bodies, number, line, err)
+        added = [(Target(s, "section"), t) for s, t in sections_of(bodies)] if adds_sections \
+            else split_bodies(news, bodies, number, line, err)
         for target, text in added:
             add("replace" if target.id in {t.id for t in targets} else "add", target, text)
     elif kind == "amend_renumber_add":
         renamed, more = news[:2], news[2:]
         add("renumber", renamed[0], "", renamed[1].id)
-        for target, text in _split_bodies(targets + more, bodies, number, line, err):
+        for target, text in split_bodies(targets + more, bodies, number, line, err):
             add("amend" if target in targets else "replace" if target.id == renamed[0].id else "add", target, text)
     elif kind in ("renumber", "renumber_add", "renumber_amend", "designate", "designate_add"):
         renamed_to = news[: len(targets)]
@@ -455,65 +453,11 @@ def _read_targets(kind: str, targets: list[Target], news: list[Target], bodies: 
         for target, new in zip(targets, renamed_to):
             add("renumber", target, "", new.id)
         if kind == "renumber_amend":
-            for target, text in _split_bodies(renamed_to, bodies, number, line, err):
+            for target, text in split_bodies(renamed_to, bodies, number, line, err):
                 add("replace", target, text)
         if kind.endswith("_add"):
-            for target, text in _split_bodies(news[len(targets):], bodies, number, line, err):
+            for target, text in split_bodies(news[len(targets):], bodies, number, line, err):
                 add("replace" if target.id in {t.id for t in targets} else "add", target, text)
     elif kind == "repeal":
         for target in targets:
             add("repeal", target, "")
-
-
-def _label_forms(level: str, label: str) -> tuple[str, ...]:
-    if level.startswith(("section",)):
-        return (f"§ {label}.", f"§{label}.", f"Section {label}.", f"S {label}.", f"§ {label} ", f"§{label} ")
-    return (f"{label}.", f"({label})", f"{label.upper()}.", f"({label.upper()})")
-
-
-def _split_bodies(targets: list[Target], paras: list[str], number: int, line: int, err: Err
-                  ) -> list[tuple[Target, str]]:
-    """The new text of each target: for several ("Subitems (iii), (iv), (v) and (vi) …"), the text from
-    each one's label to the next's (an opening paragraph's or a heading's from where the one before it
-    ends). A label starts a paragraph, or is run in after a stop ("… complaint; or (ii) their judgment",
-    "Safety code. 1. The commissioner")."""
-    if len(targets) <= 1:
-        return [(targets[0], "\n".join(paras))] if targets else []
-    text = "\n".join(paras)
-    folded = text.lower()
-    starts: list[int] = []
-    at = 0
-    for t in targets:
-        if t.portion:
-            starts.append(at)
-            at += 1
-            continue
-        label = t.id.rsplit("/", 1)[-1]
-        forms = [f.lower() for f in _label_forms(t.level, label)]
-        found = [m.start(1) for f in forms
-                 for m in [re.compile(r"(?:^|\n)\s*(" + re.escape(f).replace(r"\ ", r"\s+") + ")").search(folded, at),
-                           re.compile(r"[.;:\]]\s*(?:(?:and|or)\s+)?(" + re.escape(f).replace(r"\ ", r"\s+") + r")\s").search(folded, at)]
-                 if m is not None]
-        if not found:
-            err(line, f"§ {number} of the act names {t.id}, but its new text has no paragraph starting with its label")
-            return []
-        starts.append(min(found))
-        at = min(found) + 1
-    out = []
-    for i, t in enumerate(targets):
-        end = starts[i + 1] if i + 1 < len(starts) else len(text)
-        out.append((t, text[starts[i]:end].strip()))
-    return out
-
-
-def _sections_of(paras: list[str]) -> list[tuple[str, str]]:
-    """The sections in an added article's text ("ARTICLE 4-B", its contents "SECTION 79-D. …", then
-    "§ 79-D. …" and its text, …): each section's text from its "§" heading to the next. A heading the
-    print runs on from the line before (not indented) starts a section too."""
-    text = "\n".join(paras)
-    heads = list(re.finditer(r"(?:^|(?<=\s))(?:§|(?<=\n)S)\s*(\d+(?:[.-][A-Za-z0-9]+)*)\.?\s", text))
-    out = []
-    for i, m in enumerate(heads):
-        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
-        out.append((m.group(1).lower(), text[m.start():end].rstrip()))
-    return out
