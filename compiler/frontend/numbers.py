@@ -20,10 +20,7 @@ from typing import Union
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput
 
-from navlaw import resources
-from navlaw.cache import lark_parser
-
-GRAMMAR = resources.path("grammar", "numbers.lark")
+from navlaw.model import parsers
 
 Value = Union[int, Decimal, Fraction, dt.date]
 
@@ -120,7 +117,7 @@ class _Values(Transformer):  # type: ignore[type-arg]
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return lark_parser("numbers", GRAMMAR.read_text(encoding="utf-8"), lexer="contextual", maybe_placeholders=False)
+    return parsers.parser("numbers", lexer="contextual", maybe_placeholders=False)
 
 
 class NotANumber(ValueError):

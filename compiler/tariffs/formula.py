@@ -16,10 +16,7 @@ from typing import Callable, Union
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import LarkError
 
-from navlaw import resources
-from navlaw.cache import lark_parser
-
-GRAMMAR = resources.path("grammar", "formula.lark")
+from navlaw.model import parsers
 
 
 @dataclass(frozen=True)
@@ -91,7 +88,7 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return lark_parser("formula", GRAMMAR.read_text(encoding="utf-8"), propagate_positions=False)
+    return parsers.parser("formula", propagate_positions=False)
 
 
 def _parse(text: str) -> Expr:
