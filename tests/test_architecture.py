@@ -204,8 +204,9 @@ def test_shared_types_are_imported_from_the_model():
              if isinstance(node, ast.ImportFrom) and node.module in via
              for a in node.names if a.name in via[node.module]]
     assert found == []
-    for old in ("frontend/nodes.py", "frontend/codes.py", "frontend/numbers.py", "tariffs/formula.py", "tariffs/model.py"):
-        assert not (COMPILER / old).exists(), old
+    for stage, name in (("frontend", "nodes"), ("frontend", "codes"), ("frontend", "numbers"), ("tariffs", "formula"),
+                        ("tariffs", "model")):
+        assert not (COMPILER / stage / f"{name}.py").exists(), f"{stage}/{name}.py is the model's now"
 
 
 def test_every_stage_has_its_package():
