@@ -149,7 +149,8 @@ def rewrite_import_from(node: ast.ImportFrom, segment: str, indent: str, plan: P
                 groups.setdefault(module, []).append(alias_text(a))
     if list(groups) == [module]:
         return None
-    if len(groups) == 1:  # the module's name changes, nothing else: keep the layout
+    same_names = [n for names in groups.values() for n in names] == [alias_text(a) for a in node.names]
+    if len(groups) == 1 and same_names:  # the module's name changes, nothing else: keep the layout
         (target,) = groups
         return re.sub(rf"(\bfrom\s+){re.escape(module)}\b", lambda m: m.group(1) + target, segment, count=1)
     if "#" in segment:
@@ -238,9 +239,9 @@ def rewrite_text(text: str) -> str:
     return text
 
 
+REEXPORT = r"from navlaw\.(?:model|frontend)\.codes import NAV_LAW as NAV_LAW, Code as Code[^\n]*"
 SPECIAL = [  # (file after the move, pattern, replacement, what it does)
-    ("compiler/model/nodes.py",
-     r"from navlaw\.model\.codes import NAV_LAW as NAV_LAW, Code as Code[^\n]*",
+    ("compiler/model/nodes.py", REEXPORT,
      "from navlaw.model.codes import Code", "nodes no longer re-exports the table of codes"),
     ("compiler/frontend/__init__.py", r";?\s*numbers\.py reads numbers, money and dates in words\.",
      ".\nThe tree's nodes, the table of codes and numbers in words are navlaw.model's.",
@@ -301,6 +302,7 @@ def main() -> int:
               " its own. Nothing done.", file=sys.stderr)
         return 2
     sources = {new: (ROOT / path_of(old)).read_text(encoding="utf-8") for old, new in MOVES.items()}
+    sources["navlaw.model.nodes"] = re.sub(REEXPORT, "from navlaw.frontend.codes import Code", sources["navlaw.model.nodes"])
     sources.update({m: (ROOT / path_of(m)).read_text(encoding="utf-8") for news in PARTIAL.values() for m in news})
     plan = Plan(sources)
     renamed = {path_of(old).as_posix(): path_of(new).as_posix() for old, new in MOVES.items()}
