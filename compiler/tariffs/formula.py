@@ -58,7 +58,14 @@ class Parsed:
     repaired: str  # "" or what was supplied, e.g. "a missing ')'"
 
 
-class _ToAst(Transformer):  # type: ignore[type-arg]
+def _expr(x: object) -> Expr:
+    """A child that is an expression (not one of the rule's tokens)."""
+    if not isinstance(x, (Num, Units, Bin, Neg)):
+        raise ValueError(f"not an expression: {x!r}")
+    return x
+
+
+class _ToAst(Transformer[Token, Expr]):
     def num(self, c: list[Token]) -> Num:
         t = c[0]
         assert t.start_pos is not None and t.end_pos is not None
@@ -74,7 +81,7 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
         return Bin("-", c[0], c[1])
 
     def mul(self, c: list[object]) -> Bin:
-        return Bin("*", c[0], c[2])  # type: ignore[arg-type]
+        return Bin("*", _expr(c[0]), _expr(c[2]))
 
     def neg(self, c: list[Expr]) -> Neg:
         return Neg(c[0])
@@ -93,10 +100,10 @@ def _parser() -> Lark:
 
 def _parse(text: str) -> Expr:
     tree = _parser().parse(text)
-    out = _ToAst().transform(tree)
+    out: object = _ToAst().transform(tree)
     if isinstance(out, Tree):  # a bare "$" wrapper the transformer did not collapse
         out = out.children[0]
-    return out  # type: ignore[no-any-return]
+    return _expr(out)
 
 
 def parse_formula(text: str) -> Parsed:
@@ -154,7 +161,7 @@ def unit_offsets(expr: Expr) -> list[Num]:
     """The k of every ``(units - k)`` in the formula (file 000's "(P.U.-500)" in a 300–474.99 bracket)."""
     if isinstance(expr, Bin):
         here = [expr.right] if expr.op == "-" and isinstance(expr.left, Units) and isinstance(expr.right, Num) else []
-        return here + unit_offsets(expr.left) + unit_offsets(expr.right)  # type: ignore[list-item]
+        return here + unit_offsets(expr.left) + unit_offsets(expr.right)
     if isinstance(expr, Neg):
         return unit_offsets(expr.operand)
     return []

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Union
 
-from navlaw.tariffs.formula import Expr, describe, evaluate
+from navlaw.tariffs.formula import Bin, Expr, Neg, Num, Units, describe, evaluate
 
 
 
@@ -274,8 +274,8 @@ def _plain(x: Any) -> Any:
         d["formula"] = x.formula
         return d
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        if type(x).__name__ in ("Num", "Units", "Bin", "Neg"):
-            return describe(x)  # type: ignore[arg-type]
+        if isinstance(x, (Num, Units, Bin, Neg)):
+            return describe(x)
         d = {f.name: _plain(getattr(x, f.name)) for f in dataclasses.fields(x)}
         if isinstance(x, Tariff):
             d = {"kind": x.kind, **{k: v for k, v in d.items() if k != "kind"}}
