@@ -11,9 +11,10 @@ installed, by Lark directly, with the same grammar and options: the same parser,
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from lark import Lark
+if TYPE_CHECKING:  # Lark is loaded when a parser is made: a command that parses nothing does not load it
+    from lark import Lark
 
 PACKAGE = Path(__file__).resolve().parent.parent  # the navlaw package (the compiler/ folder)
 
@@ -23,6 +24,8 @@ class Maker(Protocol):
 
 
 def _direct(name: str, grammar: str, **options: Any) -> Lark:
+    from lark import Lark
+
     return Lark(grammar, parser="lalr", **options)
 
 
