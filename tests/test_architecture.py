@@ -171,8 +171,8 @@ def test_no_stage_imports_another_stages_private_names():
 def test_a_private_import_is_caught():
     src = ("from navlaw.law.references import _DIGIT_REF, section_number\nfrom navlaw.frontend import labels as L\n"
            "from navlaw.site.render import _local\nx = L._LABEL\n")
-    assert private_imports("navlaw.site.pages", src) == [
-        "navlaw.site.pages imports navlaw.law.references._DIGIT_REF", "navlaw.site.pages reads navlaw.frontend.labels._LABEL"]
+    assert private_imports("navlaw.site.pages", src) == ["navlaw.site.pages imports navlaw.law.references._DIGIT_REF",
+                                                         "navlaw.site.pages reads navlaw.frontend.labels._LABEL"]
     assert private_imports("navlaw.law.amend", "from navlaw.law.references import _DIGIT_REF\n") == []
 
 
@@ -192,7 +192,7 @@ def _bound_from_the_model(source: str) -> set[str]:
 MOVED = (COMPILER / "model" / "nodes.py").exists()  # until tools/move_model.py
 
 
-@pytest.mark.skipif(not MOVED, reason="the shared types move into navlaw.model by tools/move_model.py")  # until tools/move_model.py
+@pytest.mark.skipif(not MOVED, reason="the shared types are moved by tools/move_model.py")  # until tools/move_model.py
 def test_shared_types_are_imported_from_the_model():
     """A stage takes a shared type from navlaw.model, never through another module that imported it there
     (``from navlaw.frontend.normalize import NormalText``); and no stage keeps the modules that moved."""

@@ -34,6 +34,7 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,7 +104,8 @@ class Plan:
         owners = sorted(m for m, names in self.definitions.items() if name in names)
         if len(owners) == 1:
             return owners[0]
-        self.left.append(f"{where}: {name} imported from {old}: {'defined in ' + ', '.join(owners) if owners else 'defined in no model module'}; kept at {new}")
+        said = f"defined in {', '.join(owners)}" if owners else "defined in no model module"
+        self.left.append(f"{where}: {name} imported from {old}: {said}; kept at {new}")
         return new
 
 
@@ -216,16 +218,18 @@ def check_attributes(source: str, plan: Plan, rel: str) -> None:
     for node in ast.walk(tree):
         if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
                 and node.attr not in names[aliases[node.value.id]]):
-            plan.left.append(f"{rel}:{node.lineno}: {node.value.id}.{node.attr}: {aliases[node.value.id]} has no {node.attr}")
+            module = aliases[node.value.id]
+            plan.left.append(f"{rel}:{node.lineno}: {node.value.id}.{node.attr}: {module} has no {node.attr}")
 
 
+@lru_cache(maxsize=1)
 def text_patterns() -> list[tuple[re.Pattern[str], str]]:
+    """Dotted names (navlaw.frontend.nodes) and file paths (compiler/frontend/nodes.py, frontend/nodes.py)."""
     out = []
     for old, new in MOVES.items():
         out.append((re.compile(rf"(?<![\w.]){re.escape(old)}(?![\w])"), new))
-        o, n = path_of(old).as_posix(), path_of(new).as_posix()
-        out.append((re.compile(rf"(?<![\w/])(compiler/)?{re.escape(o.split('/', 1)[1])}\b"),
-                    lambda m, n=n: ("compiler/" if m.group(1) else "") + n.split("/", 1)[1]))
+        o, n = (path_of(m).as_posix().split("/", 1)[1] for m in (old, new))
+        out.append((re.compile(rf"(?<![\w/])((?:compiler/)?){re.escape(o)}\b"), r"\g<1>" + n))
     for old, news in PARTIAL.items():
         for new in news:
             names = sorted(defined((ROOT / path_of(new)).read_text(encoding="utf-8")))
@@ -235,7 +239,7 @@ def text_patterns() -> list[tuple[re.Pattern[str], str]]:
 
 def rewrite_text(text: str) -> str:
     for pattern, repl in text_patterns():
-        text = pattern.sub(repl, text)  # type: ignore[arg-type]
+        text = pattern.sub(repl, text)
     return text
 
 
@@ -314,7 +318,8 @@ def main() -> int:
               " its own. Nothing done.", file=sys.stderr)
         return 2
     sources = {new: (ROOT / path_of(old)).read_text(encoding="utf-8") for old, new in MOVES.items()}
-    sources["navlaw.model.nodes"] = re.sub(REEXPORT, "from navlaw.frontend.codes import Code", sources["navlaw.model.nodes"])
+    nodes = "navlaw.model.nodes"  # as it will be: without the codes' re-export (SPECIAL)
+    sources[nodes] = re.sub(REEXPORT, "from navlaw.frontend.codes import Code", sources[nodes])
     sources.update({m: (ROOT / path_of(m)).read_text(encoding="utf-8") for news in PARTIAL.values() for m in news})
     plan = Plan(sources)
     renamed = {path_of(old).as_posix(): path_of(new).as_posix() for old, new in MOVES.items()}
