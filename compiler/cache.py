@@ -282,6 +282,13 @@ def lark_parser(name: str, grammar: str, **options: Any) -> Lark:
     return parser
 
 
+# The model's own parsers (numbers in words, fee formulas) are sealed the same way: the model imports nothing
+# of navlaw, so this module hands it the maker (navlaw/model/parsers.py).
+from navlaw.model import parsers as _model_parsers  # noqa: E402
+
+_model_parsers.use(lark_parser)
+
+
 def jinja_bytecode() -> Any:
     """A Jinja bytecode cache for navlaw's templates (each template compiled once, not at every build;
     Jinja checks the template's source against the checksum in each entry). None: compile each time."""

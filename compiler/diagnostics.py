@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Iterator
 
 
 class Severity(IntEnum):
@@ -82,7 +83,7 @@ class Diagnostics:
     def has_errors(self) -> bool:
         return any(d.severity is Severity.ERROR for d in self.items)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Diagnostic]:
         return iter(self.items)
 
     def __len__(self) -> int:

@@ -16,6 +16,7 @@ from .conftest import ROOT
 COMPILER = ROOT / "compiler"
 # The pipeline, bottom up: a module may import from its own layer or one below it, never above.
 LAYERS = [
+    {"navlaw.model"},  # the types every stage shares; imports nothing else of navlaw (test below)
     {"navlaw.diagnostics", "navlaw.cache", "navlaw.resources", "navlaw.runtime", "navlaw.publish",
      "navlaw.escape", "navlaw.trace", "navlaw.stages"},  # stages: the names of --dump STAGE, for the command line
     {"navlaw.frontend"},
@@ -113,6 +114,99 @@ def test_a_cycle_is_caught():
              "frontend": {"acts"}, "pkg": {"pkg.mod"}, "pkg.mod": set()}
     assert find_cycle(graph) == ["acts", "versions", "extract_tariffs", "frontend", "acts"]
     assert find_cycle({"pkg": {"pkg.mod"}, "pkg.mod": set()}) == []
+
+
+# ---- the model: the types every stage shares, below every stage (issue 26) -----------------------------
+
+def _stage(module: str) -> str:
+    """A stage is a top-level package or module of navlaw: navlaw.frontend, navlaw.model, navlaw.cache …"""
+    return ".".join(module.split(".")[:2])
+
+
+def test_the_model_imports_nothing_else_of_navlaw():
+    """navlaw.model sits below every stage: it imports its own modules, the standard library and lark."""
+    import sys
+
+    assert ast.get_docstring(ast.parse((COMPILER / "model" / "__init__.py").read_text(encoding="utf-8")))
+    wrong = [f"{m} imports {t}" for m, targets in _graph().items() if _stage(m) == "navlaw.model"
+             for t in targets if _stage(t) != "navlaw.model"]
+    assert wrong == []
+    outside = {f"{p.relative_to(ROOT)} imports {top}" for p in (COMPILER / "model").rglob("*.py")
+               for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+               for top in ([a.name.split(".")[0] for a in node.names] if isinstance(node, ast.Import) else
+                           [node.module.split(".")[0]] if isinstance(node, ast.ImportFrom) and node.module else [])
+               if top not in sys.stdlib_module_names and top not in (PACKAGE, "lark")}
+    assert outside == set()
+
+
+def private_imports(module: str, source: str) -> list[str]:
+    """Another stage's private names this module reads: ``from navlaw.x.y import _name``, or ``y._name`` of a
+    module of another stage it imported (a stage's own modules share their private names)."""
+    tree = ast.parse(source)
+    found, aliases = [], {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == PACKAGE:
+            for a in node.names:
+                full = f"{node.module}.{a.name}"
+                if _stage(full) != _stage(module):
+                    if a.name.startswith("_") and not a.name.startswith("__"):
+                        found.append(f"{module} imports {full}")
+                    aliases[a.asname or a.name] = full
+        elif isinstance(node, ast.Import):
+            aliases.update({a.asname: a.name for a in node.names if a.asname and _stage(a.name) != _stage(module)
+                            and a.name.split(".")[0] == PACKAGE})
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                and node.attr.startswith("_") and not node.attr.startswith("__")):
+            found.append(f"{module} reads {aliases[node.value.id]}.{node.attr}")
+    return found
+
+
+def test_no_stage_imports_another_stages_private_names():
+    found = [hit for p in sorted(COMPILER.rglob("*.py"))
+             for hit in private_imports(_module(p), p.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_a_private_import_is_caught():
+    src = ("from navlaw.law.references import _DIGIT_REF, section_number\nfrom navlaw.frontend import labels as L\n"
+           "from navlaw.site.render import _local\nx = L._LABEL\n")
+    assert private_imports("navlaw.site.pages", src) == ["navlaw.site.pages imports navlaw.law.references._DIGIT_REF",
+                                                         "navlaw.site.pages reads navlaw.frontend.labels._LABEL"]
+    assert private_imports("navlaw.law.amend", "from navlaw.law.references import _DIGIT_REF\n") == []
+
+
+def _bound_from_the_model(source: str) -> set[str]:
+    """The names a module binds at its top level by importing them from navlaw.model (and does not redefine)."""
+    names: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ImportFrom) and node.module and _stage(node.module) == f"{PACKAGE}.model":
+            names.update(a.asname or a.name for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.discard(node.name)
+        elif isinstance(node, ast.Assign):
+            names.difference_update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names
+
+
+MOVED = (COMPILER / "model" / "nodes.py").exists()  # until tools/move_model.py
+
+
+@pytest.mark.skipif(not MOVED, reason="the shared types are moved by tools/move_model.py")  # until tools/move_model.py
+def test_shared_types_are_imported_from_the_model():
+    """A stage takes a shared type from navlaw.model, never through another module that imported it there
+    (``from navlaw.frontend.normalize import NormalText``); and no stage keeps the modules that moved."""
+    modules = {_module(p): p for p in sorted(COMPILER.rglob("*.py"))}
+    via = {m: _bound_from_the_model(p.read_text(encoding="utf-8")) for m, p in modules.items()
+           if _stage(m) != f"{PACKAGE}.model"}
+    found = [f"{m} imports {a.name} from {node.module}" for m, p in modules.items()
+             for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+             if isinstance(node, ast.ImportFrom) and node.module in via
+             for a in node.names if a.name in via[node.module]]
+    assert found == []
+    for stage, name in (("frontend", "nodes"), ("frontend", "codes"), ("frontend", "numbers"), ("tariffs", "formula"),
+                        ("tariffs", "model")):
+        assert not (COMPILER / stage / f"{name}.py").exists(), f"{stage}/{name}.py is the model's now"
 
 
 def test_every_stage_has_its_package():

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Iterator
 
 from navlaw.frontend.codes import NAV_LAW as NAV_LAW, Code as Code  # the table of codes (re-exported)
-from navlaw.frontend.normalize import NormalText
+from navlaw.model.text import NormalText
 
 
 # ---- nodes ----------------------------------------------------------------------------------------

@@ -20,10 +20,7 @@ from typing import Union
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput
 
-from navlaw import resources
-from navlaw.cache import lark_parser
-
-GRAMMAR = resources.path("grammar", "numbers.lark")
+from navlaw.model import parsers
 
 Value = Union[int, Decimal, Fraction, dt.date]
 
@@ -59,7 +56,24 @@ class Phrase:
     text: str
 
 
-class _Values(Transformer):  # type: ignore[type-arg]
+def _int(x: object) -> int:
+    """A child the rules below made a whole number of: an int, or a ("cardinal" | "ordinal", n) pair."""
+    v = x[1] if isinstance(x, tuple) else x
+    if not isinstance(v, int):
+        raise ValueError(f"not a whole number: {x!r}")
+    return v
+
+
+def _fraction(x: object) -> Fraction:
+    """A ("fraction", value) pair's value."""
+    v = x[1] if isinstance(x, tuple) else x
+    if not isinstance(v, Fraction):
+        raise ValueError(f"not a fraction: {x!r}")
+    return v
+
+
+# children are the rule's tokens and what the rules below it returned (ints, or (kind, value) pairs)
+class _Values(Transformer[Token, tuple[str, Value]]):
     def unit(self, c: list[Token]) -> int:
         return _UNITS[c[0].lower()]
 
@@ -71,13 +85,13 @@ class _Values(Transformer):  # type: ignore[type-arg]
         return _TEENS.get(t) or _TENS[t]
 
     def tens_unit(self, c: list[object]) -> int:
-        return _TENS[str(c[0]).lower()] + int(c[-1])  # type: ignore[call-overload]
+        return _TENS[str(c[0]).lower()] + _int(c[-1])
 
     def hundreds(self, c: list[object]) -> int:
-        return int(c[0]) * 100 + (int(c[2]) if len(c) > 2 else 0)  # type: ignore[call-overload]
+        return _int(c[0]) * 100 + (_int(c[2]) if len(c) > 2 else 0)
 
     def thousands(self, c: list[object]) -> int:
-        return int(c[0]) * 1000 + (int(c[2]) if len(c) > 2 else 0)  # type: ignore[call-overload]
+        return _int(c[0]) * 1000 + (_int(c[2]) if len(c) > 2 else 0)
 
     def cardinal(self, c: list[int]) -> tuple[str, int]:
         return ("cardinal", c[0])
@@ -90,8 +104,8 @@ class _Values(Transformer):  # type: ignore[type-arg]
         return ("ordinal", _TENS[c[0].lower()] + _ORD_UNITS[c[-1].lower()])
 
     def dollars(self, c: list[object]) -> tuple[str, Decimal]:
-        dollars = c[0][1]  # type: ignore[index]
-        cents = c[3][1] if len(c) > 3 else 0  # type: ignore[index]
+        dollars = _int(c[0])
+        cents = _int(c[3]) if len(c) > 3 else 0
         if cents >= 100:
             raise ValueError("more than 99 cents")
         if len(c) <= 3:
@@ -100,27 +114,25 @@ class _Values(Transformer):  # type: ignore[type-arg]
         return ("money", Decimal(dollars) + Decimal(cents).scaleb(-2))
 
     def cents_only(self, c: list[object]) -> tuple[str, Decimal]:
-        return ("money", Decimal(c[0][1]).scaleb(-2))  # type: ignore[index]
+        return ("money", Decimal(_int(c[0])).scaleb(-2))
 
     def date(self, c: list[object]) -> tuple[str, dt.date]:
         month = _MONTHS[str(c[0]).lower()]
-        day = c[1][1]  # type: ignore[index]
-        year = c[-1][1]  # type: ignore[index]
-        return ("date", dt.date(year, month, day))
+        return ("date", dt.date(_int(c[-1]), month, _int(c[1])))
 
     def simple_fraction(self, c: list[object]) -> tuple[str, Fraction]:
-        return ("fraction", Fraction(int(c[0]), _DENOMINATORS[str(c[-1]).lower()]))  # type: ignore[call-overload]
+        return ("fraction", Fraction(_int(c[0]), _DENOMINATORS[str(c[-1]).lower()]))
 
     def fraction(self, c: list[object]) -> object:
         return c[0]
 
     def mixed(self, c: list[object]) -> tuple[str, Fraction]:
-        return ("fraction", c[0][1] + c[2][1])  # type: ignore[index]
+        return ("fraction", _int(c[0]) + _fraction(c[2]))
 
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return lark_parser("numbers", GRAMMAR.read_text(encoding="utf-8"), lexer="contextual", maybe_placeholders=False)
+    return parsers.parser("numbers", lexer="contextual", maybe_placeholders=False)
 
 
 class NotANumber(ValueError):

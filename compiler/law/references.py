@@ -20,12 +20,12 @@ from navlaw.frontend.nodes import other_code, Document, Node, Text, section_of
 
 _NUM = r"(?:\d+(?:-[a-z]{1,5})?)"
 _WORDS = r"(?:[a-z]+(?:[- ][a-z]+){0,3}?)"
-_DIGIT_REF = re.compile(rf"§+\s?(?P<d1>{_NUM})(?![\w.-]{{0,40}}\s+of\s+the\s+[a-z ]{{1,80}}?\s+law)"
+DIGIT_REF = re.compile(rf"§+\s?(?P<d1>{_NUM})(?![\w.-]{{0,40}}\s+of\s+the\s+[a-z ]{{1,80}}?\s+law)"
                         rf"|\bsections?\s+(?P<d2>{_NUM})(?=\s+of\s+this\s+(?:article|chapter)\b)")
 _WORD_REF = re.compile(rf"\bsections?\s+(?P<w1>{_WORDS}?)(?:-(?P<s1>[a-z]{{1,2}}))?"
                        rf"(?:\s+and\s+(?P<w2>{_WORDS}?)(?:-(?P<s2>[a-z]{{1,2}}))?)?"
                        rf"\s+of\s+this\s+(?P<scope>article|chapter)\b")
-_EXTERNAL = re.compile(r"\bsection\s+[\w().-]+(?:\s*\(\d+\))?\s+of\s+(?:title\s+\d+\s+of\s+)?the\s+"
+EXTERNAL = re.compile(r"\bsection\s+[\w().-]+(?:\s*\(\d+\))?\s+of\s+(?:title\s+\d+\s+of\s+)?the\s+"
                        r"(?:[a-z]+\s+){0,4}(?:law|Code)\b|\b\d+\s+NYCRR\b", re.I)
 
 
@@ -83,7 +83,7 @@ def in_text(chunk: str, own_section: str = "") -> list[tuple[int, int, str, bool
     if "ection" not in chunk and "§" not in chunk and "NYCRR" not in chunk:
         return out
     taken: list[tuple[int, int]] = []
-    for m in _EXTERNAL.finditer(chunk):
+    for m in EXTERNAL.finditer(chunk):
         taken.append((m.start(), m.end()))
         out.append((m.start(), m.end(), "", True))
     for m in _WORD_REF.finditer(chunk):
@@ -94,7 +94,7 @@ def in_text(chunk: str, own_section: str = "") -> list[tuple[int, int, str, bool
             if sec:
                 out.append((m.start(), m.end(), sec, False))
         taken.append((m.start(), m.end()))
-    for m in _DIGIT_REF.finditer(chunk):
+    for m in DIGIT_REF.finditer(chunk):
         if any(a <= m.start() < b for a, b in taken):
             continue
         sec = m["d1"] or m["d2"]

@@ -205,7 +205,7 @@ def named(P: Pages, page: str, node_id: str, text: str) -> str:
 
 
 _WORDS_REF = re.compile(r"\bsection ((?:[a-z]+[- ]){0,4}?[a-z]+?)(?:-([a-z]{1,2}))? of this (article|chapter)\b")
-from navlaw.law.references import _DIGIT_REF, _EXTERNAL, section_number  # noqa: E402  (one definition of each form)
+from navlaw.law.references import DIGIT_REF, EXTERNAL, section_number  # noqa: E402  (one definition of each form)
 
 
 def link_refs(escaped: str, pages: Pages, page: str) -> str:
@@ -222,12 +222,12 @@ def link_refs(escaped: str, pages: Pages, page: str) -> str:
         href = pages.href(page, sec)
         return f'<a class="xref" href="{href}">{m.group(0)}</a>' if href else m.group(0)
 
-    escaped = _EXTERNAL.sub(lambda m: f'<span class="ext" title="citation outside the Navigation Law">{m.group(0)}</span>',
+    escaped = EXTERNAL.sub(lambda m: f'<span class="ext" title="citation outside the Navigation Law">{m.group(0)}</span>',
                             escaped)
     out = _WORDS_REF.sub(words, escaped)
     # digit references outside the links just made
     parts = re.split(r"(<a [^>]*>.*?</a>|<span class=\"ext\"[^>]*>.*?</span>)", out)
-    return "".join(p if p.startswith(("<a ", "<span")) else _DIGIT_REF.sub(digits, p) for p in parts)
+    return "".join(p if p.startswith(("<a ", "<span")) else DIGIT_REF.sub(digits, p) for p in parts)
 
 
 _LEVELS = ("section", "subdivision", "paragraph", "subparagraph", "clause", "subclause", "item", "subitem")

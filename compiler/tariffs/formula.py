@@ -16,10 +16,7 @@ from typing import Callable, Union
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import LarkError
 
-from navlaw import resources
-from navlaw.cache import lark_parser
-
-GRAMMAR = resources.path("grammar", "formula.lark")
+from navlaw.model import parsers
 
 
 @dataclass(frozen=True)
@@ -61,7 +58,14 @@ class Parsed:
     repaired: str  # "" or what was supplied, e.g. "a missing ')'"
 
 
-class _ToAst(Transformer):  # type: ignore[type-arg]
+def _expr(x: object) -> Expr:
+    """A child that is an expression (not one of the rule's tokens)."""
+    if not isinstance(x, (Num, Units, Bin, Neg)):
+        raise ValueError(f"not an expression: {x!r}")
+    return x
+
+
+class _ToAst(Transformer[Token, Expr]):
     def num(self, c: list[Token]) -> Num:
         t = c[0]
         assert t.start_pos is not None and t.end_pos is not None
@@ -77,7 +81,7 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
         return Bin("-", c[0], c[1])
 
     def mul(self, c: list[object]) -> Bin:
-        return Bin("*", c[0], c[2])  # type: ignore[arg-type]
+        return Bin("*", _expr(c[0]), _expr(c[2]))
 
     def neg(self, c: list[Expr]) -> Neg:
         return Neg(c[0])
@@ -91,15 +95,15 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return lark_parser("formula", GRAMMAR.read_text(encoding="utf-8"), propagate_positions=False)
+    return parsers.parser("formula", propagate_positions=False)
 
 
 def _parse(text: str) -> Expr:
     tree = _parser().parse(text)
-    out = _ToAst().transform(tree)
+    out: object = _ToAst().transform(tree)
     if isinstance(out, Tree):  # a bare "$" wrapper the transformer did not collapse
         out = out.children[0]
-    return out  # type: ignore[no-any-return]
+    return _expr(out)
 
 
 def parse_formula(text: str) -> Parsed:
@@ -157,7 +161,7 @@ def unit_offsets(expr: Expr) -> list[Num]:
     """The k of every ``(units - k)`` in the formula (file 000's "(P.U.-500)" in a 300–474.99 bracket)."""
     if isinstance(expr, Bin):
         here = [expr.right] if expr.op == "-" and isinstance(expr.left, Units) and isinstance(expr.right, Num) else []
-        return here + unit_offsets(expr.left) + unit_offsets(expr.right)  # type: ignore[list-item]
+        return here + unit_offsets(expr.left) + unit_offsets(expr.right)
     if isinstance(expr, Neg):
         return unit_offsets(expr.operand)
     return []

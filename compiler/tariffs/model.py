@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Union
 
-from navlaw.runtime import clamp as clamp_units
-from navlaw.tariffs.formula import Expr, describe, evaluate
+from navlaw.tariffs.formula import Bin, Expr, Neg, Num, Units, describe, evaluate
 
 
 
@@ -253,8 +252,14 @@ AnyTariff = Union[BracketSchedule, PerUnitFee, Percentage, FractionOfRate, TimeF
 
 
 def clamp(units: Decimal, lo: Amount | None, hi: Amount | None) -> Decimal:
-    """Units within a schedule's minimum and maximum (the same rule the fee module applies)."""
-    return clamp_units(units, lo.value if lo else None, hi.value if hi else None)
+    """Units within a schedule's minimum and maximum: the rule the fee module applies (navlaw/runtime.py's
+    ``clamp``, which the generated module carries and so cannot import the model; tests/test_fees_property.py
+    checks the two agree on every route)."""
+    if lo is not None and units < lo.value:
+        return lo.value
+    if hi is not None and units > hi.value:
+        return hi.value
+    return units
 
 
 # ---- JSON -------------------------------------------------------------------------------------------
@@ -269,8 +274,8 @@ def _plain(x: Any) -> Any:
         d["formula"] = x.formula
         return d
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        if type(x).__name__ in ("Num", "Units", "Bin", "Neg"):
-            return describe(x)  # type: ignore[arg-type]
+        if isinstance(x, (Num, Units, Bin, Neg)):
+            return describe(x)
         d = {f.name: _plain(getattr(x, f.name)) for f in dataclasses.fields(x)}
         if isinstance(x, Tariff):
             d = {"kind": x.kind, **{k: v for k, v in d.items() if k != "kind"}}
