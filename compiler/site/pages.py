@@ -149,8 +149,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     for a, secs in articles:
         _article_page(site, out, a, secs, law_pages)
     out["law/outside.md"] = _outside(corpus, P, env)
-    plans, routes = _tariffs(corpus, tariffs, P, on)
-    out["tariffs.md"] = env.get_template("tariffs.md.j2").render(routes=routes, on=on.isoformat())
+    plans, routes = _tariffs_page(site, out, tariffs)
     by_article = [(_article_name(a), site.article_page[id(a)], [x for x in secs if x in site.composed])
                   for a, secs in articles]
     out.update(penalty_pages(tariffs, P, env, by_article))
@@ -308,10 +307,11 @@ def _article_page(site: _Site, out: dict[str, str], a: Article, secs: list[str],
                      (page, _article_name(a), len(items), parts))
 
 
-def _tariffs(corpus: Corpus, tariffs: list[AnyTariff], P: Pages,
-             on: dt.date) -> tuple[dict[str, Plan], list[dict[str, object]]]:
-    """The fee plans, and the tariffs page's view of each route: every amount from the plans the fee module is
-    generated from (compiler/site/money.py)."""
+def _tariffs_page(site: _Site, out: dict[str, str],
+                  tariffs: list[AnyTariff]) -> tuple[dict[str, Plan], list[dict[str, object]]]:
+    """The tariffs page: every amount from the plans the fee module is generated from (compiler/site/money.py).
+    Gives the plans and each route's view (the calculator and the home page read them too)."""
+    corpus, P, env, on = site.corpus, site.P, site.env, site.on
     from navlaw.fees.plans import build_plans
     from navlaw.tariffs.routes import RouteTable
     plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
@@ -329,6 +329,7 @@ def _tariffs(corpus: Corpus, tariffs: list[AnyTariff], P: Pages,
                        "others": [_other_view(t, P) for t in tariffs if t.route in (route, "hudson" if
                                   route.startswith("hudson") else route) and not isinstance(t, BracketSchedule)
                                   and t.kind != "penalty"]})
+    out["tariffs.md"] = env.get_template("tariffs.md.j2").render(routes=routes, on=on.isoformat())
     return plans, routes
 
 
