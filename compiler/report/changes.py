@@ -28,11 +28,12 @@ def _money(x: Decimal) -> str:
     return f"${x:,.2f}" if isinstance(exponent, int) and -exponent <= 2 else f"${x:,}"
 
 
-def stated(amount: Amount | None) -> Decimal:
+def stated(t: AnyTariff, amount: Amount | None) -> Decimal:
     """The value of an amount the tariff's kind always states (a percentage's percent, a fee's rate or
-    amount): every tariff form reads one, so a tariff without it is a fault of the form, said here."""
+    amount): every tariff form reads one, so a tariff without it is a fault of that form, said here."""
     if amount is None:
-        raise ValueError("a tariff without the amount its kind states: the form that read it is at fault")
+        raise ValueError(f"{t.citation}: the {t.kind} tariff {t.id} states no amount (read from {t.file}): "
+                         "a fault of the tariff form that read it")
     return amount.value
 
 
@@ -49,13 +50,13 @@ def brief(t: AnyTariff) -> str:
                 "regular-fee": "the regular pilotage fee"}.get(t.of, t.of)
         per = f" per {t.per}" if t.per else ""
         mx = f", up to {t.max_percent.value}%" if t.max_percent else ""
-        return f"{stated(t.percent)}%{per} of {what}{mx}"
+        return f"{stated(t, t.percent)}%{per} of {what}{mx}"
     if isinstance(t, PerUnitFee):
-        return f"{_money(stated(t.rate))} per pilotage unit"
+        return f"{_money(stated(t, t.rate))} per pilotage unit"
     if isinstance(t, (FlatFee, Penalty)):
-        return _money(stated(t.amount))
+        return _money(stated(t, t.amount))
     if isinstance(t, TimeFee):
-        return f"{_money(stated(t.amount))} per {t.per}"
+        return f"{_money(stated(t, t.amount))} per {t.per}"
     if isinstance(t, FractionOfRate):
         return f"{t.numerator}/{t.denominator} of the statutory rate"
     if isinstance(t, BoardSet):

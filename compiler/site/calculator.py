@@ -30,14 +30,14 @@ def _extra_json(t: AnyTariff) -> dict[str, object]:
     d: dict[str, object] = {"kind": t.kind, "citation": t.citation, "provision": t.provision, "title": t.title,
                             "option": getattr(t, "option", ""), "choice": getattr(t, "choice", "")}
     if isinstance(t, Percentage):
-        d.update(percent=str(stated(t.percent)), of=t.of, per=t.per, max_percent=str(t.max_percent.value)
+        d.update(percent=str(stated(t, t.percent)), of=t.of, per=t.per, max_percent=str(t.max_percent.value)
                  if t.max_percent else None, max_per=t.max_per, free_hours=t.free_hours,
                  instead=bool(t.instead_of_pilotage))
     elif isinstance(t, PerUnitFee):
-        d.update(rate=str(stated(t.rate)), min_units=str(t.min_units.value) if t.min_units else None,
+        d.update(rate=str(stated(t, t.rate)), min_units=str(t.min_units.value) if t.min_units else None,
                  max_units=str(t.max_units.value) if t.max_units else None)
     elif isinstance(t, TimeFee):
-        d.update(amount=str(stated(t.amount)), per=t.per, after=str(t.after.value) if t.after else None,
+        d.update(amount=str(stated(t, t.amount)), per=t.per, after=str(t.after.value) if t.after else None,
                  part_counts=t.part_counts)
     elif isinstance(t, FractionOfRate):
         d.update(numerator=t.numerator, denominator=t.denominator,
