@@ -1,7 +1,7 @@
 """Comments and docstrings name code that exists (issue 26: nine comments named files that no longer did).
 
 A path under compiler/ (``compiler/site/render.py``, ``compiler/site/render.anchor``) or a dotted name of
-the package (``navlaw.tariffs.formula.to_python``) in a comment or docstring of compiler/, tests/,
+the package (``navlaw.tariffs.formula.to_python``, never its old import name ``compiler.…``) in a comment or docstring of compiler/, tests/,
 benchmarks/, tools/, in a grammar's comments or in a template must name a module of the tree as it is
 when the test runs, and a name the module binds: nothing here lists the modules, so the test stays right
 when modules move (tools/move_model.py rewrites such names; one it missed fails here, with its file and
@@ -26,6 +26,8 @@ PACKAGE = "navlaw"  # the import name of the compiler/ folder (pyproject.toml's 
 PATH = re.compile(r"(?<![\w/.-])compiler/((?:\w+/)*\w+)(?:\.(\w+))?\b(?!/)")
 # "navlaw.tariffs.formula.to_python", "navlaw.frontend.acts.Act" (not navlaw_fees, not a path's "/navlaw.css")
 DOTTED = re.compile(r"(?<![\w/.-])" + PACKAGE + r"((?:\.\w+)+)")
+# the package's import name before it was navlaw, followed by a module's ("compiler.py" is a file name)
+OLD = re.compile(r"(?<![\w/.-])compiler((?:\.\w+)+)")
 
 
 def _python_texts(path: Path) -> list[tuple[int, str]]:
@@ -116,6 +118,10 @@ def stale(text: str) -> list[str]:
             continue
         if not resolves(tuple(name.split(".")[1:])):
             out.append(name)
+    for m in OLD.finditer(text):
+        first = m.group(1).split(".")[1]
+        if _module_file((first,)) is not None:  # a module of the package, by its old import name
+            out.append(m.group(0).rstrip("."))
     return out
 
 
@@ -136,3 +142,4 @@ def test_stale_names_are_found() -> None:
     assert stale("(see compiler/site/mkdocs_build.py), compiler/site/render.anchor, compiler/site/") == []
     assert stale("navlaw.runtime.FeeError, navlaw.frontend.acts.Act.effective_of, navlaw.site.") == []
     assert stale("colours from navlaw.css; navlaw_fees.quote; compiler/_data/") == []
+    assert stale("import compiler.frontend.nodes; jinja's compiler.py") == ["compiler.frontend.nodes"]
