@@ -1,11 +1,11 @@
 """Comments and docstrings name code that exists (issue 26: nine comments named files that no longer did).
 
 A path under compiler/ (``compiler/site/render.py``, ``compiler/site/render.anchor``) or a dotted name of
-the package (``navlaw.tariffs.formula.to_python``, never its old import name ``compiler.…``) in a comment or docstring of compiler/, tests/,
-benchmarks/, tools/, in a grammar's comments or in a template must name a module of the tree as it is
-when the test runs, and a name the module binds: nothing here lists the modules, so the test stays right
-when modules move (tools/move_model.py rewrites such names; one it missed fails here, with its file and
-line)."""
+the package (``navlaw.tariffs.formula.to_python``; never its old import name, ``compiler.…``) in a comment
+or docstring of compiler/, tests/, benchmarks/, tools/, in a grammar's comments or in a template must name
+a module of the tree as it is when the test runs, and a name the module binds: nothing here lists the
+modules, so the test stays right when modules move (tools/move_model.py rewrites such names; one it missed
+fails here, with its file and line)."""
 
 from __future__ import annotations
 
@@ -91,6 +91,8 @@ def resolves(parts: tuple[str, ...]) -> bool:
         module = _module_file(parts[:k])
         if module is not None:
             return k == len(parts) or parts[k] in _bound(module)
+        if k == len(parts) and k and COMPILER.joinpath(*parts).is_dir():  # a directory of data: "navlaw.templates"
+            return True
     return False
 
 
@@ -108,8 +110,8 @@ def stale(text: str) -> list[str]:
             ok = (COMPILER / f"{path}.py").is_file()
         elif suffix is None:  # a module or a package: "compiler/site", "compiler/build"
             ok = (COMPILER / f"{path}.py").is_file() or (COMPILER / path).is_dir()
-        else:  # "compiler/site/render.anchor": a name of the module
-            ok = resolves((*path.split("/"), suffix))
+        else:  # "compiler/site/render.anchor": a name of the module; or a file, "compiler/templates/site/navlaw.css"
+            ok = resolves((*path.split("/"), suffix)) or (COMPILER / f"{path}.{suffix}").is_file()
         if not ok:
             out.append(m.group(0))
     for m in DOTTED.finditer(text):
@@ -142,4 +144,7 @@ def test_stale_names_are_found() -> None:
     assert stale("(see compiler/site/mkdocs_build.py), compiler/site/render.anchor, compiler/site/") == []
     assert stale("navlaw.runtime.FeeError, navlaw.frontend.acts.Act.effective_of, navlaw.site.") == []
     assert stale("colours from navlaw.css; navlaw_fees.quote; compiler/_data/") == []
+    assert stale("compiler/export/schema/akomantoso30.xsd, navlaw.templates.site") == []
+    assert stale("compiler/export/schema/akomantoso31.xsd, navlaw.templates.sites") == [
+        "compiler/export/schema/akomantoso31.xsd", "navlaw.templates.sites"]
     assert stale("import compiler.frontend.nodes; jinja's compiler.py") == ["compiler.frontend.nodes"]

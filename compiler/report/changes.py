@@ -443,7 +443,8 @@ def fee_changes(act: Act, tariffs: list[AnyTariff]) -> list[str]:
             if diffs:
                 out.append(f"{_short(t.citation)}: {since} the rate table changes — " + "; ".join(diffs) + ".")
             continue
-        if o is not None and brief(o) == brief(t) and (not isinstance(t, BracketSchedule) or _formulas(t) == _formulas(o)):
+        if o is not None and brief(o) == brief(t) and (not isinstance(t, BracketSchedule)
+                                                       or _formulas(t) == _formulas(o)):
             continue
         if o is None:
             out.append(f"{_short(t.citation)}: {since}, {t.title.lower() if t.title else 'a fee'}: {brief(t)} (new).")

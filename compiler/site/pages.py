@@ -279,7 +279,8 @@ def _section_view(site: _Site, k: int, history: dict[str, str],
                   if isinstance(c, Provision)] if shown is not None else [],
         absent=cited(comp.message) if shown is None else "",
         known=P.notes.get(page, {}).get(sec, ""), parts=len(comp.sources) > 1,
-        sources=sources, gaps=[cited(g) for g in comp.gaps] + timeline.pending(sec, on),  # (and texts that may already be in force)
+        sources=sources,
+        gaps=[cited(g) for g in comp.gaps] + timeline.pending(sec, on),  # (and texts that may already be in force)
         history=_rel(page, hist) if hist in history else "", bracketed=page in P.bracketed, amended=page in P.amended,
         picker=picker(timeline, sec, on, hist in history),
         duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,
