@@ -1,5 +1,5 @@
 """A tariff's amount in words (the change report, the site's tariff and penalty pages, the calculator's data)
-is read through one typed door, ``report.changes.stated``: a tariff whose kind states an amount but that
+is read through one typed door, ``report.tariffs.stated``: a tariff whose kind states an amount but that
 carries none (a fault of the form that read it) is said with its citation and id, never an AttributeError
 on None, and never a made-up amount."""
 
@@ -9,7 +9,8 @@ import dataclasses
 
 import pytest
 
-from navlaw.report.changes import brief, stated
+from navlaw.report.changes import brief
+from navlaw.report.tariffs import stated
 from navlaw.site.calculator import _extra_json
 from navlaw.tariffs.model import FlatFee, Percentage, PerUnitFee, TimeFee
 

@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Callable
 
 from navlaw.law.redline import Change, compare, render_html, render_text
-from navlaw.tariffs.model import (Amount, AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty,
-                                  Percentage, PerUnitFee, TimeFee)
+from navlaw.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
+                      PerUnitFee, TimeFee)
 from navlaw.frontend.acts import Act
 from navlaw.frontend.nodes import section_name, section_of, section_order
 from navlaw.law.amend import earliest_reading
 from navlaw.law.timeline import Timeline
+from navlaw.report.tariffs import stated
 from navlaw.frontend.codes import without_code
 
 
@@ -24,17 +25,8 @@ def _money(x: Decimal) -> str:
     """Exact: "$75", "$10.89", "$1.495" (never rounded for display)."""
     if x == x.to_integral_value():
         return f"${int(x):,}"
-    exponent = x.as_tuple().exponent  # an int for every finite amount ("n", "N", "F" for NaN and infinity)
-    return f"${x:,.2f}" if isinstance(exponent, int) and -exponent <= 2 else f"${x:,}"
-
-
-def stated(t: AnyTariff, amount: Amount | None) -> Decimal:
-    """The value of an amount the tariff's kind always states (a percentage's percent, a fee's rate or
-    amount): every tariff form reads one, so a tariff without it is a fault of that form, said here."""
-    if amount is None:
-        raise ValueError(f"{t.citation}: the {t.kind} tariff {t.id} states no amount (read from {t.file}): "
-                         "a fault of the tariff form that read it")
-    return amount.value
+    # the exponent of NaN and infinity is a letter, not an int
+    return f"${x:,.2f}" if isinstance(e := x.as_tuple().exponent, int) and -e <= 2 else f"${x:,}"
 
 
 def brief(t: AnyTariff) -> str:
@@ -435,16 +427,14 @@ def fee_changes(act: Act, tariffs: list[AnyTariff]) -> list[str]:
         if o is not None and o.effective.end is not None and o.effective.end <= start and not (
                 o.effective.end == eff and o.effective.end_basis == "successor"):
             o = None  # the law's schedule had ended by then (one the act cut short ends on its effective date)
-        rows = _old_rows(act, t) if isinstance(t, BracketSchedule) else None
-        if rows and isinstance(t, BracketSchedule):  # a rate table: against the act's own old text of it (the law
-            # the day before)
+        if isinstance(t, BracketSchedule) and (rows := _old_rows(act, t)):  # a rate table: against the act's own
+            # old text of it, which is the law the day before
             diffs = [f"{b.written}: {b.formula_written} (was {re.sub(r'[ ]+[)]', ')', rows[k])})" for b in t.brackets
                      if (k := " ".join(b.written.split())) in rows and _flat(rows[k]) != _flat(b.formula_written)]
             if diffs:
                 out.append(f"{_short(t.citation)}: {since} the rate table changes — " + "; ".join(diffs) + ".")
             continue
-        if o is not None and brief(o) == brief(t) and (not isinstance(t, BracketSchedule)
-                                                       or _formulas(t) == _formulas(o)):
+        if o is not None and brief(o) == brief(t) and _formulas(o) == _formulas(t):  # (o is of t's kind)
             continue
         if o is None:
             out.append(f"{_short(t.citation)}: {since}, {t.title.lower() if t.title else 'a fee'}: {brief(t)} (new).")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from navlaw.report.changes import stated
+from navlaw.report.tariffs import stated
 from navlaw.tariffs.model import AnyTariff
 
 if TYPE_CHECKING:

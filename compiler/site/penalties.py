@@ -12,7 +12,8 @@ from jinja2 import Environment
 
 from navlaw import escape as esc
 from navlaw.frontend.nodes import section_of, section_order
-from navlaw.report.changes import brief, stated
+from navlaw.report.changes import brief
+from navlaw.report.tariffs import stated
 from navlaw.site.render import Pages, _rel, tariff_link
 from navlaw.tariffs.model import AnyTariff, Penalty
 
