@@ -1,5 +1,5 @@
 """Quotes per second: the generated navlaw_fees module against evaluating the tariff objects directly
-(compiler/fees.py reference_quote), on the same mixed workload in the same run, on one core.
+(compiler/fees/reference.py reference_quote), on the same mixed workload in the same run, on one core.
 
 Targets (issue 4): generated >= 3x the tariff-object evaluation and >= 50,000 quotes/s.
 Prints the median of several rounds for each, and the ratio.

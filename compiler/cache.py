@@ -9,7 +9,7 @@
 - **last** — what the last build was made from (a digest of every file of the corpus) and what it
   wrote (digests of the output directories): a rebuild with nothing changed does nothing;
 - **site** — what the last MkDocs build was made from (each page's text, the search entries each page
-  gave), so the next build renders only the pages that changed (see compiler/site_build.py).
+  gave), so the next build renders only the pages that changed (see compiler/site/mkdocs_build.py).
 
 Every key includes the compiler's own fingerprint (its source, grammars, templates, site config and
 the versions of the libraries that shape the output), so a changed navlaw never reuses an old result.

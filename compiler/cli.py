@@ -238,7 +238,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace, stop: threading.Event | None = None,
               ready: Callable[[str], None] | None = None) -> int:
-    """`navlaw build`, then serve OUT/site and rebuild whenever the corpus changes (compiler/serve.py)."""
+    """`navlaw build`, then serve OUT/site and rebuild whenever the corpus changes (compiler/site/serve.py)."""
     from navlaw.site.serve import parse_addr, serve
 
     try:

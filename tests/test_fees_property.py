@@ -1,5 +1,5 @@
 """Property tests: the generated navlaw_fees agrees with an independent evaluation of the tariff objects
-(compiler/fees/plans.py reference_quote) on thousands of random vessels, dates and options, and obeys facts
+(compiler/fees/reference.py reference_quote) on thousands of random vessels, dates and options, and obeys facts
 the statute implies (monotonic within a bracket, unit minimum and maximum, cents, total = sum of lines)."""
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def both(route, units, on, opts):
         got = e
     try:
         want = reference_quote(plans(), route, units=units, on=on, **opts)
-    except ReferenceFeeError as e:  # the reference evaluator's (navlaw.fee_runtime)
+    except ReferenceFeeError as e:  # the reference evaluator's (navlaw.runtime)
         want = e
     return got, want
 

@@ -2,7 +2,7 @@
 
 The output is straight-line Python: a named ``Decimal`` constant for every number of the law (named
 after its provision), one function per schedule with a docstring citing it, one quote function per
-route. Numbers reach the code only through :func:`navlaw.formula.to_python` (numbers, the units
+route. Numbers reach the code only through :func:`navlaw.tariffs.formula.to_python` (numbers, the units
 variable, + - ×) and ``repr()`` of strings, so nothing from the corpus is ever emitted as code.
 Output is deterministic: same corpus, same bytes.
 """

@@ -38,7 +38,7 @@ class Corpus:
     manifest: Manifest
     documents: list[Compiled]
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
-    acts: list = field(default_factory=list)  # navlaw.acts.Act: amending acts, applied by the timeline
+    acts: list = field(default_factory=list)  # navlaw.frontend.acts.Act: amending acts, applied by the timeline
     # every file the front end read (its path in the corpus) -> the SHA-256 of the bytes it read: what a
     # build records it was made from (a file saved during the build is caught by comparing these)
     read: dict[str, str] = field(default_factory=dict)

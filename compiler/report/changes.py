@@ -17,6 +17,7 @@ from navlaw.frontend.acts import Act
 from navlaw.frontend.nodes import section_name, section_of, section_order
 from navlaw.law.amend import ActOutcome, earliest_reading
 from navlaw.law.timeline import Timeline
+from navlaw.report.tariffs import stated
 from navlaw.frontend.codes import without_code
 
 
@@ -24,7 +25,8 @@ def _money(x: Decimal) -> str:
     """Exact: "$75", "$10.89", "$1.495" (never rounded for display)."""
     if x == x.to_integral_value():
         return f"${int(x):,}"
-    return f"${x:,.2f}" if -x.as_tuple().exponent <= 2 else f"${x:,}"
+    # the exponent of NaN and infinity is a letter, not an int
+    return f"${x:,.2f}" if isinstance(e := x.as_tuple().exponent, int) and -e <= 2 else f"${x:,}"
 
 
 def brief(t: AnyTariff) -> str:
@@ -40,13 +42,13 @@ def brief(t: AnyTariff) -> str:
                 "regular-fee": "the regular pilotage fee"}.get(t.of, t.of)
         per = f" per {t.per}" if t.per else ""
         mx = f", up to {t.max_percent.value}%" if t.max_percent else ""
-        return f"{t.percent.value}%{per} of {what}{mx}"  # type: ignore[union-attr]
+        return f"{stated(t, t.percent)}%{per} of {what}{mx}"
     if isinstance(t, PerUnitFee):
-        return f"{_money(t.rate.value)} per pilotage unit"  # type: ignore[union-attr]
+        return f"{_money(stated(t, t.rate))} per pilotage unit"
     if isinstance(t, (FlatFee, Penalty)):
-        return _money(t.amount.value)  # type: ignore[union-attr]
+        return _money(stated(t, t.amount))
     if isinstance(t, TimeFee):
-        return f"{_money(t.amount.value)} per {t.per}"  # type: ignore[union-attr]
+        return f"{_money(stated(t, t.amount))} per {t.per}"
     if isinstance(t, FractionOfRate):
         return f"{t.numerator}/{t.denominator} of the statutory rate"
     if isinstance(t, BoardSet):
@@ -79,7 +81,7 @@ def tariff_deltas(tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> lis
              and t.kind != "penalty"]
     out: list[str] = []
     used: set[str] = set()
-    for t in sorted(began, key=lambda t: (t.effective.start, t.citation, t.id)):  # type: ignore[arg-type, return-value]
+    for t in sorted(began, key=lambda t: (t.effective.start, t.citation, t.id)):
         when = t.effective.start
         before = [o for o in ended if o.effective.end == when and (o.series == t.series or o.provision == t.provision)
                   and o.id not in used]
@@ -87,13 +89,13 @@ def tariff_deltas(tariffs: list[AnyTariff], start: dt.date, end: dt.date) -> lis
             used.update(o.id for o in before)  # the same fee read again from a new text (an act restating it)
             continue
         if isinstance(t, BracketSchedule) and before and isinstance(before[0], BracketSchedule):
-            o = before[0]
-            used.add(o.id)
-            if len(t.brackets) == 1 and len(o.brackets) == 1:
-                out.append(f"{_short(t.citation)}: {_from(t)} the rate is {brief(t)} (was {brief(o)}).")
+            last = before[0]
+            used.add(last.id)
+            if len(t.brackets) == 1 and len(last.brackets) == 1:
+                out.append(f"{_short(t.citation)}: {_from(t)} the rate is {brief(t)} (was {brief(last)}).")
             else:
                 diffs = [f"{b.written}: {b.formula_written} (was {a.formula_written})"
-                         for a, b in zip(o.brackets, t.brackets) if a.formula != b.formula]
+                         for a, b in zip(last.brackets, t.brackets) if a.formula != b.formula]
                 out.append(f"{_short(t.citation)}: {_from(t)} the rate table changes — " + "; ".join(diffs) + ".")
             continue
         if before:
@@ -429,15 +431,14 @@ def fee_changes(act: Act, outcome: ActOutcome, tariffs: list[AnyTariff]) -> list
         if o is not None and o.effective.end is not None and o.effective.end <= start and not (
                 o.effective.end == eff and o.effective.end_basis == "successor"):
             o = None  # the law's schedule had ended by then (one the act cut short ends on its effective date)
-        rows = _old_rows(act, outcome, t) if isinstance(t, BracketSchedule) else None
-        if rows:  # a rate table: against the act's own old text of it, which is the law the day before
+        if isinstance(t, BracketSchedule) and (rows := _old_rows(act, outcome, t)):  # a rate table: against the act's own
+            # old text of it, which is the law the day before
             diffs = [f"{b.written}: {b.formula_written} (was {re.sub(r'[ ]+[)]', ')', rows[k])})" for b in t.brackets
                      if (k := " ".join(b.written.split())) in rows and _flat(rows[k]) != _flat(b.formula_written)]
             if diffs:
                 out.append(f"{_short(t.citation)}: {since} the rate table changes — " + "; ".join(diffs) + ".")
             continue
-        if o is not None and brief(o) == brief(t) and (not isinstance(t, BracketSchedule) or [
-                b.formula for b in t.brackets] == [b.formula for b in o.brackets]):  # type: ignore[union-attr]
+        if o is not None and brief(o) == brief(t) and _formulas(o) == _formulas(t):  # (o is of t's kind)
             continue
         if o is None:
             out.append(f"{_short(t.citation)}: {since}, {t.title.lower() if t.title else 'a fee'}: {brief(t)} (new).")

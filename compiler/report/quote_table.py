@@ -80,7 +80,7 @@ def columns() -> int:
         width = 0
     if width <= 0:
         try:
-            width = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+            width = os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ is not None else 0
         except (AttributeError, ValueError, OSError):
             width = 0
     return width if width > 0 else 80

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from navlaw.tariffs.model import AnyTariff, BracketSchedule, amounts
+from decimal import Decimal
+
+from navlaw.tariffs.model import Amount, AnyTariff, BracketSchedule, amounts
 
 
 def _when(t: AnyTariff) -> str:
@@ -38,3 +40,12 @@ def tariff_text(t: AnyTariff) -> list[str]:
     for n in t.notes:
         out.append(f"    note: {n}")
     return out
+
+
+def stated(t: AnyTariff, amount: Amount | None) -> Decimal:
+    """The value of an amount the tariff's kind always states (a percentage's percent, a fee's rate or
+    amount): every tariff form reads one, so a tariff without it is a fault of that form, said here."""
+    if amount is None:
+        raise ValueError(f"{t.citation}: the {t.kind} tariff {t.id} states no amount (read from {t.file}): "
+                         "a fault of the tariff form that read it")
+    return amount.value

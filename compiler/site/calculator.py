@@ -3,10 +3,17 @@ module is generated from, so the page gives the same cents)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from navlaw.report.tariffs import stated
 from navlaw.tariffs.model import AnyTariff
 
+if TYPE_CHECKING:
+    from navlaw.fees.plans import Plan
+    from navlaw.tariffs.formula import Expr
 
-def _expr_json(e) -> dict[str, object]:  # type: ignore[no-untyped-def]
+
+def _expr_json(e: Expr) -> dict[str, object]:
     from navlaw.tariffs.formula import Bin, Neg, Num, Units
     if isinstance(e, Num):
         return {"num": str(e.value)}
@@ -23,14 +30,14 @@ def _extra_json(t: AnyTariff) -> dict[str, object]:
     d: dict[str, object] = {"kind": t.kind, "citation": t.citation, "provision": t.provision, "title": t.title,
                             "option": getattr(t, "option", ""), "choice": getattr(t, "choice", "")}
     if isinstance(t, Percentage):
-        d.update(percent=str(t.percent.value), of=t.of, per=t.per, max_percent=str(t.max_percent.value)  # type: ignore[union-attr]
+        d.update(percent=str(stated(t, t.percent)), of=t.of, per=t.per, max_percent=str(t.max_percent.value)
                  if t.max_percent else None, max_per=t.max_per, free_hours=t.free_hours,
                  instead=bool(t.instead_of_pilotage))
     elif isinstance(t, PerUnitFee):
-        d.update(rate=str(t.rate.value), min_units=str(t.min_units.value) if t.min_units else None,  # type: ignore[union-attr]
+        d.update(rate=str(stated(t, t.rate)), min_units=str(t.min_units.value) if t.min_units else None,
                  max_units=str(t.max_units.value) if t.max_units else None)
     elif isinstance(t, TimeFee):
-        d.update(amount=str(t.amount.value), per=t.per, after=str(t.after.value) if t.after else None,  # type: ignore[union-attr]
+        d.update(amount=str(stated(t, t.amount)), per=t.per, after=str(t.after.value) if t.after else None,
                  part_counts=t.part_counts)
     elif isinstance(t, FractionOfRate):
         d.update(numerator=t.numerator, denominator=t.denominator,
@@ -40,7 +47,7 @@ def _extra_json(t: AnyTariff) -> dict[str, object]:
     return d
 
 
-def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def plans_json(plans: dict[str, Plan]) -> dict[str, object]:
     """The fee plans as data for the calculator (same objects the fee module is generated from)."""
     from navlaw.tariffs.formula import describe
     from navlaw.fees.plans import ONE_PERSON, OPTION_ORDER, label_for, board_line_words, established, no_schedule_message
@@ -48,8 +55,10 @@ def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
     for route, plan in plans.items():
         periods = []
         for s in established(plan):
+            start = s.effective.start
+            assert start is not None, "an established schedule has a known start (fees.plans.established)"
             periods.append({
-                "start": s.effective.start.isoformat(), "end": s.effective.end.isoformat() if s.effective.end else None,
+                "start": start.isoformat(), "end": s.effective.end.isoformat() if s.effective.end else None,
                 # a start known only between bounds: the first day it may be in force
                 "possible_from": s.effective.start_from.isoformat() if s.effective.start_from else None,
                 "citation": s.effective.cited(s.citation), "provision": s.provision, "group": plan.group[s.id],

@@ -209,9 +209,9 @@ def rate_chart(route: str, name: str, schedules: list[BracketSchedule], quotes: 
                     for a, b, v, now in pts)
     # a start known only between bounds: the days it may already be in force, dashed
     maybe = {s.effective.start: s.effective for s in schedules if s.effective.start_from is not None}
-    steps += "".join(f'<line class="series s0 possible" stroke-dasharray="4 3" x1="{x(maybe[a].start_from):.1f}" '
+    steps += "".join(f'<line class="series s0 possible" stroke-dasharray="4 3" x1="{x(since):.1f}" '
                      f'y1="{y(v):.1f}" x2="{x(a):.1f}" y2="{y(v):.1f}"/>'
-                     for a, _, v, _ in pts if a in maybe and maybe[a].start_from >= first)  # type: ignore[operator]
+                     for a, _, v, _ in pts if a in maybe and (since := maybe[a].start_from) is not None and since >= first)
     today = (f'<line class="today" x1="{x(on):.1f}" y1="{TOP}" x2="{x(on):.1f}" y2="{H - BOTTOM}"/>'
              f'<text class="today" x="{x(on):.1f}" y="{TOP - 16}" font-size="{FONT}" text-anchor="end">{on}</text>'
              if first <= on <= last else "")

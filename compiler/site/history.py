@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 from jinja2 import Environment
 
 from navlaw import escape as esc
-from navlaw.frontend.nodes import Provision, Table, lineage, section_name
+from navlaw.frontend.nodes import Provision, Section, Table, lineage, section_name
 from navlaw.frontend.newmatter import TOKEN
 from navlaw.law.redline import compare
 from navlaw.law.timeline import Composed, Timeline, TextVersion, short_name
@@ -182,7 +182,7 @@ def _history(env: Environment, P: Pages, sec: str, page: str, comps: list[tuple[
         return named(P, page, node_id, f"<b>{esc.text(cite_id(node_id))}</b>")  # a citation, never the id
 
     versions: list[dict[str, object]] = []
-    texts: list[tuple[str, object]] = []  # (date, section tree) of each version with text
+    texts: list[tuple[str, Section]] = []  # (date, section tree) of each version with text
     prev = None
     for d, comp in comps:
         prefix = f"v{d.isoformat()}-"
@@ -202,14 +202,14 @@ def _history(env: Environment, P: Pages, sec: str, page: str, comps: list[tuple[
         law=_law_link(P, sec))
 
 
-def _pairs(texts: list[tuple[str, object]], link: Callable[[str], str]) -> list[dict[str, str]]:
+def _pairs(texts: list[tuple[str, Section]], link: Callable[[str], str]) -> list[dict[str, str]]:
     """The redline between two versions, for every pair a reader may pick (see ALL_PAIRS)."""
     n = len(texts)
     if n <= ALL_PAIRS:
         picks = list(combinations(range(n), 2))
     else:
         picks = sorted({(i - 1, i) for i in range(1, n)} | {(i, n - 1) for i in range(n - 1)})
-    return [{"from": texts[i][0], "to": texts[j][0], "html": redline_html(compare(texts[i][1], texts[j][1]), link)}  # type: ignore[arg-type]
+    return [{"from": texts[i][0], "to": texts[j][0], "html": redline_html(compare(texts[i][1], texts[j][1]), link)}
             for i, j in picks]
 
 

@@ -415,6 +415,8 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
     try:
         extra = {"site_url": site_url} if site_url else {}
         cfg = load_config(str(work / "mkdocs.yml"), site_dir=str(out.resolve()), strict=False, **extra)
+        # MkDocs takes a plugin by its on_* methods; a BasePlugin subclass would also register the base's
+        # empty handlers (on_startup keeps a plugin across `serve` builds), so the type is not declared
         cfg.plugins["navlaw-templates"] = _CompiledTemplates()  # type: ignore[assignment]
         _list_theme_once(cfg.theme)
         keeper = None
@@ -423,7 +425,7 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
             keeper = _Keeper(cfg.plugins["material/search"], old, new, rendered, changed if dirty else None)
             if dirty:  # the 404 page and the sitemap show only the navigation, which has not changed
                 cfg.theme.static_templates.difference_update({"404.html", "sitemap.xml"})
-            cfg.plugins["navlaw-keeper"] = keeper  # type: ignore[assignment]
+            cfg.plugins["navlaw-keeper"] = keeper  # type: ignore[assignment]  # not a BasePlugin: see above
         try:
             with parallel_loops(cfg, keeper):  # the pages on the machine's cores (compiler/site/mkdocs_parallel.py)
                 build(cfg, dirty=dirty)

@@ -134,8 +134,8 @@ class Parallel:
         self.jobs = jobs()
         self.parallel = False  # whether this build's pages went to workers
 
-    def _record_populate(self, page: Any, *args: Any) -> None:
-        self.convert.append((page, args))
+    def _record_populate(self, page: Any, config: Any, files: Any, dirty: bool = False) -> None:
+        self.convert.append((page, (config, files, dirty)))
 
     def _record_build(self, page: Any, *args: Any, **kwargs: Any) -> None:
         self.render.append((page, (*args, kwargs.get("excluded", False)) if kwargs else args))
@@ -199,9 +199,9 @@ def parallel_loops(cfg: Any, keeper: Any | None = None) -> Iterator[Parallel]:
     plugin = Parallel(cfg.plugins["material/search"], keeper)
     cfg.plugins["navlaw-parallel"] = plugin
     _REAL["populate"], _REAL["build"] = mkdocs_build._populate_page, mkdocs_build._build_page
-    mkdocs_build._populate_page = plugin._record_populate  # type: ignore[assignment]
-    mkdocs_build._build_page = plugin._record_build  # type: ignore[assignment]
+    mkdocs_build._populate_page = plugin._record_populate
+    mkdocs_build._build_page = plugin._record_build
     try:
         yield plugin
     finally:
-        mkdocs_build._populate_page, mkdocs_build._build_page = _REAL["populate"], _REAL["build"]  # type: ignore[assignment]
+        mkdocs_build._populate_page, mkdocs_build._build_page = _REAL["populate"], _REAL["build"]

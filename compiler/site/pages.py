@@ -14,8 +14,9 @@ import json
 import os
 import re
 from decimal import Decimal
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
@@ -27,7 +28,7 @@ from navlaw.frontend.corpus import Corpus
 from navlaw.frontend.nodes import Article, Node, Part, Provision, Section, Text, section_of
 from navlaw.law.definitions import find as find_definitions
 from navlaw.law.references import Reference
-from navlaw.law.timeline import Timeline
+from navlaw.law.timeline import Composed, Timeline
 from navlaw.site.calculator import plans_json
 from navlaw.site.charts import fee_chart, fee_text, in_force, rate_chart, status_on
 from navlaw.report.changes import Changes, brief, cited
@@ -44,6 +45,9 @@ from navlaw.frontend.codes import chapter_name
 
 SITE = resources.path("site")
 TEMPLATES = resources.PACKAGE / "templates" / "site"
+
+if TYPE_CHECKING:
+    from navlaw.fees.plans import Plan
 
 
 
@@ -77,7 +81,7 @@ def _parts(a: Node) -> dict[str, Node]:
     return {s.id: p for p in a.children if isinstance(p, Part) for s in p.walk() if isinstance(s, Section)}
 
 
-def _articles(corpus: Corpus) -> list[tuple[Node, list[str]]]:
+def _articles(corpus: Corpus) -> list[tuple[Article, list[str]]]:
     base = next((c.document for c in corpus.documents if c.entry and c.entry.kind == "consolidated"), None)
     if base is None:
         return []
@@ -87,6 +91,36 @@ def _articles(corpus: Corpus) -> list[tuple[Node, list[str]]]:
             secs = [s.id for s in a.walk() if isinstance(s, Section)]  # "45-aaaa*2" too: New York repeats numbers
             out.append((a, secs))
     return out
+
+
+@dataclass
+class _Site:
+    """What the pages of one build read: the corpus and its law, the templates, the site's date, the memo of
+    the last build's pages, and where every section and article is (pass 1)."""
+
+    corpus: Corpus
+    timeline: Timeline
+    changes: list[Changes]
+    env: Environment
+    on: dt.date
+    memo: Memo
+    P: Pages
+    articles: list[tuple[Article, list[str]]]  # the consolidated chapter's articles and their sections
+    article_page: dict[int, str] = field(init=False)  # id() of an article -> its page
+    part_of: dict[str, Node] = field(init=False)  # a section that stands in a Part -> that Part
+    # pass 1 (_place): every section with a page, in the law's order, and its article (None: in no article)
+    order: list[tuple[str, Article | None]] = field(default_factory=list)
+    composed: dict[str, Composed] = field(default_factory=dict)  # each section as in force on the site's date
+    titled: dict[str, Section] = field(default_factory=dict)  # the text a page takes its title from (in force,
+    # else the latest)
+    new_matter: dict[str, str] = field(default_factory=dict)  # page -> what of its text is an act's new matter
+    # (for the memo key)
+    wanted: set[str] = field(default_factory=set)  # sections with no text in force on the site's date: their
+    # texts are on history
+
+    def __post_init__(self) -> None:
+        self.article_page = {id(a): f"law/article-{_num(a.label)}.md" for a, _ in self.articles}
+        self.part_of = {sec: p for a, _ in self.articles for sec, p in _parts(a).items()}
 
 
 def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: Diagnostics,
@@ -106,29 +140,59 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     articles = _articles(corpus)
     P.definitions = find_definitions(corpus)
     P.article_of = {sec: a.label for a, secs in articles for sec in secs}
-    # pass 1: which section goes where (one page each), and which anchors exist
-    composed: dict[str, object] = {}
-    order: list[tuple[str, Node | None]] = []  # every section with a page, in the law's order, and its article
+    site = _Site(corpus, timeline, changes, env, on, memo, P, articles)
+    _place(site)
+    cited_by = _cited_by(references, P)
+    memo.set_context(P)
+    history = section_histories(timeline, P, env, on, site.wanted, memo)
+    # pass 2: a page per section, and per article the list of its sections
+    out: dict[str, str] = {}
+    law_pages = _section_pages(site, out, history, cited_by)
     for a, secs in articles:
+        _article_page(site, out, a, secs, law_pages)
+    out["law/outside.md"] = _outside(corpus, P, env)
+    plans, routes = _tariffs_page(site, out, tariffs)
+    by_article = [(_article_name(a), site.article_page[id(a)], [x for x in secs if x in site.composed])
+                  for a, secs in articles]
+    out.update(penalty_pages(tariffs, P, env, by_article))
+    out.update(change_pages(changes, tariffs, P, by_article))
+    out.update(history)
+    out["assets/history.js"] = (TEMPLATES / "history.js").read_text(encoding="utf-8")
+    out.update(diagnostics_pages(corpus, diags, P, env))
+    out.update(_calculator(site, plans))
+    out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes, on=on.isoformat(),
+                                                             upcoming=upcoming(changes, on))
+    out["law/index.md"] = env.get_template("law-index.md.j2").render(outside="outside.md",
+        law_pages=[(os.path.relpath(pg, "law"), title, n, parts) for pg, title, n, parts in law_pages])
+    memo.finish(out)  # the law and history pages not taken from the last build, rendered now
+    out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
+    out["assets/cite.js"] = (TEMPLATES / "cite.js").read_text(encoding="utf-8")
+    out["assets/search-cite.js"] = (TEMPLATES / "search-cite.js").read_text(encoding="utf-8")
+    out["assets/citations.js"] = _citations(P, site.titled)
+    return out
+
+
+def _place(site: _Site) -> None:
+    """Pass 1: which section goes where (one page each), and which anchors exist."""
+    timeline, on, P = site.timeline, site.on, site.P
+    order: list[tuple[str, Article | None]] = []
+    for a, secs in site.articles:
         for sec in secs:
             order.append((sec, a))
     placed = {x for x, _ in order}
     order += [(t, None) for t in timeline.sections() if t not in placed]
-    new_matter: dict[str, str] = {}  # page -> what of its text is an act's new matter (for the memo key)
-    wanted: set[str] = set()  # sections with no text in force on the site's date: their texts are on history
-    titled: dict[str, Section] = {}  # the text a page takes its title from (in force, else the latest)
     for sec, _ in order:
         latest = timeline.latest(sec)
         if latest.section is None:
             continue  # no dated text of it at all: nothing to show
         comp = timeline.section_on(sec, on)
-        composed[sec] = comp
-        titled[sec] = comp.section or latest.section
+        site.composed[sec] = comp
+        site.titled[sec] = comp.section or latest.section
         page = f"law/{section_slug(sec)}.md"
         P.section_page[sec] = page
         P.anchors.add((page, anchor(sec)))
         if comp.section is None:
-            wanted.add(sec)
+            site.wanted.add(sec)
             continue
         if comp.from_rule:
             P.bracketed.add(page)
@@ -143,81 +207,114 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         if notes:
             P.notes[page] = notes
         words, cells = act_insertions(comp)
-        new_matter[page] = repr((sorted(words.items()), [sorted(c) for c in cells.values()]))
+        site.new_matter[page] = repr((sorted(words.items()), [sorted(c) for c in cells.values()]))
         if words or cells:
             P.inserted.update({(page, pid): ops for pid, ops in words.items()})
             P.inserted_cells.update(cells)
             P.amended.add(page)
-    order = [(sec, a) for sec, a in order if sec in composed]
+    site.order = [(sec, a) for sec, a in order if sec in site.composed]
+
+
+def _cited_by(references: Sequence[Reference], P: Pages) -> dict[str, list[str]]:
+    """Each section with a page -> the other sections that cite it, in the order of the references."""
     cited_by: dict[str, list[str]] = {}
     for r in references:
         if not r.external and r.target in P.section_page:
             src = section_of(r.source)
             if src != r.target and src not in cited_by.setdefault(r.target, []):
                 cited_by[r.target].append(src)
-    memo.set_context(P)
-    history = section_histories(timeline, P, env, on, wanted, memo)
-    # pass 2: a page per section, and per article the list of its sections
-    out: dict[str, str] = {}
-    law_pages = []
-    article_page = {id(a): f"law/article-{_num(a.label)}.md" for a, _ in articles}
-    part_of = {sec: p for a, _ in articles for sec, p in _parts(a).items()}
-    for k, (sec, a) in enumerate(order):
-        comp = composed[sec]  # type: ignore[assignment]
+    return cited_by
+
+
+LawPage = tuple[str, str, int, list[tuple[str, str]]]  # page, title, sections on it, its Parts (name, anchor)
+
+
+def _section_pages(site: _Site, out: dict[str, str], history: dict[str, str],
+                   cited_by: dict[str, list[str]]) -> list[LawPage]:
+    """A page per section (taken from the memo when its inputs are unchanged); the law index's entries for the
+    sections in no article."""
+    law_pages: list[LawPage] = []
+    P, env = site.P, site.env
+    for k, (sec, a) in enumerate(site.order):
         page = P.section_page[sec]
-        s = titled[sec]
-        sources = [source_line(pid, v) for pid, v in comp.sources]  # type: ignore[attr-defined]
-        crumbs = [(chapter_name(s.citation),
-                   _rel(page, "law/index.md"))]
-        if a is not None:
-            crumbs.append((_article_name(a), _rel(page, article_page[id(a)])))
-            if sec in part_of:  # "Part 2. PUBLIC VESSELS", at its heading on the article's page
-                crumbs.append((_part_name(part_of[sec]), _rel(page, article_page[id(a)]) + "#" + anchor(part_of[sec].id)))
-        step = {("previous" if j < k else "next"): (sec_name(order[j][0]), _rel(page, P.section_page[order[j][0]]))
-                for j in (k - 1, k + 1) if 0 <= j < len(order)}
-        hist = history_page(sec)
-        shown = comp.section  # type: ignore[attr-defined]
+        s = site.titled[sec]
         _claim(out, page, s.citation or sec)
-        view = dict(
-            title=f"{s.citation}. {s.heading}".rstrip(". ") + "." if s.heading else s.citation or sec,
-            anchor=anchor(sec), crumbs=crumbs, citation=s.citation, on=on.isoformat(),
-            tags=json.dumps(search_tags(sec.split("*")[0].split("/")[-1]), ensure_ascii=True),  # JSON is YAML: data
-            contents=[(c.label, anchor(c.id), _clip(c.text or c.heading)) for c in s.children
-                      if isinstance(c, Provision)] if shown is not None else [],
-            absent=cited(comp.message) if shown is None else "",  # type: ignore[attr-defined]
-            known=P.notes.get(page, {}).get(sec, ""), parts=len(comp.sources) > 1,  # type: ignore[attr-defined]
-            sources=sources, gaps=[cited(g) for g in comp.gaps] + timeline.pending(sec, on),  # type: ignore[attr-defined]  (and texts that may already be in force)
-            history=_rel(page, hist) if hist in history else "", bracketed=page in P.bracketed, amended=page in P.amended,
-            picker=picker(timeline, sec, on, hist in history),
-            duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,
-            previous=step.get("previous"), next=step.get("next"),
-            cited_by=[(sec_name(src), P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)],
-            data=_data_links(timeline, sec, on, page),
-            announced=pending(changes, getattr(corpus, "acts", ()), sec, on))  # not yet in force on the site's date
+        view, shown = _section_view(site, k, history, cited_by)
         notes = sorted(P.notes.get(page, {}).items())
 
         def render(view: dict[str, object] = view, shown: Section | None = shown, page: str = page) -> str:
             html = "\n".join(render_node(shown, P, page)) if shown is not None else ""
             return env.get_template("section.md.j2").render(html=html, **view)
         # the page is made of its view, the law it shows and its notes and new matter (and the site-wide context)
-        out[page] = memo.page(["section", page, repr(sorted(view.items())), content(shown), repr(notes),
-                               new_matter.get(page, "")], render)
+        out[page] = site.memo.page(["section", page, repr(sorted(view.items())), content(shown), repr(notes),
+                                    site.new_matter.get(page, "")], render)
         if a is None:
             law_pages.append((page, s.citation or sec, 1, []))
-    for a, secs in articles:
-        page = article_page[id(a)]
-        items = [{"part": (_part_name(part_of[sec]), anchor(part_of[sec].id)) if sec in part_of else None,
-                  "title": f"§ {sec.split('*')[0]}. {titled[sec].heading}".rstrip(". ") + ".",
-                  "href": rel_path(P.section_page[sec], os.path.dirname(page)),
-                  "empty": not titled[sec].children, "absent": composed[sec].section is None}  # type: ignore[attr-defined]
-                 for sec in secs if sec in composed]
-        _claim(out, page, f"Article {a.label}")
-        out[page] = env.get_template("article.md.j2").render(title=_article_name(a), sections=items)
-        parts = [(_part_name(p), anchor(p.id)) for p in a.children if isinstance(p, Part)]
-        law_pages.insert(len([p for p in law_pages if "article-" in p[0]]),
-                         (page, _article_name(a), len(items), parts))
-    out["law/outside.md"] = _outside(corpus, P, env)
-    # tariffs: every amount from the plans the fee module is generated from (compiler/site/money.py)
+    return law_pages
+
+
+def _section_view(site: _Site, k: int, history: dict[str, str],
+                  cited_by: dict[str, list[str]]) -> tuple[dict[str, object], Section | None]:
+    """What the k-th section's page shows (its template's variables), and the law in force it shows."""
+    timeline, on, P, order = site.timeline, site.on, site.P, site.order
+    sec, a = order[k]
+    comp = site.composed[sec]
+    page = P.section_page[sec]
+    s = site.titled[sec]
+    sources = [source_line(pid, v) for pid, v in comp.sources]
+    crumbs = [(chapter_name(s.citation),
+               _rel(page, "law/index.md"))]
+    if a is not None:
+        article_page, part_of = site.article_page[id(a)], site.part_of
+        crumbs.append((_article_name(a), _rel(page, article_page)))
+        if sec in part_of:  # "Part 2. PUBLIC VESSELS", at its heading on the article's page
+            crumbs.append((_part_name(part_of[sec]), _rel(page, article_page) + "#" + anchor(part_of[sec].id)))
+    step = {("previous" if j < k else "next"): (sec_name(order[j][0]), _rel(page, P.section_page[order[j][0]]))
+            for j in (k - 1, k + 1) if 0 <= j < len(order)}
+    hist = history_page(sec)
+    shown = comp.section
+    view = dict(
+        title=f"{s.citation}. {s.heading}".rstrip(". ") + "." if s.heading else s.citation or sec,
+        anchor=anchor(sec), crumbs=crumbs, citation=s.citation, on=on.isoformat(),
+        tags=json.dumps(search_tags(sec.split("*")[0].split("/")[-1]), ensure_ascii=True),  # JSON is YAML: data
+        contents=[(c.label, anchor(c.id), _clip(c.text or c.heading)) for c in s.children
+                  if isinstance(c, Provision)] if shown is not None else [],
+        absent=cited(comp.message) if shown is None else "",
+        known=P.notes.get(page, {}).get(sec, ""), parts=len(comp.sources) > 1,
+        sources=sources,
+        gaps=[cited(g) for g in comp.gaps] + timeline.pending(sec, on),  # (and texts that may already be in force)
+        history=_rel(page, hist) if hist in history else "", bracketed=page in P.bracketed, amended=page in P.amended,
+        picker=picker(timeline, sec, on, hist in history),
+        duplicate=(sec.split("*")[0], int(sec.split("*")[1])) if "*" in sec else None,
+        previous=step.get("previous"), next=step.get("next"),
+        cited_by=[(sec_name(src), P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)],
+        data=_data_links(timeline, sec, on, page),
+        announced=pending(site.changes, getattr(site.corpus, "acts", ()), sec, on))  # not yet in force on the site's date
+    return view, shown
+
+
+def _article_page(site: _Site, out: dict[str, str], a: Article, secs: list[str], law_pages: list[LawPage]) -> None:
+    """An article's page: the list of its sections (under their Parts); its entry in the law index, after the
+    articles before it and before the sections in no article."""
+    P, part_of, titled, composed = site.P, site.part_of, site.titled, site.composed
+    page = site.article_page[id(a)]
+    items = [{"part": (_part_name(part_of[sec]), anchor(part_of[sec].id)) if sec in part_of else None,
+              "title": f"§ {sec.split('*')[0]}. {titled[sec].heading}".rstrip(". ") + ".",
+              "href": rel_path(P.section_page[sec], os.path.dirname(page)),
+              "empty": not titled[sec].children, "absent": composed[sec].section is None}
+             for sec in secs if sec in composed]
+    _claim(out, page, f"Article {a.label}")
+    out[page] = site.env.get_template("article.md.j2").render(title=_article_name(a), sections=items)
+    parts = [(_part_name(p), anchor(p.id)) for p in a.children if isinstance(p, Part)]
+    law_pages.insert(len([p for p in law_pages if "article-" in p[0]]),
+                     (page, _article_name(a), len(items), parts))
+
+
+def _tariffs_page(site: _Site, out: dict[str, str],
+                  tariffs: list[AnyTariff]) -> tuple[dict[str, Plan], list[dict[str, object]]]:
+    """The tariffs page: every amount from the plans the fee module is generated from (compiler/site/money.py).
+    Gives the plans and each route's view (the calculator and the home page read them too)."""
+    corpus, P, env, on = site.corpus, site.P, site.env, site.on
     from navlaw.fees.plans import build_plans
     from navlaw.tariffs.routes import RouteTable
     plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
@@ -236,32 +333,24 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
                                   route.startswith("hudson") else route) and not isinstance(t, BracketSchedule)
                                   and t.kind != "penalty"]})
     out["tariffs.md"] = env.get_template("tariffs.md.j2").render(routes=routes, on=on.isoformat())
-    by_article = [(_article_name(a), article_page[id(a)], [x for x in secs if x in composed]) for a, secs in articles]
-    out.update(penalty_pages(tariffs, P, env, by_article))
-    out.update(change_pages(changes, tariffs, P, by_article))
-    out.update(history)
-    out["assets/history.js"] = (TEMPLATES / "history.js").read_text(encoding="utf-8")
-    out.update(diagnostics_pages(corpus, diags, P, env))
-    import json as _json
+    return plans, routes
 
+
+def _calculator(site: _Site, plans: dict[str, Plan]) -> dict[str, str]:
+    """The calculator's page and scripts: the plans as data (assets/plans.js) for the same arithmetic as the
+    fee module's, and the pages of the sections a quote can cite."""
+    out: dict[str, str] = {}
     plan_data = plans_json(plans)
     out["assets/plans.js"] = ("// GENERATED by navlaw build from the tariff objects — do not edit.\nwindow.PLANS = "
-                              + _json.dumps(plan_data, sort_keys=True, ensure_ascii=False) + ";\n")
+                              + json.dumps(plan_data, sort_keys=True, ensure_ascii=False) + ";\n")
     out["assets/calculator.js"] = (TEMPLATES / "calculator.js").read_text(encoding="utf-8")
     out["assets/calculator-ui.js"] = (TEMPLATES / "calculator-ui.js").read_text(encoding="utf-8")
-    out["calculator.md"] = env.get_template("calculator.md.j2").render(
-        routes=list(names.items()), on=on.isoformat(),
+    names = {r.id: r.name for r in site.corpus.manifest.routes}
+    P = site.P
+    out["calculator.md"] = site.env.get_template("calculator.md.j2").render(
+        routes=list(names.items()), on=site.on.isoformat(),
         pages=esc.script_json({sec: P.section_page[sec].replace(".md", "/")  # the sections a quote can cite, not all
                                for sec in sorted({section_of(p) for p in _provisions(plan_data)}) if sec in P.section_page}))
-    out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes, on=on.isoformat(),
-                                                             upcoming=upcoming(changes, on))
-    out["law/index.md"] = env.get_template("law-index.md.j2").render(outside="outside.md",
-        law_pages=[(os.path.relpath(pg, "law"), title, n, parts) for pg, title, n, parts in law_pages])
-    memo.finish(out)  # the law and history pages not taken from the last build, rendered now
-    out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
-    out["assets/cite.js"] = (TEMPLATES / "cite.js").read_text(encoding="utf-8")
-    out["assets/search-cite.js"] = (TEMPLATES / "search-cite.js").read_text(encoding="utf-8")
-    out["assets/citations.js"] = _citations(P, titled)
     return out
 
 

@@ -13,6 +13,7 @@ from jinja2 import Environment
 from navlaw import escape as esc
 from navlaw.frontend.nodes import section_of, section_order
 from navlaw.report.changes import brief
+from navlaw.report.tariffs import stated
 from navlaw.site.render import Pages, _rel, tariff_link
 from navlaw.tariffs.model import AnyTariff, Penalty
 
@@ -35,7 +36,7 @@ def penalty_pages(tariffs: list[AnyTariff], P: Pages, env: Environment,
         found = sorted(groups[k], key=lambda t: (section_order(t.provision), t.provision, t.id))
         title, slug = (articles[k][0], Path(articles[k][1]).stem) if k < len(articles) else ("Other sections", "other")
         page = f"penalties/{slug}.md"
-        amounts = sorted((t for t in found if t.amount is not None), key=lambda t: t.amount.value)  # type: ignore[union-attr]
+        amounts = sorted((t for t in found if t.amount is not None), key=lambda t: stated(t, t.amount))
         index.append({"title": esc.text(title), "href": _rel("penalties.md", page), "count": len(found),
                       "low": esc.text(brief(amounts[0])) if amounts else "",
                       "high": esc.text(brief(amounts[-1])) if amounts else ""})

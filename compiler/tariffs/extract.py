@@ -1,7 +1,7 @@
 """Extracts tariffs from the section trees: rate tables, prose fee schedules, board-set fees, penalties.
 
 Extractors read the tree (nodes with ids and spans of the normalized text), never the raw file; every
-number they keep is an :class:`~navlaw.tariffs.Amount` whose :class:`~navlaw.tariffs.Source`
+number they keep is an :class:`~navlaw.tariffs.model.Amount` whose :class:`~navlaw.tariffs.model.Source`
 slices the raw file at the characters it came from. Dates come from the text ("Effective January
 first, two thousand twenty-two"), from manifest anchors for relative phrases ("twelve months after
 the effective date of this clause"), or from manifest fragments; anything else stays unresolved.
