@@ -140,7 +140,7 @@ def test_the_model_imports_nothing_else_of_navlaw():
 
 
 def private_imports(module: str, source: str) -> list[str]:
-    """Another stage's private names this module reads: ``from navlaw.x.y import _name``, or ``y._name`` of a
+    """Another stage's private names this module reads: ``from <another stage> import _name``, or ``y._name`` of a
     module of another stage it imported (a stage's own modules share their private names)."""
     tree = ast.parse(source)
     found, aliases = [], {}
