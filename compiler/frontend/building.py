@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass, field
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
-from navlaw.frontend import billprint
 from navlaw.frontend import labels as L
-from navlaw.frontend import layout
+from navlaw.frontend import formats
+from navlaw.frontend.formats import lbdc, web
 from navlaw.frontend.normalize import NormalText
 from navlaw.frontend.nodes import NAV_LAW, Code, Document, Node, Text
 from navlaw.frontend.parse import Line
@@ -36,18 +36,16 @@ class _B:
     ids: dict[str, int] = field(default_factory=dict)  # children's base ids -> how many so far
 
 
-_SECTION_RE = re.compile(r"(?P<star>\*[ \t]*)?(?:§+|Section|S(?=[ \t]+\d))[ \t]*(?P<num>\d+(?:\.\d+)?(?:-[A-Za-z0-9]+)*)"
-                         r"(?P<sep>\.|[ \t]+[—–-])?[ \t]*(?P<heading>.*)")
-_ARTICLE_RE = re.compile(r"(?P<word>Article|ARTICLE|(?:JOINT[ \t]+)?RULE|Part|PART)[ \t]+(?P<num>\d+(?:-[A-Za-z]{1,2})?|[IVXLC]+(?:-[A-Z])?)"
-                         r"[ \t]*[—–.-]?[ \t]*(?P<heading>.*)")
 MAX_DEPTH = 10  # provisions below a section; the statute's ladder has 7 (subdivision … subitem)
 MAX_FINDINGS_PER_KIND = 200  # per file, code and severity
 
 
 class BuilderBase:
     def __init__(self, nt: NormalText, file: str, code: Code = NAV_LAW, section: str = "",
-                 diagnostics: Diagnostics | None = None):
+                 diagnostics: Diagnostics | None = None, roles: dict[int, str] | None = None):
         self.nt = nt
+        # lines kept out of the law, by their start: chrome, furniture, notes, titles (formats.read_lines)
+        self.roles = roles if roles is not None else formats.copied_roles(nt.text)
         self.text = nt.text
         self.file = file
         self.code = code
@@ -62,9 +60,9 @@ class BuilderBase:
         self.last: _B = self.doc  # the node whose span grows with blank and continuation lines
         self.section_ids: dict[str, int] = {}
         self.container_ids: dict[str, int] = {}
-        self.inline: list[int] = []  # offsets where a label may begin inside a line (layout.inline_labels)
+        self.inline: list[int] = []  # offsets where a label may begin inside a line (layout.py: inline_labels)
         self.inline_marks: list[str] = []
-        self.record: layout.Record | None = None  # the LBDC record being read, if any
+        self.record: lbdc.Record | None = None  # the LBDC record being read, if any
         self.record_mode = ""  # "toc": chapter and article records hold navigation, not law
         self.record_start = -1  # the record line not yet given to a node
         self.record_opened: tuple[_B, int] | None = None  # where a section record's nodes begin
@@ -115,13 +113,11 @@ class BuilderBase:
     def _text_line(self, line: Line) -> None:
         body = line.body.strip()
         node = _B(Text, line.start, line.end, text=[body], at=line.start + line.indent)
+        role = self.roles.get(line.start)
         if body.startswith("[") and body.endswith("]") and re.match(r"\[\(\w{1,5}\)", body):
             node.flags.append("deleted")  # NY bracket notation: a whole provision struck out
-        elif body.startswith("* NB "):
-            node.flags.append("editorial-note")  # LBDC's note on a provision marked "*": "* NB Expires June 16, 2015"
-        elif ("EXPLANATION" in body or "LBD" in body or "old law" in body or body[:2] in ("S.", "A.")) and (
-                billprint.furniture(body)):
-            node.flags.append("furniture")  # a bill print's footer, LBD code or page header: not law
+        elif role is not None and role != "chrome":  # chrome is read where the page's lines are (tree.py)
+            node.flags.append(role)  # LBDC's "* NB" note, a bill print's footer, LBD code or page header: not law
         self._add(self._container(), node)
 
     def _chrome_line(self, line: Line) -> None:
@@ -130,7 +126,7 @@ class BuilderBase:
         closes the open section, and the lines after it are the page's until a section heading."""
         body = line.body.strip()
         node = _B(Text, line.start, line.end, text=[body], at=line.start + line.indent, flags=["chrome"])
-        if self.page_ended or layout.page_end(body):
+        if self.page_ended or web.page_end(body):
             self.page_ended = True
             self.section, self.part, self.article, self.stack = None, None, None, []
         self._add(self._container(), node)

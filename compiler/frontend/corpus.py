@@ -15,8 +15,9 @@ from navlaw.frontend.manifest import Entry, Manifest, load_manifest
 from navlaw.frontend.normalize import normalize
 from navlaw.frontend import codes
 from navlaw.frontend.nodes import Code, Document
-from navlaw.frontend.normalize import NormalText
-from navlaw.frontend.assess import assess, refuse_non_law
+from navlaw.frontend.normalize import ListNumbering, NormalText
+from navlaw.frontend.assess import assess
+from navlaw.frontend import formats
 from navlaw.frontend.figures import check_figures
 from navlaw.frontend.invariants import check_tree
 from navlaw.frontend.unicode import check_invisible
@@ -73,14 +74,15 @@ def per_document(corpus: Corpus, finder: str, find: Callable[[Document], list[T]
 def compile_source(src: SourceDocument, entry: Entry | None = None,
                    diagnostics: Diagnostics | None = None) -> Document:
     diags = diagnostics if diagnostics is not None else Diagnostics()
-    refuse_non_law(src.text, src.path)
-    nt = normalize(src.text, entry.list_numbering if entry else "auto")  # type: ignore[arg-type]
+    formats.refuse(src.text, src.path)
+    fmt = formats.named(src.format) if src.format else formats.detect(src.text.encode("utf-8", "surrogatepass"))
+    nt, roles = formats.read_lines(fmt, normalize(src.text, _list_numbering(entry)))
     code = whose_law(nt, src.path, entry, diags)
     section = entry.section if entry else ""
     if entry and not section and entry.kind in ("section-text", "rule", "proposed-rule"):
         firsts = {c.split("/")[1 if code.prefix else 0] for c in entry.covers if c}
         section = firsts.pop() if len(firsts) == 1 else ""
-    doc = build(nt, src.path, code, section, diags)
+    doc = build(nt, src.path, code, section, diags, roles)
     if entry and entry.lost_labels:
         doc = restore_labels(doc, list(entry.lost_labels), code, diags, entry.line)
     if entry and entry.fragments:
@@ -90,6 +92,11 @@ def compile_source(src: SourceDocument, entry: Entry | None = None,
     assess(doc, src.text, entry, diags, src.encoding)
     check_tree(doc, diags)
     return doc
+
+
+def _list_numbering(entry: Entry | None) -> ListNumbering:
+    value = entry.list_numbering if entry else "auto"
+    return "artifact" if value == "artifact" else "real" if value == "real" else "auto"
 
 
 _LAW_STARTS = re.compile(r"(?m)^[ \t]*(?:§|Section[ \t]+\d|S[ \t]+\d|\d+\.[ \t]+[A-Z]|\.\.SO DOC)")
@@ -170,7 +177,8 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None,
     failures: list[Diagnostic] = []
     for entry in manifest.entries:
         try:
-            src = load(root / entry.file, display=Path(entry.file).as_posix() if relative else str(root / entry.file))
+            src = load(root / entry.file, display=Path(entry.file).as_posix() if relative else str(root / entry.file),
+                       format=entry.format)
         except NavlawError as exc:
             failures.extend(exc.diagnostics)
             continue

@@ -10,7 +10,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from navlaw.frontend import codes
+from navlaw.frontend import codes, formats
 from navlaw.diagnostics import Diagnostic, NavlawError, Severity
 from navlaw.frontend.load import read_regular
 
@@ -89,7 +89,7 @@ class Entry:
     # which quote option each fee of the text is, where the text does not name one (a rule's "(d)(1)
     # docking ..."): provision id ("21nycrr/55.2/d/1", "…/c#2" for its second fee) -> (option, choice)
     options: tuple[tuple[str, str, str], ...] = ()
-    format: str = ""  # plain | lbdc | bill, as the manifest declares it; "" = detected from the text
+    format: str = ""  # a name of formats/'s registry (plain, lbdc, bill …), as declared; "" = detected
     # levels the text lost ("88/4/b/ii" = "88/4/b/1/ii": its "(1)" is not printed): the provision the
     # text's labels give one id is the one the legislature cites by the other
     lost_labels: tuple[tuple[str, str], ...] = ()
@@ -401,7 +401,7 @@ def load_manifest(corpus: Path) -> Manifest:
             fragments=tuple(fragments), line=r.line_of(i),
             known_from=r.date(i, "known_from", d.get("known_from")),
             known_until=r.date(i, "known_until", d.get("known_until")), options=tuple(options),
-            format=r.choice(i, "format", d.get("format"), ("plain", "lbdc", "bill"), ""),
+            format=r.choice(i, "format", d.get("format"), formats.names(), ""),
             lost_labels=tuple(lost_labels), became_law_bounds=became_bounds, cite=str(d.get("cite", "")), law=law))
         e = entries[-1]
         if e.known_from is not None and e.known_until is not None and e.known_from >= e.known_until:

@@ -103,9 +103,40 @@ class _Lines(Transformer[Token, list[Line]]):
 def _label_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """LABEL and OLD_LABEL as the grammar defines them (they live inside the PROVISION token, so
     only a lexer-only Lark, which keeps every terminal, can hand them out)."""
-    terminals = Lark(GRAMMAR.read_text(encoding="utf-8"), parser=None, lexer="basic")
-    return (re.compile(terminals.get_terminal("LABEL").pattern.to_regexp()),
-            re.compile(terminals.get_terminal("OLD_LABEL").pattern.to_regexp()))
+    return re.compile(_terminal("LABEL")), re.compile(_terminal("OLD_LABEL"))
+
+
+@lru_cache(maxsize=1)
+def _terminals() -> Lark:
+    """The grammar's terminals, every one kept (a lexer-only Lark), for the parts of a line that live
+    inside one token: the labels of a labelled line, the number and mark of a heading."""
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser=None, lexer="basic")
+
+
+def _terminal(name: str) -> str:
+    return str(_terminals().get_terminal(name).pattern.to_regexp())
+
+
+@lru_cache(maxsize=1)
+def _heading_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    t = _terminal
+    section = re.compile(f"(?P<star>{t('SECTION_STAR')})?{t('SECTION_SIGN')}(?P<num>{t('SECTION_NUMBER')})"
+                         f"(?P<sep>{t('SECTION_SEP')})?[ \t]*(?P<heading>.*)")
+    division = re.compile(f"(?P<word>{t('ARTICLE_WORD')}|{t('PART_WORD')})[ \t]+(?P<num>{t('ARTICLE_NUMBER')})"
+                          "[ \t]*[—–.-]?[ \t]*(?P<heading>.*)")
+    return section, division
+
+
+def section_head(body: str) -> re.Match[str] | None:
+    """A section heading read with the grammar's SECTION_HEAD parts: groups ``star`` (LBDC's "*" of a
+    section that expires), ``num`` ("89-b"), ``sep`` and ``heading`` (the rest of the line)."""
+    return _heading_patterns()[0].match(body)
+
+
+def article_head(body: str) -> re.Match[str] | None:
+    """An article, rule or part heading read with the grammar's ARTICLE_HEAD and PART_HEAD parts:
+    groups ``word`` ("Article", "JOINT RULE", "PART"), ``num`` and ``heading``."""
+    return _heading_patterns()[1].match(body)
 
 
 def labels_at(text: str, pos: int, end: int) -> tuple[tuple[Label, ...], int]:

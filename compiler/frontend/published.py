@@ -1,24 +1,18 @@
 """The tree builder's reading of published layouts: labels inside a line, LBDC records, tables of
-contents, article headings under "ARTICLE 1" (see compiler/frontend/layout.py for the patterns)."""
+contents, article headings under "ARTICLE 1" (see compiler/frontend/layout.py for the patterns), and the
+layouts of formats/lbdc.py (record lines) and formats/nycrr.py (Westlaw's rules)."""
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 
 from navlaw.diagnostics import Severity
 from navlaw.frontend import labels as L
-from navlaw.frontend import codes, layout
-from navlaw.frontend.building import _ARTICLE_RE, _SECTION_RE, BuilderBase, _B
+from navlaw.frontend import layout
+from navlaw.frontend.formats import lbdc, nycrr
+from navlaw.frontend.building import BuilderBase, _B
 from navlaw.frontend.nodes import Article, Part, Section, Text
-from navlaw.frontend.parse import Line, line_at
-
-
-# Westlaw's NYCRR: "51.1 Sandy Hook pilot apprentices." and the compilation's header lines
-# ("TITLE 21. MISCELLANEOUS", "CHAPTER II. BOARD OF COMMISSIONERS OF PILOTS", "STATE COMPILATION OF …").
-_NYCRR_SECTION_RE = re.compile(r"(?P<num>[0-9]{1,4}\.[0-9]{1,4}(?:-[a-z])?)[ \t]+(?P<rest>[A-Z][^\n]*)$")
-_COMPILATION_RE = re.compile(r"(?:TITLE|CHAPTER|SUBCHAPTER)[ \t]+[0-9IVXLC]+[A-Z]?\.[ \t]+[A-Z][^a-z]*$"
-                             r"|(?:STATE|OFFICIAL)[ \t]+COMPILATION[ \t]+OF[ \t]+CODES")
+from navlaw.frontend.parse import Line, article_head, line_at, section_head
 
 
 def _candidates(text: str) -> list[int]:
@@ -143,7 +137,7 @@ class PublishedLayouts(BuilderBase):
         """The number of the section whose heading is the last at or before line ``i``, if any."""
         for j in range(i, -1, -1):
             if lines[j].kind == "section_head":
-                m = _SECTION_RE.match(lines[j].body)
+                m = section_head(lines[j].body)
                 if m is not None:
                     return layout.section_key(m.group("num"))
         return None
@@ -167,12 +161,11 @@ class PublishedLayouts(BuilderBase):
         navigation; "51.1 Sandy Hook pilot apprentices." (no §: the number has its part's number before
         the point) is the section, in a text whose code is an NYCRR title."""
         body = line.body.strip()
-        if codes.NYCRR_TEXT_RE.match(body) or body == "NY-CRR" or (
-                self.section is None and _COMPILATION_RE.match(body)):
+        if nycrr.title_line(body) or (self.section is None and nycrr.COMPILATION_RE.match(body)):
             self._add(self._container() if self.section is not None else self.part or self.article or self.doc,
                       _B(Text, line.start, line.end, text=[body], flags=["title"], at=line.start + line.indent))
             return True
-        m = _NYCRR_SECTION_RE.match(body)
+        m = nycrr.SECTION_RE.match(body)
         if m is None or not self.code.prefix.endswith("nycrr"):
             return False
         part = self.part.label if self.part is not None else m["num"].split(".")[0]
@@ -191,13 +184,13 @@ class PublishedLayouts(BuilderBase):
 
     # -- LBDC records and tables of contents --
     def _record(self, line: Line) -> None:
-        """An LBDC record line: the record's id says what it holds (layout.record)."""
+        """An LBDC record line: the record's id says what it holds (formats/lbdc.py: record)."""
         self._close_record()
         if self.record_start >= 0:  # the record before held nothing: its line stays, as a record line, in
             start, self.record_start = self.record_start, -1  # the part of the law open there (order is kept)
             where = next((c for c in (self.section, self.part, self.article) if c is not None), self.doc)
             self._add(where, _B(Text, start, line.start, text=[self.text[start:line.start].strip()], flags=["record"]))
-        r = layout.record(line.body)
+        r = lbdc.record(line.body)
         self.record, self.record_mode, self.record_start = r, "", line.start
         self.stack = []
         if r.kind == "chapter":
@@ -326,7 +319,7 @@ class PublishedLayouts(BuilderBase):
             self.last.text.append(whole)
         else:
             flags = ["toc"] if (layout.toc_entry(whole) or layout.TOC_RANGE_RE.search(whole)
-                                or layout.TOC_HEADER_RE.match(whole) or _ARTICLE_RE.match(whole)) else ["chapter"]
+                                or layout.TOC_HEADER_RE.match(whole) or article_head(whole)) else ["chapter"]
             self._add(self._container(), _B(Text, line.start, line.end, text=[whole], flags=flags, at=line.start + line.indent))
 
     def _article_heading(self, lines: list[Line], i: int) -> int:

@@ -11,12 +11,13 @@ import re
 
 from navlaw.frontend import labels as L
 from navlaw.diagnostics import Diagnostics, Severity
-from navlaw.frontend.building import _ARTICLE_RE, _SECTION_RE, MAX_DEPTH, MAX_FINDINGS_PER_KIND, _B
+from navlaw.frontend.building import MAX_DEPTH, MAX_FINDINGS_PER_KIND, _B
 from navlaw.frontend.drawings import Drawings
 from navlaw.frontend.normalize import NormalText
-from navlaw.frontend.parse import Line, line_at, parse_lines
+from navlaw.frontend.parse import Line, article_head, line_at, parse_lines, section_head
 from navlaw.frontend.published import PublishedLayouts
 from navlaw.frontend import layout
+from navlaw.frontend.formats import nycrr
 from navlaw.frontend.nodes import NAV_LAW, Article, Code, Document, Node, Part, Provision, Section, Table, Text, citation
 
 
@@ -41,7 +42,7 @@ class Builder(PublishedLayouts, Drawings):
         self.inline, self.inline_marks = layout.inline_labels(self.text)
         if self.named_sections:
             lines = self._inline_sections(lines)
-        westlaw = "CRR-NY" in self.text  # Westlaw's NYCRR lines, in a text whose code is not said otherwise
+        westlaw = nycrr.westlaw(self.text)  # Westlaw's NYCRR lines, in a text whose code is not said otherwise
         i = 0
         n = len(lines)
         while i < n:
@@ -82,7 +83,7 @@ class Builder(PublishedLayouts, Drawings):
                 pass
             elif kind == "text" and (self.code.prefix or westlaw) and self._westlaw(line):
                 pass
-            elif kind == "text" and (self.page_ended or layout.chrome(line.body)):
+            elif kind == "text" and (self.page_ended or self.roles.get(line.start) == "chrome"):
                 self._chrome_line(line)
             elif self._continues(lines, i):
                 self._split(line, "continue")
@@ -105,13 +106,13 @@ class Builder(PublishedLayouts, Drawings):
         """A section heading followed, with only blank lines between, by the same heading of the
         same section is a title line ("§ 89-B — Pilotage ..." above "§ 89-b. Pilotage ..."). Two
         different headings under one number are two sections (45-aaaa twice in the consolidation)."""
-        m = _SECTION_RE.match(lines[i].body)
+        m = section_head(lines[i].body)
         j = i + 1
         while j < len(lines) and lines[j].kind == "blank":
             j += 1
         if not m or j >= len(lines) or lines[j].kind != "section_head":
             return False
-        m2 = _SECTION_RE.match(lines[j].body)
+        m2 = section_head(lines[j].body)
 
         def same(a: str, b: str) -> bool:
             return re.sub(r"\W+", " ", a).strip().lower() == re.sub(r"\W+", " ", b).strip().lower()
@@ -130,7 +131,7 @@ class Builder(PublishedLayouts, Drawings):
 
     # -- structure --
     def _article_or_part(self, line: Line, kind: str) -> None:
-        m = _ARTICLE_RE.match(line.body)
+        m = article_head(line.body)
         num = m.group("num") if m else ""
         heading = layout.fold(m.group("heading")) if m else line.body.strip()
         word = "-".join(m.group("word").lower().split()) if m else "article"
@@ -181,7 +182,7 @@ class Builder(PublishedLayouts, Drawings):
         ("§ 4. Short title.  This chapter ...", "§ 89-a. Pilotage ...; rates. 1. Every ..."), or wrap onto
         the next line of hard-wrapped text; returns the index of the next line to read."""
         line = lines[i]
-        m = _SECTION_RE.match(line.body)
+        m = section_head(line.body)
         assert m is not None  # the grammar's SECTION_HEAD has the same shape
         rest_at = line.body_start + m.start("heading")
         eol = line.body_start + len(line.body)
@@ -239,7 +240,7 @@ class Builder(PublishedLayouts, Drawings):
         r = self.record
         if r is None or r.kind != "section":
             return False
-        m = _SECTION_RE.match(line.body)
+        m = section_head(line.body)
         if m is None or m.group("num").lower() == r.number or (self.section is not None and self.section.label.lower() == r.number):
             return False
         self.diag(Severity.INFO, line.start + line.indent, f"the LBDC record {r.id} holds § {m.group('num')}, not "
@@ -420,5 +421,7 @@ _LABEL_DIGITS = re.compile(r"[ \t]*(?:(?:Article|ARTICLE|Part|PART|Section|§+)[
 
 
 def build(nt: NormalText, file: str, code: Code = NAV_LAW, section: str = "",
-          diagnostics: Diagnostics | None = None) -> Document:
-    return Builder(nt, file, code, section, diagnostics).build()
+          diagnostics: Diagnostics | None = None, roles: dict[int, str] | None = None) -> Document:
+    """The tree of ``nt``; ``roles``: the lines its format keeps out of the law (formats.read_lines),
+    by default those any text is searched for (formats.copied_roles)."""
+    return Builder(nt, file, code, section, diagnostics, roles).build()
