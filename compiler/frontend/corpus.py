@@ -6,7 +6,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from navlaw.cache import BuildCache
 from navlaw.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
@@ -24,6 +24,9 @@ from navlaw.frontend.unicode import check_invisible
 from navlaw.frontend.fragments import restore_labels, wrap_fragments
 from navlaw.frontend.tree import build
 
+if TYPE_CHECKING:
+    from navlaw.frontend.acts import Act
+
 
 @dataclass
 class Compiled:
@@ -39,7 +42,7 @@ class Corpus:
     manifest: Manifest
     documents: list[Compiled]
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
-    acts: list = field(default_factory=list)  # navlaw.acts.Act: amending acts, applied by the timeline
+    acts: list[Act] = field(default_factory=list)  # amending acts, applied by the timeline
     # every file the front end read (its path in the corpus) -> the SHA-256 of the bytes it read: what a
     # build records it was made from (a file saved during the build is caught by comparing these)
     read: dict[str, str] = field(default_factory=dict)
@@ -173,7 +176,7 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None,
     read = {"manifest.toml": manifest.sha256}
     diags = Diagnostics()
     docs: list[Compiled] = []
-    acts: list = []
+    acts: list[Act] = []
     failures: list[Diagnostic] = []
     for entry in manifest.entries:
         try:
@@ -226,13 +229,13 @@ def _check_covers(corpus: Corpus) -> None:
                 continue
             at = where.get(f'"{cov}"', [])
             i = bisect_left(at, e.line)
-            line = at[i] if i < len(at) else e.line
+            at_line = at[i] if i < len(at) else e.line
             if not hint:
                 hint = ("the provisions it has at top level: "
                         + ", ".join(n.id for n in c.document.walk() if n.id.count("/") <= 1 and n.id)[:200])
             corpus.diagnostics.add(Diagnostic(
                 Severity.ERROR, f"{e.file} is said to cover {cov!r}, but its text has no such provision",
-                str(corpus.manifest.path), line, 1, lines[line - 1], "manifest", hint))
+                str(corpus.manifest.path), at_line, 1, lines[at_line - 1], "manifest", hint))
 
 
 _QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')

@@ -8,6 +8,7 @@ text exactly. That is the lossless guarantee `Document.source_text()` and the te
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from navlaw.frontend import labels as L
 from navlaw.diagnostics import Diagnostics, Severity
@@ -18,7 +19,8 @@ from navlaw.frontend.parse import Line, article_head, line_at, parse_lines, sect
 from navlaw.frontend.published import PublishedLayouts
 from navlaw.frontend import layout
 from navlaw.frontend.formats import nycrr
-from navlaw.frontend.nodes import NAV_LAW, Article, Code, Document, Node, Part, Provision, Section, Table, Text, citation
+from navlaw.frontend.nodes import (NAV_LAW, Article, Code, Document, Node, Part, Provision, Row, Section, Table, Text,
+                                   citation)
 
 
 class Builder(PublishedLayouts, Drawings):
@@ -405,7 +407,8 @@ class Builder(PublishedLayouts, Drawings):
         if cls is Provision:
             return Provision(*args, str(b.extra.get("level", "")), str(b.extra.get("old_label", "")))
         if cls is Table:
-            return Table(*args, b.extra["header"], b.extra["rows"], str(b.extra["style"]))  # type: ignore[arg-type]
+            header = cast("Row | None", b.extra["header"])  # drawings.py's table reader puts them there
+            return Table(*args, header, cast("tuple[Row, ...]", b.extra["rows"]), str(b.extra["style"]))
         return cls(*args)
 
     def _freeze_document(self) -> Document:
