@@ -18,6 +18,7 @@ from navlaw.frontend.nodes import Code, Document
 from navlaw.frontend.normalize import ListNumbering, NormalText
 from navlaw.frontend.assess import assess
 from navlaw.frontend import formats
+from navlaw.frontend.formats import lbdc
 from navlaw.frontend.figures import check_figures
 from navlaw.frontend.invariants import check_tree
 from navlaw.frontend.unicode import check_invisible
@@ -104,7 +105,6 @@ def _list_numbering(entry: Entry | None) -> ListNumbering:
 
 _LAW_STARTS = re.compile(r"(?m)^[ \t]*(?:§|Section[ \t]+\d|S[ \t]+\d|\d+\.[ \t]+[A-Z]|\.\.SO DOC)")
 _ACT_RE = re.compile(r"(?i)\bAN\s+ACT\b|\bBill\s+ID\b|\bdo\s+enact\b|\bIN\s+(?:SENATE|ASSEMBLY)\b")
-_RECORD_LAW = re.compile(r"(?m)^\.\.SO DOC[ \t]+(?P<law>[A-Z]{3})")
 
 
 def whose_law(nt: NormalText, path: str, entry: Entry | None, diags: Diagnostics) -> Code:
@@ -115,9 +115,9 @@ def whose_law(nt: NormalText, path: str, entry: Entry | None, diags: Diagnostics
     text = nt.text
     said = ""
     at = 0
-    m = _RECORD_LAW.search(text, 0, 4096)
-    if m is not None:
-        said, at = codes.law_of_record(m["law"]), m.start("law")
+    record = lbdc.record_law(text)
+    if record is not None:
+        said, at = codes.law_of_record(record[0]), record[1]
     header = ""
     if not said:
         start = _LAW_STARTS.search(text, 0, 4096)

@@ -31,6 +31,16 @@ def first_record_line(text: str) -> int:
     return text.count("\n", 0, m.start()) + 1 if m else 1
 
 
+_RECORD_LAW = re.compile(r"(?m)^\.\.SO DOC[ \t]+(?P<law>[A-Z]{3})")
+
+
+def record_law(text: str) -> tuple[str, int] | None:
+    """The LBDC code of the law the first record names ("NAV" of "..SO DOC NAV89-B"), in the text's first
+    4096 characters, and its offset; None if there is no record there."""
+    m = _RECORD_LAW.search(text, 0, 4096)
+    return (m["law"], m.start("law")) if m is not None else None
+
+
 def detect(data: bytes) -> float:
     if _RECORD_LINE_BYTES.search(data) is not None:
         return 0.9
