@@ -6,6 +6,7 @@ the texts it reads (law, or lines and marks kept out of the law, with their offs
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -22,6 +23,9 @@ from navlaw.frontend.normalize import normalize
 from .conftest import CONSOLIDATED, CORPUS, ROOT
 
 OUTSIDE = ROOT.parent / "shared" / "outside"
+# The Markdown law's file name: .txt, as law texts are named (law/references.py lints the references of
+# .txt documents only, whatever their format)
+LAW_MD = "nav-law.md.txt"
 
 
 class Markdown:
@@ -81,6 +85,19 @@ def _as_markdown(text: str) -> str:
     return "\n".join(out)
 
 
+def _markdown_corpus(tmp_path: Path, declared: bool = True) -> tuple[Path, str]:
+    """A copy of the corpus whose consolidated law is written as Markdown, and that Markdown."""
+    copy = tmp_path / "corpus"
+    shutil.copytree(CORPUS, copy)
+    md = _as_markdown((CORPUS / CONSOLIDATED).read_text(encoding="utf-8"))
+    (copy / CONSOLIDATED).unlink()
+    (copy / LAW_MD).write_text(md, encoding="utf-8")
+    manifest = (copy / "manifest.toml").read_text(encoding="utf-8")
+    entry = f'file = "{LAW_MD}"\nformat = "markdown"' if declared else f'file = "{LAW_MD}"'
+    (copy / "manifest.toml").write_text(manifest.replace(f'file = "{CONSOLIDATED}"', entry, 1), encoding="utf-8")
+    return copy, md
+
+
 def _law(doc) -> list[tuple[str, str, str, str, str]]:
     """What a lawyer reads of a tree: each node's id, kind, label, heading and text, the lines kept out
     of the law aside."""
@@ -93,19 +110,12 @@ def test_a_format_registered_at_run_time_reads_a_corpus(tmp_path, markdown, corp
     """A copy of the corpus whose consolidated law is Markdown, named in the manifest by the new format
     (or left to detection) compiles to the same law as the original; the markup is out of the headings,
     the editor's note and the rules are kept, flagged, and every offset maps back into the .md file."""
-    copy = tmp_path / "corpus"
-    shutil.copytree(CORPUS, copy)
-    md = _as_markdown((CORPUS / CONSOLIDATED).read_text(encoding="utf-8"))
-    (copy / CONSOLIDATED).unlink()
-    (copy / "nav-law.md").write_text(md, encoding="utf-8")
-    manifest = (copy / "manifest.toml").read_text(encoding="utf-8")
-    entry = f'file = "nav-law.md"\nformat = "markdown"' if declared else 'file = "nav-law.md"'
-    (copy / "manifest.toml").write_text(manifest.replace(f'file = "{CONSOLIDATED}"', entry, 1), encoding="utf-8")
+    copy, md = _markdown_corpus(tmp_path, declared)
 
     got = compile_corpus(copy)
-    doc = got.by_file(str(copy / "nav-law.md")).document
+    doc = got.by_file(str(copy / LAW_MD)).document
     original = corpus.by_file(str(CORPUS / CONSOLIDATED)).document
-    assert got.by_file(str(copy / "nav-law.md")).source.format == "markdown"
+    assert got.by_file(str(copy / LAW_MD)).source.format == "markdown"
     assert _law(doc) == _law(original)
     assert sum(1 for n in doc.walk() if n.kind == "section") > 100
     assert not any("#" in n.heading for n in doc.walk())
@@ -119,6 +129,37 @@ def test_a_format_registered_at_run_time_reads_a_corpus(tmp_path, markdown, corp
     assert raw_lines[s10.line - 1].startswith("## ") and s10.column == 4  # after the markup, in the .md file
     assert [d.message for d in got.diagnostics if d.severity.name == "ERROR"] == [
         d.message for d in corpus.diagnostics if d.severity.name == "ERROR"]
+
+
+def _placeless(value: object) -> object:
+    """A build's JSON without where things are in their files (the Markdown has more lines, another name)."""
+    if isinstance(value, dict):
+        return {k: _placeless(v) for k, v in value.items()
+                if k not in ("file", "line", "column", "span", "lines", "start", "end")}
+    if isinstance(value, list):
+        return [_placeless(v) for v in value]
+    if isinstance(value, str):  # the file's name, its stem in ids ("…@nav-law.consolidated"), a table's line
+        value = value.replace(LAW_MD, CONSOLIDATED).replace(Path(LAW_MD).stem, Path(CONSOLIDATED).stem)
+        return re.sub(r"/table-[0-9]+", "/table-", value)
+    return value
+
+
+def test_a_corpus_in_a_registered_format_builds(tmp_path, markdown):
+    """`navlaw build` on the Markdown corpus: exit 0, the same tariffs and the same findings as the corpus
+    as received (but the note that counts the lines kept out of the law: the Markdown's rules)."""
+    from navlaw.cli import main
+
+    copy, _ = _markdown_corpus(tmp_path)
+    for corpus_dir, out in ((CORPUS, "as-received"), (copy, "markdown")):
+        assert main(["build", "--no-site", "--corpus", str(corpus_dir), "--out", str(tmp_path / out),
+                     "--module", str(tmp_path / f"{out}-module")]) == 0
+    read = [{name: json.loads((tmp_path / out / name).read_text(encoding="utf-8"))
+             for name in ("tariffs.json", "diagnostics.json")} for out in ("as-received", "markdown")]
+    assert read[0]["tariffs.json"]["tariffs"]
+    assert _placeless(read[0]["tariffs.json"]) == _placeless(read[1]["tariffs.json"])
+    found = [sorted(str(_placeless(d)) for d in r["diagnostics.json"]["diagnostics"]
+                    if "line(s) of a bill print's furniture" not in d["message"]) for r in read]
+    assert found[0] == found[1]
 
 
 def test_a_registered_format_is_a_manifest_format_value(tmp_path, markdown):
