@@ -186,31 +186,31 @@ class PublishedLayouts(BuilderBase):
     def _record(self, line: Line) -> None:
         """An LBDC record line: the record's id says what it holds (formats/lbdc.py: record)."""
         self._close_record()
-        if self.record_start >= 0:  # the record before held nothing: its line stays, as a record line, in
-            start, self.record_start = self.record_start, -1  # the part of the law open there (order is kept)
+        if self.rec.start >= 0:  # the record before held nothing: its line stays, as a record line, in
+            start, self.rec.start = self.rec.start, -1  # the part of the law open there (order is kept)
             where = next((c for c in (self.section, self.part, self.article) if c is not None), self.doc)
             self._add(where, _B(Text, start, line.start, text=[self.text[start:line.start].strip()], flags=["record"]))
         r = lbdc.record(line.body)
-        self.record, self.record_mode, self.record_start = r, "", line.start
+        self.rec.record, self.rec.mode, self.rec.start = r, "", line.start
         self.stack = []
         if r.kind == "chapter":
-            self.record_mode, self.article, self.part, self.section = "toc", None, None, None
+            self.rec.mode, self.article, self.part, self.section = "toc", None, None, None
         elif r.kind == "article":
             self.section, self.part = None, None
             node_id, _ = self._unique(self.container_ids, f"article-{r.number}")
             self.article = self._add(self.doc, _B(Article, line.start, line.end, id=node_id, label=r.number,
                                                   at=line.start))
-            self.record_mode = "article"
+            self.rec.mode = "article"
         elif r.kind == "section":
             self.section, self.part = None, None
             container = self._container()
-            self.record_opened = (container, len(container.children))
+            self.rec.opened = (container, len(container.children))
 
     def _close_record(self) -> None:
         """A section record whose text has no heading of its own ("..SO DOC ABC1" / "Purposely left
         blank"): its lines are that section's, which the record id names."""
-        r, opened = self.record, self.record_opened
-        self.record_opened = None
+        r, opened = self.rec.record, self.rec.opened
+        self.rec.opened = None
         if r is None or r.kind != "section" or opened is None:
             return
         container, k = opened
@@ -235,7 +235,7 @@ class PublishedLayouts(BuilderBase):
             return True
         if kind == "text" and not line.body.lstrip().startswith(("Sec", "SEC")) or kind in ("provision", "blank"):
             return False  # the common case, decided without a pattern
-        if self.record_mode == "article":
+        if self.rec.mode == "article":
             return line.kind in ("section_head", "text") and (
                 bool(layout.TOC_HEADER_RE.match(line.body)) or layout.toc_entry(line.body))
         if line.kind == "article_head" and layout.TOC_RANGE_RE.search(line.body):
@@ -286,7 +286,7 @@ class PublishedLayouts(BuilderBase):
         return len(numbers) == 3 and (self.section is None or numbers[0][0] > 1 or any(n[1] for n in numbers))
 
     def _toc_block(self, lines: list[Line], i: int) -> int:
-        self.record_mode, saved = "toc", self.record_mode
+        self.rec.mode, saved = "toc", self.rec.mode
         j = i
         number = -1
         while j < len(lines):
@@ -300,7 +300,7 @@ class PublishedLayouts(BuilderBase):
             number = max(number, layout.toc_number(whole)) if entry else number
             self._toc_line(line)
             j += 1
-        self.record_mode = saved if saved != "article" else "article-toc"
+        self.rec.mode = saved if saved != "article" else "article-toc"
         return j
 
     def _toc_continuation(self, line: Line) -> bool:
@@ -326,7 +326,7 @@ class PublishedLayouts(BuilderBase):
         """An article heading written on the lines under "ARTICLE 1" (as LBDC and the constitution
         print them): short lines, centred or in capitals, before the first section or contents line."""
         art = self.last
-        if art.cls not in (Article, Part) or art.heading and self.record_mode != "article":
+        if art.cls not in (Article, Part) or art.heading and self.rec.mode != "article":
             return i
         taken = 0
         while i < len(lines) and taken < 3:

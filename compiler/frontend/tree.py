@@ -12,7 +12,7 @@ from typing import cast
 
 from navlaw.frontend import labels as L
 from navlaw.diagnostics import Diagnostics, Severity
-from navlaw.frontend.building import MAX_DEPTH, MAX_FINDINGS_PER_KIND, _B
+from navlaw.frontend.building import MAX_DEPTH, _B
 from navlaw.frontend.drawings import Drawings
 from navlaw.frontend.normalize import NormalText
 from navlaw.frontend.parse import Line, article_head, line_at, parse_lines, section_head
@@ -57,7 +57,7 @@ class Builder(PublishedLayouts, Drawings):
                 self.last.end = line.end
             elif kind == "record_head":
                 self._record(line)
-            elif self.record_mode == "toc":
+            elif self.rec.mode == "toc":
                 self._toc_line(line)
             elif self._toc_starts(lines, i):
                 i = self._toc_block(lines, i)
@@ -96,12 +96,12 @@ class Builder(PublishedLayouts, Drawings):
                 self._split(line, "line")
             i += 1
         self._close_record()
-        if self.record_start >= 0:  # a record line with nothing after it
-            self._add(self.doc, _B(Text, self.record_start, len(self.text), text=[self.text[self.record_start:].strip()],
+        if self.rec.start >= 0:  # a record line with nothing after it
+            self._add(self.doc, _B(Text, self.rec.start, len(self.text), text=[self.text[self.rec.start:].strip()],
                                    flags=["record"]))
         self.doc.end = max(self.doc.end, 0)
         self._imply_first_article()
-        self._summarize_suppressed()
+        self.findings.summarize()
         return self._freeze_document()
 
     def _is_title(self, lines: list[Line], i: int) -> bool:
@@ -139,7 +139,7 @@ class Builder(PublishedLayouts, Drawings):
         word = "-".join(m.group("word").lower().split()) if m else "article"
         self.stack = []
         self.section = None
-        if (kind == "article_head" and self.record is not None and self.record.kind == "article"
+        if (kind == "article_head" and self.rec.record is not None and self.rec.record.kind == "article"
                 and self.article is not None and self.article.label.lower() == num.lower() and not self.article.children):
             self.article.end = line.end  # "ARTICLE 1" in the record NAVA1 that opened the article
             self.last = self.article
@@ -213,7 +213,7 @@ class Builder(PublishedLayouts, Drawings):
         """"98. Application of article. The provisions of …" at the start of a page whose text writes no
         "§": a section, not a subdivision, when the number is followed by a heading (a short phrase that
         names, not commands, ending in a period). Read so and said (an info note at the line)."""
-        if (self.section is not None or self.stack or self.section_hint or self.named_sections or self.record is not None
+        if (self.section is not None or self.stack or self.section_hint or self.named_sections or self.rec.record is not None
                 or len(line.labels) != 1 or not line.body[:1].isupper()):
             return False
         label = line.labels[0].text
@@ -239,7 +239,7 @@ class Builder(PublishedLayouts, Drawings):
         """In an LBDC section record, a heading of another section ("§ 4. The emergency tenant protection
         act ... is hereby enacted" in the record ETP1974) is the text that enacted the law, not a section
         of it: kept as text, and said."""
-        r = self.record
+        r = self.rec.record
         if r is None or r.kind != "section":
             return False
         m = section_head(line.body)
@@ -248,7 +248,7 @@ class Builder(PublishedLayouts, Drawings):
         self.diag(Severity.INFO, line.start + line.indent, f"the LBDC record {r.id} holds § {m.group('num')}, not "
                   f"§ {r.number}: kept as the record's text (the section that enacts the law), not as a section of it",
                   "lbdc-record")
-        self.record_opened = None
+        self.rec.opened = None
         return True
 
     def _ensure_section(self, offset: int) -> None:
@@ -350,8 +350,7 @@ class Builder(PublishedLayouts, Drawings):
             f"read as a {L.describe(r)} under {parent}")
 
     def _explain_ambiguity(self, label: str, at: int, cands: list[L.Reading], chosen: L.Reading, why: str) -> None:
-        if self._counts.get(("label-ambiguous", Severity.INFO), 0) >= MAX_FINDINGS_PER_KIND:
-            self._counts[("label-ambiguous", Severity.INFO)] += 1
+        if self.findings.full("label-ambiguous", Severity.INFO):
             return
         stack = self.stack
         others = []
