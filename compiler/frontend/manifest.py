@@ -250,13 +250,12 @@ def load_manifest(corpus: Path) -> Manifest:
     data_bytes, text = _read(path)
     r = _Reader(path, text)
     data = _toml(r, text)
-    unknown_top = set(data) - {"document", "route", "law"}
     top_law = data.get("law", "")
     if not isinstance(top_law, str) or (top_law and codes.code_for(top_law) is None):
         r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith("law")), 0),
                 f"unknown law {top_law!r}", f"the table of codes: {', '.join(l.name for l in codes.LAWS)}, or \"21 NYCRR\"")
         top_law = ""
-    for k in sorted(unknown_top):
+    for k in sorted(set(data) - {"document", "route", "law"}):
         r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith(k)), 0), f"unknown top-level key {k!r}")
     documents = data.get("document", [])
     if not isinstance(documents, list) or not all(isinstance(d, dict) for d in documents):
@@ -298,9 +297,9 @@ def _toml(r: _Reader, text: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+), column (\d+)", str(exc))
         line = int(m.group(1)) if m else 1
-        src = r.lines[line - 1] if 0 < line <= len(r.lines) else ""
         raise NavlawError([Diagnostic(Severity.ERROR, f"manifest.toml is not valid TOML: {str(exc).split(' (at')[0]}",
-                                      r.shown, line, int(m.group(2)) if m else 1, src, "manifest")]) from None
+                                      r.shown, line, int(m.group(2)) if m else 1,
+                                      r.lines[line - 1] if 0 < line <= len(r.lines) else "", "manifest")]) from None
 
 
 def _file(r: _Reader, i: int, d: dict[str, Any], corpus: Path) -> str | None:
@@ -341,8 +340,7 @@ def _entry(r: _Reader, i: int, d: dict[str, Any], corpus: Path, top_law: str) ->
     for key in ("source", "note", "section", "code", "received_as", "cite"):
         if key in d and not isinstance(d[key], str):
             r.error(r.line_of(i, key), f"{key} must be a string in quotes, not {d[key]!r}")
-    anchors, fragments = _anchors(r, i, d), _fragments(r, i, d)
-    options, lost_labels = _options(r, i, d), _lost_labels(r, i, d)
+    anchors, fragments, options, lost_labels = _anchors(r, i, d), _fragments(r, i, d), _options(r, i, d), _lost_labels(r, i, d)
     law = d.get("law", top_law)
     if not isinstance(law, str) or (law and codes.code_for(law) is None):
         r.error(r.line_of(i, "law"), f"unknown law {law!r}",
@@ -350,7 +348,6 @@ def _entry(r: _Reader, i: int, d: dict[str, Any], corpus: Path, top_law: str) ->
         law = ""
     own = not top_law or codes.lookup(law) == codes.lookup(top_law)
     prefix, cite = _code_for(tuple(covers), str(d.get("code", "")), law, own)
-    section = str(d.get("section", ""))
     became, became_bounds = d.get("became_law"), None
     if isinstance(became, dict):
         became_bounds = r.bounds(i, "became_law", became)
@@ -361,9 +358,8 @@ def _entry(r: _Reader, i: int, d: dict[str, Any], corpus: Path, top_law: str) ->
         became_law=r.date(i, "became_law", became),
         status=status, source=str(d.get("source", "")), confidence=confidence, note=str(d.get("note", "")).strip(),
         list_numbering=r.choice(i, "list_numbering", d.get("list_numbering"), ("auto", "artifact", "real"), "auto"),
-        section=section, code_prefix=prefix, code_cite=cite, anchors=anchors,
-        fragments=fragments, line=r.line_of(i),
-        known_from=r.date(i, "known_from", d.get("known_from")),
+        section=str(d.get("section", "")), code_prefix=prefix, code_cite=cite, anchors=anchors, fragments=fragments,
+        line=r.line_of(i), known_from=r.date(i, "known_from", d.get("known_from")),
         known_until=r.date(i, "known_until", d.get("known_until")), options=options,
         format=r.choice(i, "format", d.get("format"), formats.names(), ""),
         lost_labels=lost_labels, became_law_bounds=became_bounds, cite=str(d.get("cite", "")), law=law)
