@@ -141,10 +141,10 @@ def test_file_saved_between_digest_and_read_is_not_recorded_up_to_date(tmp_path,
     assert edited != original
     real_load = fc.load
 
-    def save_then_read(path, display=None):  # the editor saves just before the front end reads
+    def save_then_read(path, display=None, **kw):  # the editor saves just before the front end reads
         if Path(path).name == LIS_2022:
             target.write_bytes(edited)
-        return real_load(path, display)
+        return real_load(path, display, **kw)
 
     target.write_bytes(original + b"\n")  # a change, so the next build does not stop at "up to date"
     monkeypatch.setattr(fc, "load", save_then_read)
@@ -167,8 +167,8 @@ def test_file_saved_after_read_during_build_is_said_and_not_recorded(tmp_path, c
     target = corpus / LIS_2022
     real_load = fc.load
 
-    def read_then_save(path, display=None):
-        got = real_load(path, display)
+    def read_then_save(path, display=None, **kw):
+        got = real_load(path, display, **kw)
         if Path(path).name == LIS_2022:
             target.write_bytes(target.read_bytes() + b"\n")
         return got

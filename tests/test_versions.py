@@ -227,7 +227,7 @@ def test_citation_out_of_order_is_refused():
 
 
 def test_unwrap_joins_hyphenated_words_and_keeps_compounds():
-    from navlaw.frontend.billprint import PrintLine
+    from navlaw.frontend.formats.bill import PrintLine
     lines = [PrintLine(1, 0, "  (2) A minimum charge calculated on two hundred pilot-"), PrintLine(2, 0, "age units and twenty-"),
              PrintLine(3, 0, "seven cents"), PrintLine(4, 0, "  (3) Next")]
     assert A.unwrap(lines, 0) == [(1, "(2) A minimum charge calculated on two hundred pilotage units and twenty-seven "

@@ -1,6 +1,6 @@
 """Amending acts in the New York session-law form, read into instructions.
 
-An act arrives as printed (compiler/frontend/billprint.py strips the print's line numbers, page
+An act arrives as printed (compiler/frontend/formats/bill.py strips the print's line numbers, page
 headers, footer and a Markdown export's header): a header block, the title ("AN ACT to amend the
 navigation law, …"), the enacting clause, then sections:
 
@@ -30,7 +30,8 @@ from typing import Any, Callable
 from lark.exceptions import LarkError
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
-from navlaw.frontend import billprint, codes, effective as E
+from navlaw.frontend import codes, effective as E
+from navlaw.frontend.formats import bill as billprint
 from navlaw.frontend.bodies import Err, sections_of, split_bodies
 from navlaw.frontend.codes import Code
 from navlaw.frontend.instructions import INSTRUCTS, SENTENCE, Target, citation_id, read_instruction  # noqa: F401

@@ -1,56 +1,18 @@
-"""Whether navlaw understood a text: what it looks like when it is not law text navlaw reads (JSON,
-HTML or XML, a bill or amending act given as law text, an LBDC law dump), and how much of it the tree
+"""Whether navlaw understood a text: what it looks like when it is not plain law text (a bill or amending
+act given as law text, an LBDC law dump or update file; JSON and HTML are refused by their formats,
+formats/nysenate.py and formats/web.py), and how much of it the tree
 holds as law (sections, provisions) against plain text. Never exit 0 with nothing said on a text
 navlaw did not understand: each finding says what the file looks like and what to do.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
 
-from navlaw.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
+from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
+from navlaw.frontend.formats import bill, lbdc, lbdc_update
 from navlaw.frontend.manifest import Entry
 from navlaw.frontend.nodes import Document
-
-_TAG = re.compile(r"\s*(?:<\?xml|<!doctype|<html|<body|<head|<pre|<div|<p\b|<[a-z_][a-z0-9_]*(?:\s[^<>]*)?>)", re.I)
-_BILL = re.compile(r"(?im)^\s*(?:\*\*Bill\s+ID:\*\*|##\s+Full\s+Text\b|AN\s+ACT\s+to\s+(?:amend|add|repeal)\b|"
-                   r"The\s+People\s+of\s+the\s+State\s+of\s+New\s+York,\s+represented|EXPLANATION--Matter\s+in\b)")
-_LBDC = re.compile(r"(?m)^\.\.SO DOC ")
-_UPDATE = re.compile(r"(?m)^\.\.SO DOC[ \t]+\S+[ \t]+\*[A-Z]+\*")
-_SAMPLE = 65536
-_BILL_HEAD = 8192
-
-
-def refuse_non_law(text: str, path: str) -> None:
-    """JSON and HTML/XML are not law text: an error (NavlawError) that says what to do."""
-    head = text[:_SAMPLE].lstrip("\ufeff")
-    stripped = head.lstrip()
-    if stripped[:1] in "{[":
-        try:
-            data = json.loads(text)
-        except ValueError:
-            data = None
-        if isinstance(data, (dict, list)):
-            keys = _json_keys(data)
-            raise NavlawError([Diagnostic(
-                Severity.ERROR, "the file is JSON, not law text" + (f" (its fields include {', '.join(keys)})" if keys else ""),
-                path, 1, 1, stripped.split("\n", 1)[0][:120], "input",
-                "extract the law text from the field that holds it (e.g. each node's field_text, in order) "
-                "and give navlaw that text")])
-    if _TAG.match(stripped) and len(re.findall(r"<[A-Za-z/!?][^<>]{0,200}>", head)) >= 3:
-        raise NavlawError([Diagnostic(
-            Severity.ERROR, "the file is HTML or XML, not law text", path, 1, 1, stripped.split("\n", 1)[0][:120],
-            "input", "save the page's text (for a bill print, the <PRE> block) as plain text, without the markup")])
-
-
-def _json_keys(data: object) -> list[str]:
-    first = data[0] if isinstance(data, list) and data else data
-    if isinstance(first, dict):
-        return sorted(str(k) for k in first)[:6]
-    return []
-
 
 # Text nodes that are navigation or record-keeping, not law left unread: contents entries, an LBDC
 # chapter record's title lines, LBDC's "* NB" notes, a record line with nothing after it.
@@ -96,35 +58,32 @@ def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, en
     if encoding != "utf-8":
         diags.add(Diagnostic(Severity.INFO, f"decoded as {encoding.upper()}, the encoding of LBDC law files "
                              "(byte 0xF5 is §)", path, 1, 1, "", "input-encoding"))
-    lbdc = text.startswith("..SO DOC ") or "\n..SO DOC " in text  # a str search: this runs on every document
-    updates = len(_UPDATE.findall(text)) if lbdc else 0
+    records = lbdc.holds_records(text)
+    updates = lbdc_update.updates(text) if records else 0
     if updates:  # "..SO DOC ABC4   *REPEAL*": actions on the law, applied (or said not) by law/updates.py
         diags.add(Diagnostic(Severity.INFO, f"read as an LBDC update file: {updates} update record(s) (`*REPEAL*`, "
-                             "`*DELETE*` …), actions on the law rather than its text", path, _line_of(text, _UPDATE), 1,
+                             "`*DELETE*` …), actions on the law rather than its text", path, lbdc_update.first_update_line(text), 1,
                              "", "input-kind"))
-    elif lbdc:
-        records = len(_LBDC.findall(text))
-        diags.add(Diagnostic(Severity.INFO, f"read as an LBDC law dump: {records} record(s) (`..SO DOC`); chapter and "
-                             "article records are read as contents, section records as the sections their ids name",
-                             path, _line_of(text, _LBDC), 1, "", "input-kind"))
+    elif records:
+        diags.add(Diagnostic(Severity.INFO, f"read as an LBDC law dump: {lbdc.records(text)} record(s) (`..SO DOC`); "
+                             "chapter and article records are read as contents, section records as the sections their "
+                             "ids name", path, lbdc.first_record_line(text), 1, "", "input-kind"))
     declared = entry.format if entry is not None else ""
-    if declared == "lbdc" and not lbdc:
+    if declared == lbdc.name and not records:
         diags.add(Diagnostic(Severity.WARNING, "the manifest says format = \"lbdc\", but the file has no `..SO DOC` "
                              "record line: it is read as plain law text", path, 1, 1, "", "input-kind",
                              "check that this is the LBDC file as received, or drop the format key"))
-    elif declared == "plain" and lbdc:
+    elif declared == "plain" and records:
         diags.add(Diagnostic(Severity.WARNING, "the manifest says format = \"plain\", but the file holds LBDC record "
-                             "lines (`..SO DOC`): they are read as records", path, _line_of(text, _LBDC), 1, "",
+                             "lines (`..SO DOC`): they are read as records", path, lbdc.first_record_line(text), 1, "",
                              "input-kind", "write format = \"lbdc\", or drop the format key"))
     # a bill names itself at its head (the footer: below); an LBDC chapter record quotes its chapter law's
     # enacting clause, which is not a bill
-    bill = None if lbdc else _BILL.search(text[:_BILL_HEAD])
-    if bill is None and not lbdc and "EXPLANATION--Matter" in text:
-        bill = _BILL.search(text, text.index("EXPLANATION--Matter") - 1)
-    if (bill or declared == "bill") and (entry is None or entry.kind != "act"):
-        why = f"\"{' '.join(bill.group(0).split())}\"" if bill else "the manifest says format = \"bill\""
+    named = None if records else bill.named(text)
+    if (named or declared == bill.name) and (entry is None or entry.kind != "act"):
+        why = f"\"{' '.join(named.group(0).split())}\"" if named else "the manifest says format = \"bill\""
         diags.add(Diagnostic(Severity.WARNING, f"this looks like a bill or an amending act, not the text of the law "
-                             f"({why})", path, _line_of(text, _BILL), 1, "",
+                             f"({why})", path, bill.first_named_line(text), 1, "",
                              "input-kind", "give it kind = \"act\" in corpus/manifest.toml, with the date it "
                              "became law, so its instructions amend the law from their effective date"))
     s = summarize(doc)
@@ -161,8 +120,3 @@ def assess(doc: Document, text: str, entry: Entry | None, diags: Diagnostics, en
                              f"{s.sections} section(s) and {s.provisions} provision(s), at lines {lines}): the layout "
                              "may not be one navlaw reads", path, first.line or 1, first.column or 1, "", "input-kind",
                              "check the outline (`navlaw parse FILE`); labels navlaw did not recognise stay text"))
-
-
-def _line_of(text: str, pattern: re.Pattern[str]) -> int:
-    m = pattern.search(text)
-    return text.count("\n", 0, m.start()) + 1 if m else 1

@@ -6,7 +6,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from navlaw.cache import BuildCache
 from navlaw.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
@@ -15,13 +15,18 @@ from navlaw.frontend.manifest import Entry, Manifest, load_manifest
 from navlaw.frontend.normalize import normalize
 from navlaw.frontend import codes
 from navlaw.frontend.nodes import Code, Document
-from navlaw.frontend.normalize import NormalText
-from navlaw.frontend.assess import assess, refuse_non_law
+from navlaw.frontend.normalize import ListNumbering, NormalText
+from navlaw.frontend.assess import assess
+from navlaw.frontend import formats
+from navlaw.frontend.formats import lbdc
 from navlaw.frontend.figures import check_figures
 from navlaw.frontend.invariants import check_tree
 from navlaw.frontend.unicode import check_invisible
 from navlaw.frontend.fragments import restore_labels, wrap_fragments
 from navlaw.frontend.tree import build
+
+if TYPE_CHECKING:
+    from navlaw.frontend.acts import Act
 
 
 @dataclass
@@ -38,7 +43,7 @@ class Corpus:
     manifest: Manifest
     documents: list[Compiled]
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
-    acts: list = field(default_factory=list)  # navlaw.frontend.acts.Act: amending acts, applied by the timeline
+    acts: list[Act] = field(default_factory=list)  # amending acts, applied by the timeline
     # every file the front end read (its path in the corpus) -> the SHA-256 of the bytes it read: what a
     # build records it was made from (a file saved during the build is caught by comparing these)
     read: dict[str, str] = field(default_factory=dict)
@@ -73,14 +78,15 @@ def per_document(corpus: Corpus, finder: str, find: Callable[[Document], list[T]
 def compile_source(src: SourceDocument, entry: Entry | None = None,
                    diagnostics: Diagnostics | None = None) -> Document:
     diags = diagnostics if diagnostics is not None else Diagnostics()
-    refuse_non_law(src.text, src.path)
-    nt = normalize(src.text, entry.list_numbering if entry else "auto")  # type: ignore[arg-type]
+    formats.refuse(src.text, src.path)
+    fmt = formats.named(src.format) if src.format else formats.detect(src.text.encode("utf-8", "surrogatepass"))
+    nt, roles = formats.read_lines(fmt, normalize(src.text, _list_numbering(entry)))
     code = whose_law(nt, src.path, entry, diags)
     section = entry.section if entry else ""
     if entry and not section and entry.kind in ("section-text", "rule", "proposed-rule"):
         firsts = {c.split("/")[1 if code.prefix else 0] for c in entry.covers if c}
         section = firsts.pop() if len(firsts) == 1 else ""
-    doc = build(nt, src.path, code, section, diags)
+    doc = build(nt, src.path, code, section, diags, roles)
     if entry and entry.lost_labels:
         doc = restore_labels(doc, list(entry.lost_labels), code, diags, entry.line)
     if entry and entry.fragments:
@@ -92,9 +98,13 @@ def compile_source(src: SourceDocument, entry: Entry | None = None,
     return doc
 
 
+def _list_numbering(entry: Entry | None) -> ListNumbering:
+    value = entry.list_numbering if entry else "auto"
+    return "artifact" if value == "artifact" else "real" if value == "real" else "auto"
+
+
 _LAW_STARTS = re.compile(r"(?m)^[ \t]*(?:§|Section[ \t]+\d|S[ \t]+\d|\d+\.[ \t]+[A-Z]|\.\.SO DOC)")
 _ACT_RE = re.compile(r"(?i)\bAN\s+ACT\b|\bBill\s+ID\b|\bdo\s+enact\b|\bIN\s+(?:SENATE|ASSEMBLY)\b")
-_RECORD_LAW = re.compile(r"(?m)^\.\.SO DOC[ \t]+(?P<law>[A-Z]{3})")
 
 
 def whose_law(nt: NormalText, path: str, entry: Entry | None, diags: Diagnostics) -> Code:
@@ -105,9 +115,9 @@ def whose_law(nt: NormalText, path: str, entry: Entry | None, diags: Diagnostics
     text = nt.text
     said = ""
     at = 0
-    m = _RECORD_LAW.search(text, 0, 4096)
-    if m is not None:
-        said, at = codes.law_of_record(m["law"]), m.start("law")
+    record = lbdc.record_law(text)
+    if record is not None:
+        said, at = codes.law_of_record(record[0]), record[1]
     header = ""
     if not said:
         start = _LAW_STARTS.search(text, 0, 4096)
@@ -166,11 +176,12 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None,
     read = {"manifest.toml": manifest.sha256}
     diags = Diagnostics()
     docs: list[Compiled] = []
-    acts: list = []
+    acts: list[Act] = []
     failures: list[Diagnostic] = []
     for entry in manifest.entries:
         try:
-            src = load(root / entry.file, display=Path(entry.file).as_posix() if relative else str(root / entry.file))
+            src = load(root / entry.file, display=Path(entry.file).as_posix() if relative else str(root / entry.file),
+                       format=entry.format)
         except NavlawError as exc:
             failures.extend(exc.diagnostics)
             continue
@@ -218,13 +229,13 @@ def _check_covers(corpus: Corpus) -> None:
                 continue
             at = where.get(f'"{cov}"', [])
             i = bisect_left(at, e.line)
-            line = at[i] if i < len(at) else e.line
+            at_line = at[i] if i < len(at) else e.line
             if not hint:
                 hint = ("the provisions it has at top level: "
                         + ", ".join(n.id for n in c.document.walk() if n.id.count("/") <= 1 and n.id)[:200])
             corpus.diagnostics.add(Diagnostic(
                 Severity.ERROR, f"{e.file} is said to cover {cov!r}, but its text has no such provision",
-                str(corpus.manifest.path), line, 1, lines[line - 1], "manifest", hint))
+                str(corpus.manifest.path), at_line, 1, lines[at_line - 1], "manifest", hint))
 
 
 _QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
+from typing import TypeVar
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.frontend.nodes import Code, Document, Node, Provision, Section, citation
@@ -54,15 +55,15 @@ def wrap_fragments(doc: Document, fragments: list[tuple[str, int, int]], code: C
         new_kids: list[Node] = []
         emitted: set[int] = set()
         for k, n in enumerate(kids):
-            f = owner.get(k)
-            if f is None:
+            frag = owner.get(k)
+            if frag is None:
                 new_kids.append(n)
                 continue
-            if f in emitted:
+            if frag in emitted:
                 continue
-            emitted.add(f)
-            node_id = fragments[f][0]
-            members = tuple(kids[x] for x in members_of[f])
+            emitted.add(frag)
+            node_id = fragments[frag][0]
+            members = tuple(kids[x] for x in members_of[frag])
             label = node_id.rsplit("/", 1)[-1]
             new_kids.append(Provision(id=node_id, label=f"{label}." if label.isdigit() else f"({label})",
                                       start=n.start, end=n.start, line=n.line, column=n.column,
@@ -99,14 +100,17 @@ def restore_labels(doc: Document, lost: list[tuple[str, str]], code: Code, diagn
             label = inserted[depth - 1]
             node = Provision(id=nid, label=f"({label})", start=found.start, end=found.start, line=found.line,
                              column=found.column, citation=citation(code, nid), flags=("implied",), children=(node,))
-        doc = _put(doc, old, node)  # type: ignore[assignment]
+        doc = _put(doc, old, node)
         diagnostics.add(Diagnostic(Severity.INFO, f"{old} is {new}: the text does not print the label"
                                    f"{'s' if len(inserted) > 1 else ''} {', '.join(inserted)} (manifest lost_labels)",
                                    doc.file, found.line, found.column, "", "label-restored"))
     return doc
 
 
-def _put(n: Node, target: str, new: Node) -> Node:
+_N = TypeVar("_N", bound=Node)
+
+
+def _put(n: _N, target: str, new: Node) -> _N:
     """``n`` with the node ``target`` below it replaced by ``new`` (the nodes on the way rebuilt)."""
     kids = list(n.children)
     for k, c in enumerate(kids):

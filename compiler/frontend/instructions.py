@@ -53,13 +53,19 @@ def _label(level: str, text: str) -> str:
     return t
 
 
-def _refs(tree: Tree) -> list[tuple[str, list[str]]]:  # type: ignore[type-arg]
+def _ref_labels(ref: Tree[Token]) -> list[str]:
+    """The labels a ref names, as written (the LABEL tokens of its second child)."""
+    labels = ref.children[1]
+    assert isinstance(labels, Tree)
+    return [str(t) for t in labels.children if isinstance(t, Token) and t.type == "LABEL"]
+
+
+def _refs(tree: Tree[Token]) -> list[tuple[str, list[str]]]:
     """(level, labels) of each ref of a subject or citation, as written, innermost first."""
     out = []
     for ref in tree.find_data("ref"):
         level = str(ref.children[0]).lower().rstrip("s")  # "Subitems" -> "subitem"
-        labels = [str(t) for t in ref.children[1].children if isinstance(t, Token) and t.type == "LABEL"]
-        out.append((level, [_label(level, l) for l in labels]))
+        out.append((level, [_label(level, l) for l in _ref_labels(ref)]))
     return out
 
 
@@ -127,13 +133,13 @@ def _ident(chain: list[tuple[str, str]], level: str, label: str) -> str:
     return "/".join([lab for lv, lab in chain if lv not in _GROUPS] + [label])
 
 
-def _elements(target: Tree) -> list[tuple[str, str, list[str]]]:  # type: ignore[type-arg]
+def _elements(target: Tree[Token]) -> list[tuple[str, str, list[str]]]:
     """A target's chain, innermost first: ("level", level, labels) or ("portion", "opening paragraph", [])."""
     out: list[tuple[str, str, list[str]]] = []
     for c in target.children:
         if isinstance(c, Tree) and c.data == "ref":
             level = str(c.children[0]).lower().rstrip("s")
-            labels = [_label(level, str(t)) for t in c.children[1].children if isinstance(t, Token) and t.type == "LABEL"]
+            labels = [_label(level, t) for t in _ref_labels(c)]
             out.append(("level", level, labels))
         elif isinstance(c, Token) and c.type in ("PORTION", "OF_PORTION"):
             out.append(("portion", _portion(str(c)), []))
@@ -145,7 +151,7 @@ def _outer(chain: list[tuple[str, str]], rank: int) -> list[tuple[str, str]]:
     return [(lv, lab) for lv, lab in chain if RANK[lv] < rank]
 
 
-def _targets(subject: Tree, sentence: str) -> tuple[list[Target], list[tuple[str, str]]]:  # type: ignore[type-arg]
+def _targets(subject: Tree[Token], sentence: str) -> tuple[list[Target], list[tuple[str, str]]]:
     """The subject's targets, and the last target's chain (outermost first, (level, label)) that new
     provisions are placed in."""
     items = [_elements(t) for t in subject.children if isinstance(t, Tree) and t.data == "target"]
@@ -185,7 +191,7 @@ def _targets(subject: Tree, sentence: str) -> tuple[list[Target], list[tuple[str
     return out, last_chain
 
 
-def _new(pred: Tree, chain: list[tuple[str, str]], whole: bool) -> list[Target]:  # type: ignore[type-arg]
+def _new(pred: Tree[Token], chain: list[tuple[str, str]], whole: bool) -> list[Target]:
     """The provisions a predicate adds (or renames to): under the target's levels ranked above theirs, or
     under the provision it names ("… are added to subdivision 2")."""
     out: list[Target] = []
@@ -207,7 +213,7 @@ def _new(pred: Tree, chain: list[tuple[str, str]], whole: bool) -> list[Target]:
         level = str(ref.children[0]).lower().rstrip("s")
         if level not in RANK:
             raise ValueError(f"the level {level!r} is not one navlaw reads")
-        labels = [_label(level, str(t)) for t in ref.children[1].children if isinstance(t, Token) and t.type == "LABEL"]
+        labels = [_label(level, t) for t in _ref_labels(ref)]
         outer = [] if whole else _outer(chain, RANK[level])
         out += [Target(_ident(outer, level, lab), level) for lab in labels]
     return out
@@ -237,7 +243,9 @@ def read_instruction(sentence: str) -> tuple[str, str, list[Target], list[Target
     pred = tree.children[-1]
     assert isinstance(pred, Tree)
     if tree.data == "provisions":
-        targets, chain = _targets(tree.children[0], sentence)  # type: ignore[arg-type]
+        subject = tree.children[0]
+        assert isinstance(subject, Tree)  # the grammar's provisions rule begins with its targets
+        targets, chain = _targets(subject, sentence)
         law = _rules_title(law, chain)
         if targets and not targets[0].portion:
             chain = [(lv, lab) for lv, lab in _outer(chain, 99)]

@@ -9,8 +9,9 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from navlaw.frontend import codes
+from navlaw.frontend import codes, formats
 from navlaw.diagnostics import Diagnostic, NavlawError, Severity
 from navlaw.frontend.load import read_regular
 
@@ -89,7 +90,7 @@ class Entry:
     # which quote option each fee of the text is, where the text does not name one (a rule's "(d)(1)
     # docking ..."): provision id ("21nycrr/55.2/d/1", "…/c#2" for its second fee) -> (option, choice)
     options: tuple[tuple[str, str, str], ...] = ()
-    format: str = ""  # plain | lbdc | bill, as the manifest declares it; "" = detected from the text
+    format: str = ""  # a name of formats/'s registry (plain, lbdc, bill …), as declared; "" = detected
     # levels the text lost ("88/4/b/ii" = "88/4/b/1/ii": its "(1)" is not printed): the provision the
     # text's labels give one id is the one the legislature cites by the other
     lost_labels: tuple[tuple[str, str], ...] = ()
@@ -186,7 +187,7 @@ class _Reader:
             return None
         return value
 
-    def bounds(self, i: int, key: str, value: dict, where: str = "") -> Bounds | None:  # type: ignore[type-arg]
+    def bounds(self, i: int, key: str, value: dict[str, object], where: str = "") -> Bounds | None:
         """``{ after = D, by = D, source = "…", confidence = "…" }``: a date known only between bounds."""
         line = self.line_of(i, key)
         for k in sorted(set(value) - BOUNDS_KEYS - {"date"}):
@@ -246,169 +247,22 @@ def _code_for(covers: tuple[str, ...], explicit: str, law: str = "", own: bool =
 
 def load_manifest(corpus: Path) -> Manifest:
     path = corpus / "manifest.toml"
-    if not path.exists() and not path.is_symlink():
-        raise NavlawError([Diagnostic(Severity.ERROR, "the corpus has no manifest.toml", str(path), code="manifest",
-                                      hint="every corpus directory needs a manifest.toml describing its documents")])
-    if path.is_dir():
-        raise NavlawError([Diagnostic(Severity.ERROR, "manifest.toml is a directory, not a file", str(path),
-                                      code="manifest")])
-    data_bytes = read_regular(path, str(path))  # a FIFO or a device is refused, a huge file too
-    try:
-        text = data_bytes.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
-    except UnicodeDecodeError:
-        raise NavlawError([Diagnostic(Severity.ERROR, "manifest.toml is not UTF-8", str(path), code="manifest")]) from None
+    data_bytes, text = _read(path)
     r = _Reader(path, text)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"line (\d+), column (\d+)", str(exc))
-        line = int(m.group(1)) if m else 1
-        src = r.lines[line - 1] if 0 < line <= len(r.lines) else ""
-        raise NavlawError([Diagnostic(Severity.ERROR, f"manifest.toml is not valid TOML: {str(exc).split(' (at')[0]}",
-                                      str(path), line, int(m.group(2)) if m else 1, src, "manifest")]) from None
-    unknown_top = set(data) - {"document", "route", "law"}
+    data = _toml(r, text)
     top_law = data.get("law", "")
     if not isinstance(top_law, str) or (top_law and codes.code_for(top_law) is None):
         r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith("law")), 0),
                 f"unknown law {top_law!r}", f"the table of codes: {', '.join(l.name for l in codes.LAWS)}, or \"21 NYCRR\"")
         top_law = ""
-    for k in sorted(unknown_top):
+    for k in sorted(set(data) - {"document", "route", "law"}):
         r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith(k)), 0), f"unknown top-level key {k!r}")
-    entries: list[Entry] = []
     documents = data.get("document", [])
     if not isinstance(documents, list) or not all(isinstance(d, dict) for d in documents):
         r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith(("[document]", "document"))), 0),
                 "`document` must be an array of tables: write each entry under [[document]] (two brackets)")
         raise NavlawError(r.errors)
-    for i, d in enumerate(documents):
-        for k in sorted(set(d) - DOCUMENT_KEYS):
-            r.error(r.line_of(i, k), f"unknown key {k!r} in a [[document]]",
-                    f"known keys: {', '.join(sorted(DOCUMENT_KEYS))}")
-        file = d.get("file")
-        if not isinstance(file, str) or not file:
-            r.error(r.line_of(i), "a [[document]] without `file`")
-            continue
-        inside = not Path(file).is_absolute() and (corpus / file).resolve().is_relative_to(corpus.resolve())
-        if not inside:
-            r.error(r.line_of(i, "file"), f"the file {file!r} must be inside the corpus directory",
-                    "name documents by their path relative to manifest.toml, without '..'")
-            continue
-        file = Path(file).as_posix()  # "./a.txt" and "a.txt" are one file
-        if (corpus / file).exists() and not (corpus / file).is_file():
-            r.error(r.line_of(i, "file"), f"{file!r} named here is not a regular file (a directory, a FIFO or a "
-                    "device): navlaw reads law texts from regular files")
-        elif not (corpus / file).is_file():
-            r.error(r.line_of(i, "file"), f"the file {file!r} named here does not exist in {corpus}")
-        kind = r.choice(i, "kind", d.get("kind"), KINDS)
-        status = r.choice(i, "status", d.get("status"), STATUSES, "in-force")
-        confidence = r.choice(i, "confidence", d.get("confidence"), CONFIDENCES, "inferred")
-        covers = d.get("covers", [])
-        if not isinstance(covers, list) or not all(isinstance(c, str) for c in covers):
-            r.error(r.line_of(i, "covers"), "covers must be a list of provision ids, e.g. [\"12-a\"]")
-            covers = []
-        for key in ("source", "note", "section", "code", "received_as", "cite"):
-            if key in d and not isinstance(d[key], str):
-                r.error(r.line_of(i, key), f"{key} must be a string in quotes, not {d[key]!r}")
-        anchors = []
-        given_anchors = d.get("anchors") or {}
-        if not isinstance(given_anchors, dict):
-            r.error(r.line_of(i, "anchors"), "anchors must be a table: [document.anchors] with "
-                    "\"phrase\" = { date = YYYY-MM-DD, source = \"...\" }")
-            given_anchors = {}
-        for phrase, a in given_anchors.items():
-            if not isinstance(a, dict) or not ("date" in a or "after" in a or "by" in a):
-                r.error(r.line_of(i, phrase), f"anchor {phrase!r} needs a date: {{ date = YYYY-MM-DD, source = \"...\" }} "
-                        "(or, known only between bounds, { after = YYYY-MM-DD, by = YYYY-MM-DD, source = \"...\" })")
-                continue
-            for k in sorted(set(a) - ANCHOR_KEYS):
-                r.error(r.line_of(i, phrase), f"unknown key {k!r} in anchor {phrase!r}")
-            conf = r.choice(i, phrase, a.get("confidence"), CONFIDENCES, "inferred")
-            if "after" in a or "by" in a:
-                b = r.bounds(i, phrase, a, "anchor ")
-                if b:
-                    anchors.append(Anchor(phrase, b.by, str(a.get("source", "")), conf, b))
-                continue
-            date = r.date(i, phrase, a.get("date"), "anchor ")
-            if date:
-                anchors.append(Anchor(phrase, date, str(a.get("source", "")), conf))
-        fragments = []
-        given_fragments = d.get("fragments", [])
-        if not isinstance(given_fragments, list) or not all(isinstance(f, dict) for f in given_fragments):
-            r.error(r.line_of(i, "fragments"), "fragments must be an array of tables: write each under "
-                    "[[document.fragments]] with covers = \"id\" and lines = [first, last]")
-            given_fragments = []
-        for f in given_fragments:
-            cov = f.get("covers", "")
-            if not isinstance(cov, str):
-                r.error(r.line_of(i, "fragments"), f"a fragment's covers must be one provision id in quotes, not {cov!r}")
-                continue
-            line = r.line_of(i, "covers", f'"{cov}"')
-            for k in sorted(set(f) - FRAGMENT_KEYS):
-                r.error(line, f"unknown key {k!r} in a fragment")
-            lines = f.get("lines")
-            if not (isinstance(lines, list) and len(lines) == 2 and all(isinstance(x, int) for x in lines)
-                    and 1 <= lines[0] <= lines[1]):
-                r.error(line, f"fragment {cov!r} needs lines = [first, last] (1-based, first <= last)")
-                continue
-            fragments.append(Fragment(cov, (lines[0], lines[1]), r.date(i, "effective", f.get("effective"), "fragment "),
-                                      r.choice(i, "confidence", f.get("confidence"), CONFIDENCES, "inferred"),
-                                      str(f.get("note", ""))))
-        options = []
-        given_options = d.get("options", {})
-        if not isinstance(given_options, dict):
-            r.error(r.line_of(i, "options"), "options must be a table: [document.options] with "
-                    "\"provision id\" = \"option\" or \"option=choice\"")
-            given_options = {}
-        for pid, value in given_options.items():
-            if not isinstance(value, str) or not re.fullmatch(r"[a-z_]+(?:=[a-z0-9-]+)?", value):
-                r.error(r.line_of(i, pid), f"option of {pid!r} must be a quote option name, e.g. \"docking=tug\", "
-                        f"not {value!r}")
-                continue
-            name, _, chosen = value.partition("=")
-            options.append((pid, name, chosen))
-        lost = d.get("lost_labels", {})
-        if not isinstance(lost, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in lost.items()):
-            r.error(r.line_of(i, "lost_labels"), "lost_labels must be a table of provision ids: [document.lost_labels] "
-                    "with \"12/3/b/ii\" = \"12/3/b/1/ii\" (the id the text's labels give = the id the legislature cites)")
-            lost = {}
-        lost_labels = []
-        for old, new in lost.items():
-            parent, _, last = old.rpartition("/")
-            if not parent or not new.startswith(parent + "/") or not new.endswith("/" + last) or new.count("/") <= old.count("/"):
-                r.error(r.line_of(i, old), f"lost_labels: {new!r} must be {old!r} with the lost levels put in before its "
-                        f"last label, e.g. {parent}/1/{last}")
-                continue
-            lost_labels.append((old, new))
-        law = d.get("law", top_law)
-        if not isinstance(law, str) or (law and codes.code_for(law) is None):
-            r.error(r.line_of(i, "law"), f"unknown law {law!r}",
-                    f"the table of codes: {', '.join(l.name for l in codes.LAWS)}, or \"21 NYCRR\"")
-            law = ""
-        own = not top_law or codes.lookup(law) == codes.lookup(top_law)
-        prefix, cite = _code_for(tuple(covers), str(d.get("code", "")), law, own)
-        section = str(d.get("section", ""))
-        became, became_bounds = d.get("became_law"), None
-        if isinstance(became, dict):
-            became_bounds = r.bounds(i, "became_law", became)
-            became = became_bounds.by if became_bounds else None
-        entries.append(Entry(
-            file=file, kind=kind, covers=tuple(covers),
-            effective=r.date(i, "effective", d.get("effective")),
-            became_law=r.date(i, "became_law", became),
-            status=status, source=str(d.get("source", "")), confidence=confidence, note=str(d.get("note", "")).strip(),
-            list_numbering=r.choice(i, "list_numbering", d.get("list_numbering"), ("auto", "artifact", "real"), "auto"),
-            section=section, code_prefix=prefix, code_cite=cite, anchors=tuple(anchors),
-            fragments=tuple(fragments), line=r.line_of(i),
-            known_from=r.date(i, "known_from", d.get("known_from")),
-            known_until=r.date(i, "known_until", d.get("known_until")), options=tuple(options),
-            format=r.choice(i, "format", d.get("format"), ("plain", "lbdc", "bill"), ""),
-            lost_labels=tuple(lost_labels), became_law_bounds=became_bounds, cite=str(d.get("cite", "")), law=law))
-        e = entries[-1]
-        if e.known_from is not None and e.known_until is not None and e.known_from >= e.known_until:
-            r.error(r.line_of(i, "known_until"),
-                    f"known_from = {e.known_from} is not before known_until = {e.known_until}: the text would be "
-                    "known in force on no day (known_until is the first day it is no longer known)",
-                    "swap the two dates, or correct the one that is wrong")
+    entries = [e for i, d in enumerate(documents) if (e := _entry(r, i, d, corpus, top_law)) is not None]
     seen: dict[str, int] = {}
     for e in entries:
         if e.file in seen:
@@ -420,6 +274,191 @@ def load_manifest(corpus: Path) -> Manifest:
     if r.errors:
         raise NavlawError(r.errors)
     return Manifest(path, entries, text, routes, hashlib.sha256(data_bytes).hexdigest())
+
+
+def _read(path: Path) -> tuple[bytes, str]:
+    """The manifest's bytes and its text (line ends made "\\n"); NavlawError if it cannot be read."""
+    if not path.exists() and not path.is_symlink():
+        raise NavlawError([Diagnostic(Severity.ERROR, "the corpus has no manifest.toml", str(path), code="manifest",
+                                      hint="every corpus directory needs a manifest.toml describing its documents")])
+    if path.is_dir():
+        raise NavlawError([Diagnostic(Severity.ERROR, "manifest.toml is a directory, not a file", str(path),
+                                      code="manifest")])
+    data_bytes = read_regular(path, str(path))  # a FIFO or a device is refused, a huge file too
+    try:
+        return data_bytes, data_bytes.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    except UnicodeDecodeError:
+        raise NavlawError([Diagnostic(Severity.ERROR, "manifest.toml is not UTF-8", str(path), code="manifest")]) from None
+
+
+def _toml(r: _Reader, text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+), column (\d+)", str(exc))
+        line = int(m.group(1)) if m else 1
+        raise NavlawError([Diagnostic(Severity.ERROR, f"manifest.toml is not valid TOML: {str(exc).split(' (at')[0]}",
+                                      r.shown, line, int(m.group(2)) if m else 1,
+                                      r.lines[line - 1] if 0 < line <= len(r.lines) else "", "manifest")]) from None
+
+
+def _file(r: _Reader, i: int, d: dict[str, Any], corpus: Path) -> str | None:
+    """A [[document]]'s file, relative to the corpus; None (said) if it has none or is outside it."""
+    file = d.get("file")
+    if not isinstance(file, str) or not file:
+        r.error(r.line_of(i), "a [[document]] without `file`")
+        return None
+    inside = not Path(file).is_absolute() and (corpus / file).resolve().is_relative_to(corpus.resolve())
+    if not inside:
+        r.error(r.line_of(i, "file"), f"the file {file!r} must be inside the corpus directory",
+                "name documents by their path relative to manifest.toml, without '..'")
+        return None
+    file = Path(file).as_posix()  # "./a.txt" and "a.txt" are one file
+    if (corpus / file).exists() and not (corpus / file).is_file():
+        r.error(r.line_of(i, "file"), f"{file!r} named here is not a regular file (a directory, a FIFO or a "
+                "device): navlaw reads law texts from regular files")
+    elif not (corpus / file).is_file():
+        r.error(r.line_of(i, "file"), f"the file {file!r} named here does not exist in {corpus}")
+    return file
+
+
+def _entry(r: _Reader, i: int, d: dict[str, Any], corpus: Path, top_law: str) -> Entry | None:
+    """One [[document]], its errors said through ``r``; None when it names no file navlaw can take."""
+    for k in sorted(set(d) - DOCUMENT_KEYS):
+        r.error(r.line_of(i, k), f"unknown key {k!r} in a [[document]]",
+                f"known keys: {', '.join(sorted(DOCUMENT_KEYS))}")
+    file = _file(r, i, d, corpus)
+    if file is None:
+        return None
+    kind = r.choice(i, "kind", d.get("kind"), KINDS)
+    status = r.choice(i, "status", d.get("status"), STATUSES, "in-force")
+    confidence = r.choice(i, "confidence", d.get("confidence"), CONFIDENCES, "inferred")
+    covers = d.get("covers", [])
+    if not isinstance(covers, list) or not all(isinstance(c, str) for c in covers):
+        r.error(r.line_of(i, "covers"), "covers must be a list of provision ids, e.g. [\"12-a\"]")
+        covers = []
+    for key in ("source", "note", "section", "code", "received_as", "cite"):
+        if key in d and not isinstance(d[key], str):
+            r.error(r.line_of(i, key), f"{key} must be a string in quotes, not {d[key]!r}")
+    anchors, fragments, options, lost_labels = _anchors(r, i, d), _fragments(r, i, d), _options(r, i, d), _lost_labels(r, i, d)
+    law = d.get("law", top_law)
+    if not isinstance(law, str) or (law and codes.code_for(law) is None):
+        r.error(r.line_of(i, "law"), f"unknown law {law!r}",
+                f"the table of codes: {', '.join(l.name for l in codes.LAWS)}, or \"21 NYCRR\"")
+        law = ""
+    own = not top_law or codes.lookup(law) == codes.lookup(top_law)
+    prefix, cite = _code_for(tuple(covers), str(d.get("code", "")), law, own)
+    became, became_bounds = d.get("became_law"), None
+    if isinstance(became, dict):
+        became_bounds = r.bounds(i, "became_law", became)
+        became = became_bounds.by if became_bounds else None
+    e = Entry(
+        file=file, kind=kind, covers=tuple(covers),
+        effective=r.date(i, "effective", d.get("effective")),
+        became_law=r.date(i, "became_law", became),
+        status=status, source=str(d.get("source", "")), confidence=confidence, note=str(d.get("note", "")).strip(),
+        list_numbering=r.choice(i, "list_numbering", d.get("list_numbering"), ("auto", "artifact", "real"), "auto"),
+        section=str(d.get("section", "")), code_prefix=prefix, code_cite=cite, anchors=anchors, fragments=fragments,
+        line=r.line_of(i), known_from=r.date(i, "known_from", d.get("known_from")),
+        known_until=r.date(i, "known_until", d.get("known_until")), options=options,
+        format=r.choice(i, "format", d.get("format"), formats.names(), ""),
+        lost_labels=lost_labels, became_law_bounds=became_bounds, cite=str(d.get("cite", "")), law=law)
+    if e.known_from is not None and e.known_until is not None and e.known_from >= e.known_until:
+        r.error(r.line_of(i, "known_until"),
+                f"known_from = {e.known_from} is not before known_until = {e.known_until}: the text would be "
+                "known in force on no day (known_until is the first day it is no longer known)",
+                "swap the two dates, or correct the one that is wrong")
+    return e
+
+
+def _anchors(r: _Reader, i: int, d: dict[str, Any]) -> tuple[Anchor, ...]:
+    """[document.anchors]: "phrase" = { date = …, source = … } (or known between bounds)."""
+    anchors = []
+    given_anchors = d.get("anchors") or {}
+    if not isinstance(given_anchors, dict):
+        r.error(r.line_of(i, "anchors"), "anchors must be a table: [document.anchors] with "
+                "\"phrase\" = { date = YYYY-MM-DD, source = \"...\" }")
+        given_anchors = {}
+    for phrase, a in given_anchors.items():
+        if not isinstance(a, dict) or not ("date" in a or "after" in a or "by" in a):
+            r.error(r.line_of(i, phrase), f"anchor {phrase!r} needs a date: {{ date = YYYY-MM-DD, source = \"...\" }} "
+                    "(or, known only between bounds, { after = YYYY-MM-DD, by = YYYY-MM-DD, source = \"...\" })")
+            continue
+        for k in sorted(set(a) - ANCHOR_KEYS):
+            r.error(r.line_of(i, phrase), f"unknown key {k!r} in anchor {phrase!r}")
+        conf = r.choice(i, phrase, a.get("confidence"), CONFIDENCES, "inferred")
+        if "after" in a or "by" in a:
+            b = r.bounds(i, phrase, a, "anchor ")
+            if b:
+                anchors.append(Anchor(phrase, b.by, str(a.get("source", "")), conf, b))
+            continue
+        date = r.date(i, phrase, a.get("date"), "anchor ")
+        if date:
+            anchors.append(Anchor(phrase, date, str(a.get("source", "")), conf))
+    return tuple(anchors)
+
+
+def _fragments(r: _Reader, i: int, d: dict[str, Any]) -> tuple[Fragment, ...]:
+    """[[document.fragments]]: covers = "id", lines = [first, last], and the fragment's own facts."""
+    fragments = []
+    given_fragments = d.get("fragments", [])
+    if not isinstance(given_fragments, list) or not all(isinstance(f, dict) for f in given_fragments):
+        r.error(r.line_of(i, "fragments"), "fragments must be an array of tables: write each under "
+                "[[document.fragments]] with covers = \"id\" and lines = [first, last]")
+        given_fragments = []
+    for f in given_fragments:
+        cov = f.get("covers", "")
+        if not isinstance(cov, str):
+            r.error(r.line_of(i, "fragments"), f"a fragment's covers must be one provision id in quotes, not {cov!r}")
+            continue
+        line = r.line_of(i, "covers", f'"{cov}"')
+        for k in sorted(set(f) - FRAGMENT_KEYS):
+            r.error(line, f"unknown key {k!r} in a fragment")
+        lines = f.get("lines")
+        if not (isinstance(lines, list) and len(lines) == 2 and all(isinstance(x, int) for x in lines)
+                and 1 <= lines[0] <= lines[1]):
+            r.error(line, f"fragment {cov!r} needs lines = [first, last] (1-based, first <= last)")
+            continue
+        fragments.append(Fragment(cov, (lines[0], lines[1]), r.date(i, "effective", f.get("effective"), "fragment "),
+                                  r.choice(i, "confidence", f.get("confidence"), CONFIDENCES, "inferred"),
+                                  str(f.get("note", ""))))
+    return tuple(fragments)
+
+
+def _options(r: _Reader, i: int, d: dict[str, Any]) -> tuple[tuple[str, str, str], ...]:
+    """[document.options]: "provision id" = "option" or "option=choice"."""
+    options = []
+    given_options = d.get("options", {})
+    if not isinstance(given_options, dict):
+        r.error(r.line_of(i, "options"), "options must be a table: [document.options] with "
+                "\"provision id\" = \"option\" or \"option=choice\"")
+        given_options = {}
+    for pid, value in given_options.items():
+        if not isinstance(value, str) or not re.fullmatch(r"[a-z_]+(?:=[a-z0-9-]+)?", value):
+            r.error(r.line_of(i, pid), f"option of {pid!r} must be a quote option name, e.g. \"docking=tug\", "
+                    f"not {value!r}")
+            continue
+        name, _, chosen = value.partition("=")
+        options.append((pid, name, chosen))
+    return tuple(options)
+
+
+def _lost_labels(r: _Reader, i: int, d: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """[document.lost_labels]: "12/3/b/ii" = "12/3/b/1/ii", the id the text's labels give = the cited one."""
+    lost = d.get("lost_labels", {})
+    if not isinstance(lost, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in lost.items()):
+        r.error(r.line_of(i, "lost_labels"), "lost_labels must be a table of provision ids: [document.lost_labels] "
+                "with \"12/3/b/ii\" = \"12/3/b/1/ii\" (the id the text's labels give = the id the legislature cites)")
+        lost = {}
+    lost_labels = []
+    for old, new in lost.items():
+        parent, _, last = old.rpartition("/")
+        if not parent or not new.startswith(parent + "/") or not new.endswith("/" + last) or new.count("/") <= old.count("/"):
+            r.error(r.line_of(i, old), f"lost_labels: {new!r} must be {old!r} with the lost levels put in before its "
+                    f"last label, e.g. {parent}/1/{last}")
+            continue
+        lost_labels.append((old, new))
+    return tuple(lost_labels)
 
 
 def _routes(r: _Reader, given: object) -> tuple[Route, ...]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, cast
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, Tree
@@ -44,21 +44,23 @@ class _Lines(Transformer[Token, list[Line]]):
     def start(self, items: list[list[Line]]) -> list[Line]:
         return items[0]
 
-    def lines(self, items: list[list[Line] | Line]) -> list[Line]:
+    def lines(self, items: list[Any]) -> list[Line]:
+        """``lines: (lines line)?``: the list so far and one more Line (Lark gives them as one list)."""
         if not items:
             return []
-        acc, line = items
-        acc.append(line)  # type: ignore[union-attr,arg-type]
-        return acc  # type: ignore[return-value]
+        acc: list[Line] = items[0]
+        acc.append(items[1])
+        return acc
 
     def blank(self, items: list[Token]) -> Line:
         t = items[0]
-        return Line("blank", t.start_pos, t.end_pos, 0, (), t.end_pos - 1, "")  # type: ignore[arg-type,operator]
+        end = t.end_pos or 0  # Lark's positions are Optional; the lexer sets them on every token
+        return Line("blank", t.start_pos or 0, end, 0, (), end - 1, "")
 
     def _make(self, kind: str, items: list[Token]) -> Line:
         first, last = items[0], items[-1]
         indent = len(first) if first.type == "INDENT" else 0
-        return Line(kind, first.start_pos, last.end_pos, indent, (), last.start_pos,  # type: ignore[arg-type]
+        return Line(kind, first.start_pos or 0, last.end_pos or 0, indent, (), last.start_pos or 0,
                     last.value.split("\n", 1)[0])
 
     def provision(self, items: list[Token]) -> Line:
@@ -67,7 +69,8 @@ class _Lines(Transformer[Token, list[Line]]):
         first, tok = items[0], items[-1]
         indent = len(first) if first.type == "INDENT" else 0
         value: str = tok.value
-        base: int = tok.start_pos  # type: ignore[assignment]
+        base = tok.start_pos or 0
+        end = tok.end_pos or 0
         label_re, old_re = _label_patterns()
         labels: list[Label] = []
         pos = 0
@@ -83,10 +86,10 @@ class _Lines(Transformer[Token, list[Line]]):
             labels.append(Label(m.group().rstrip(), base + m.start(), base + m.end(), old))
             pos = m.end()
         body = value[pos:].split("\n", 1)[0]
-        body_start = base + pos if body else tok.end_pos - 1  # type: ignore[operator]
-        return Line("provision", first.start_pos, tok.end_pos, indent, tuple(labels), body_start, body)  # type: ignore[arg-type]
+        body_start = base + pos if body else end - 1
+        return Line("provision", first.start_pos or 0, end, indent, tuple(labels), body_start, body)
 
-    def __default__(self, data, children, meta):  # type: ignore[no-untyped-def]
+    def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
         if str(data).startswith("_"):  # Lark's helpers for repetitions: it inlines them itself
             return Tree(data, children)
         return self._make(str(data), children)
@@ -103,9 +106,40 @@ class _Lines(Transformer[Token, list[Line]]):
 def _label_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """LABEL and OLD_LABEL as the grammar defines them (they live inside the PROVISION token, so
     only a lexer-only Lark, which keeps every terminal, can hand them out)."""
-    terminals = Lark(GRAMMAR.read_text(encoding="utf-8"), parser=None, lexer="basic")
-    return (re.compile(terminals.get_terminal("LABEL").pattern.to_regexp()),
-            re.compile(terminals.get_terminal("OLD_LABEL").pattern.to_regexp()))
+    return re.compile(_terminal("LABEL")), re.compile(_terminal("OLD_LABEL"))
+
+
+@lru_cache(maxsize=1)
+def _terminals() -> Lark:
+    """The grammar's terminals, every one kept (a lexer-only Lark), for the parts of a line that live
+    inside one token: the labels of a labelled line, the number and mark of a heading."""
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser=None, lexer="basic")
+
+
+def _terminal(name: str) -> str:
+    return str(_terminals().get_terminal(name).pattern.to_regexp())
+
+
+@lru_cache(maxsize=1)
+def _heading_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    t = _terminal
+    section = re.compile(f"(?P<star>{t('SECTION_STAR')})?{t('SECTION_SIGN')}(?P<num>{t('SECTION_NUMBER')})"
+                         f"(?P<sep>{t('SECTION_SEP')})?[ \t]*(?P<heading>.*)")
+    division = re.compile(f"(?P<word>{t('ARTICLE_WORD')}|{t('PART_WORD')})[ \t]+(?P<num>{t('ARTICLE_NUMBER')})"
+                          "[ \t]*[—–.-]?[ \t]*(?P<heading>.*)")
+    return section, division
+
+
+def section_head(body: str) -> re.Match[str] | None:
+    """A section heading read with the grammar's SECTION_HEAD parts: groups ``star`` (LBDC's "*" of a
+    section that expires), ``num`` ("89-b"), ``sep`` and ``heading`` (the rest of the line)."""
+    return _heading_patterns()[0].match(body)
+
+
+def article_head(body: str) -> re.Match[str] | None:
+    """An article, rule or part heading read with the grammar's ARTICLE_HEAD and PART_HEAD parts:
+    groups ``word`` ("Article", "JOINT RULE", "PART"), ``num`` and ``heading``."""
+    return _heading_patterns()[1].match(body)
 
 
 def labels_at(text: str, pos: int, end: int) -> tuple[tuple[Label, ...], int]:

@@ -1,24 +1,18 @@
 """The tree builder's reading of published layouts: labels inside a line, LBDC records, tables of
-contents, article headings under "ARTICLE 1" (see compiler/frontend/layout.py for the patterns)."""
+contents, article headings under "ARTICLE 1" (see compiler/frontend/layout.py for the patterns), and the
+layouts of formats/lbdc.py (record lines) and formats/nycrr.py (Westlaw's rules)."""
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 
 from navlaw.diagnostics import Severity
 from navlaw.frontend import labels as L
-from navlaw.frontend import codes, layout
-from navlaw.frontend.building import _ARTICLE_RE, _SECTION_RE, BuilderBase, _B
+from navlaw.frontend import layout
+from navlaw.frontend.formats import lbdc, nycrr
+from navlaw.frontend.building import BuilderBase, _B
 from navlaw.frontend.nodes import Article, Part, Section, Text
-from navlaw.frontend.parse import Line, line_at
-
-
-# Westlaw's NYCRR: "51.1 Sandy Hook pilot apprentices." and the compilation's header lines
-# ("TITLE 21. MISCELLANEOUS", "CHAPTER II. BOARD OF COMMISSIONERS OF PILOTS", "STATE COMPILATION OF …").
-_NYCRR_SECTION_RE = re.compile(r"(?P<num>[0-9]{1,4}\.[0-9]{1,4}(?:-[a-z])?)[ \t]+(?P<rest>[A-Z][^\n]*)$")
-_COMPILATION_RE = re.compile(r"(?:TITLE|CHAPTER|SUBCHAPTER)[ \t]+[0-9IVXLC]+[A-Z]?\.[ \t]+[A-Z][^a-z]*$"
-                             r"|(?:STATE|OFFICIAL)[ \t]+COMPILATION[ \t]+OF[ \t]+CODES")
+from navlaw.frontend.parse import Line, article_head, line_at, section_head
 
 
 def _candidates(text: str) -> list[int]:
@@ -143,7 +137,7 @@ class PublishedLayouts(BuilderBase):
         """The number of the section whose heading is the last at or before line ``i``, if any."""
         for j in range(i, -1, -1):
             if lines[j].kind == "section_head":
-                m = _SECTION_RE.match(lines[j].body)
+                m = section_head(lines[j].body)
                 if m is not None:
                     return layout.section_key(m.group("num"))
         return None
@@ -167,12 +161,11 @@ class PublishedLayouts(BuilderBase):
         navigation; "51.1 Sandy Hook pilot apprentices." (no §: the number has its part's number before
         the point) is the section, in a text whose code is an NYCRR title."""
         body = line.body.strip()
-        if codes.NYCRR_TEXT_RE.match(body) or body == "NY-CRR" or (
-                self.section is None and _COMPILATION_RE.match(body)):
+        if nycrr.title_line(body) or (self.section is None and nycrr.COMPILATION_RE.match(body)):
             self._add(self._container() if self.section is not None else self.part or self.article or self.doc,
                       _B(Text, line.start, line.end, text=[body], flags=["title"], at=line.start + line.indent))
             return True
-        m = _NYCRR_SECTION_RE.match(body)
+        m = nycrr.SECTION_RE.match(body)
         if m is None or not self.code.prefix.endswith("nycrr"):
             return False
         part = self.part.label if self.part is not None else m["num"].split(".")[0]
@@ -191,33 +184,33 @@ class PublishedLayouts(BuilderBase):
 
     # -- LBDC records and tables of contents --
     def _record(self, line: Line) -> None:
-        """An LBDC record line: the record's id says what it holds (layout.record)."""
+        """An LBDC record line: the record's id says what it holds (formats/lbdc.py: record)."""
         self._close_record()
-        if self.record_start >= 0:  # the record before held nothing: its line stays, as a record line, in
-            start, self.record_start = self.record_start, -1  # the part of the law open there (order is kept)
+        if self.rec.start >= 0:  # the record before held nothing: its line stays, as a record line, in
+            start, self.rec.start = self.rec.start, -1  # the part of the law open there (order is kept)
             where = next((c for c in (self.section, self.part, self.article) if c is not None), self.doc)
             self._add(where, _B(Text, start, line.start, text=[self.text[start:line.start].strip()], flags=["record"]))
-        r = layout.record(line.body)
-        self.record, self.record_mode, self.record_start = r, "", line.start
+        r = lbdc.record(line.body)
+        self.rec.record, self.rec.mode, self.rec.start = r, "", line.start
         self.stack = []
         if r.kind == "chapter":
-            self.record_mode, self.article, self.part, self.section = "toc", None, None, None
+            self.rec.mode, self.article, self.part, self.section = "toc", None, None, None
         elif r.kind == "article":
             self.section, self.part = None, None
             node_id, _ = self._unique(self.container_ids, f"article-{r.number}")
             self.article = self._add(self.doc, _B(Article, line.start, line.end, id=node_id, label=r.number,
                                                   at=line.start))
-            self.record_mode = "article"
+            self.rec.mode = "article"
         elif r.kind == "section":
             self.section, self.part = None, None
             container = self._container()
-            self.record_opened = (container, len(container.children))
+            self.rec.opened = (container, len(container.children))
 
     def _close_record(self) -> None:
         """A section record whose text has no heading of its own ("..SO DOC ABC1" / "Purposely left
         blank"): its lines are that section's, which the record id names."""
-        r, opened = self.record, self.record_opened
-        self.record_opened = None
+        r, opened = self.rec.record, self.rec.opened
+        self.rec.opened = None
         if r is None or r.kind != "section" or opened is None:
             return
         container, k = opened
@@ -242,7 +235,7 @@ class PublishedLayouts(BuilderBase):
             return True
         if kind == "text" and not line.body.lstrip().startswith(("Sec", "SEC")) or kind in ("provision", "blank"):
             return False  # the common case, decided without a pattern
-        if self.record_mode == "article":
+        if self.rec.mode == "article":
             return line.kind in ("section_head", "text") and (
                 bool(layout.TOC_HEADER_RE.match(line.body)) or layout.toc_entry(line.body))
         if line.kind == "article_head" and layout.TOC_RANGE_RE.search(line.body):
@@ -293,7 +286,7 @@ class PublishedLayouts(BuilderBase):
         return len(numbers) == 3 and (self.section is None or numbers[0][0] > 1 or any(n[1] for n in numbers))
 
     def _toc_block(self, lines: list[Line], i: int) -> int:
-        self.record_mode, saved = "toc", self.record_mode
+        self.rec.mode, saved = "toc", self.rec.mode
         j = i
         number = -1
         while j < len(lines):
@@ -307,7 +300,7 @@ class PublishedLayouts(BuilderBase):
             number = max(number, layout.toc_number(whole)) if entry else number
             self._toc_line(line)
             j += 1
-        self.record_mode = saved if saved != "article" else "article-toc"
+        self.rec.mode = saved if saved != "article" else "article-toc"
         return j
 
     def _toc_continuation(self, line: Line) -> bool:
@@ -326,14 +319,14 @@ class PublishedLayouts(BuilderBase):
             self.last.text.append(whole)
         else:
             flags = ["toc"] if (layout.toc_entry(whole) or layout.TOC_RANGE_RE.search(whole)
-                                or layout.TOC_HEADER_RE.match(whole) or _ARTICLE_RE.match(whole)) else ["chapter"]
+                                or layout.TOC_HEADER_RE.match(whole) or article_head(whole)) else ["chapter"]
             self._add(self._container(), _B(Text, line.start, line.end, text=[whole], flags=flags, at=line.start + line.indent))
 
     def _article_heading(self, lines: list[Line], i: int) -> int:
         """An article heading written on the lines under "ARTICLE 1" (as LBDC and the constitution
         print them): short lines, centred or in capitals, before the first section or contents line."""
         art = self.last
-        if art.cls not in (Article, Part) or art.heading and self.record_mode != "article":
+        if art.cls not in (Article, Part) or art.heading and self.rec.mode != "article":
             return i
         taken = 0
         while i < len(lines) and taken < 3:

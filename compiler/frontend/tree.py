@@ -8,16 +8,19 @@ text exactly. That is the lossless guarantee `Document.source_text()` and the te
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from navlaw.frontend import labels as L
 from navlaw.diagnostics import Diagnostics, Severity
-from navlaw.frontend.building import _ARTICLE_RE, _SECTION_RE, MAX_DEPTH, MAX_FINDINGS_PER_KIND, _B
+from navlaw.frontend.building import MAX_DEPTH, _B
 from navlaw.frontend.drawings import Drawings
 from navlaw.frontend.normalize import NormalText
-from navlaw.frontend.parse import Line, line_at, parse_lines
+from navlaw.frontend.parse import Line, article_head, line_at, parse_lines, section_head
 from navlaw.frontend.published import PublishedLayouts
 from navlaw.frontend import layout
-from navlaw.frontend.nodes import NAV_LAW, Article, Code, Document, Node, Part, Provision, Section, Table, Text, citation
+from navlaw.frontend.formats import nycrr
+from navlaw.frontend.nodes import (NAV_LAW, Article, Code, Document, Node, Part, Provision, Row, Section, Table, Text,
+                                   citation)
 
 
 class Builder(PublishedLayouts, Drawings):
@@ -41,7 +44,7 @@ class Builder(PublishedLayouts, Drawings):
         self.inline, self.inline_marks = layout.inline_labels(self.text)
         if self.named_sections:
             lines = self._inline_sections(lines)
-        westlaw = "CRR-NY" in self.text  # Westlaw's NYCRR lines, in a text whose code is not said otherwise
+        westlaw = nycrr.westlaw(self.text)  # Westlaw's NYCRR lines, in a text whose code is not said otherwise
         i = 0
         n = len(lines)
         while i < n:
@@ -54,7 +57,7 @@ class Builder(PublishedLayouts, Drawings):
                 self.last.end = line.end
             elif kind == "record_head":
                 self._record(line)
-            elif self.record_mode == "toc":
+            elif self.rec.mode == "toc":
                 self._toc_line(line)
             elif self._toc_starts(lines, i):
                 i = self._toc_block(lines, i)
@@ -82,7 +85,7 @@ class Builder(PublishedLayouts, Drawings):
                 pass
             elif kind == "text" and (self.code.prefix or westlaw) and self._westlaw(line):
                 pass
-            elif kind == "text" and (self.page_ended or layout.chrome(line.body)):
+            elif kind == "text" and (self.page_ended or self.roles.get(line.start) == "chrome"):
                 self._chrome_line(line)
             elif self._continues(lines, i):
                 self._split(line, "continue")
@@ -93,25 +96,25 @@ class Builder(PublishedLayouts, Drawings):
                 self._split(line, "line")
             i += 1
         self._close_record()
-        if self.record_start >= 0:  # a record line with nothing after it
-            self._add(self.doc, _B(Text, self.record_start, len(self.text), text=[self.text[self.record_start:].strip()],
+        if self.rec.start >= 0:  # a record line with nothing after it
+            self._add(self.doc, _B(Text, self.rec.start, len(self.text), text=[self.text[self.rec.start:].strip()],
                                    flags=["record"]))
         self.doc.end = max(self.doc.end, 0)
         self._imply_first_article()
-        self._summarize_suppressed()
+        self.findings.summarize()
         return self._freeze_document()
 
     def _is_title(self, lines: list[Line], i: int) -> bool:
         """A section heading followed, with only blank lines between, by the same heading of the
         same section is a title line ("§ 89-B — Pilotage ..." above "§ 89-b. Pilotage ..."). Two
         different headings under one number are two sections (45-aaaa twice in the consolidation)."""
-        m = _SECTION_RE.match(lines[i].body)
+        m = section_head(lines[i].body)
         j = i + 1
         while j < len(lines) and lines[j].kind == "blank":
             j += 1
         if not m or j >= len(lines) or lines[j].kind != "section_head":
             return False
-        m2 = _SECTION_RE.match(lines[j].body)
+        m2 = section_head(lines[j].body)
 
         def same(a: str, b: str) -> bool:
             return re.sub(r"\W+", " ", a).strip().lower() == re.sub(r"\W+", " ", b).strip().lower()
@@ -130,13 +133,13 @@ class Builder(PublishedLayouts, Drawings):
 
     # -- structure --
     def _article_or_part(self, line: Line, kind: str) -> None:
-        m = _ARTICLE_RE.match(line.body)
+        m = article_head(line.body)
         num = m.group("num") if m else ""
         heading = layout.fold(m.group("heading")) if m else line.body.strip()
         word = "-".join(m.group("word").lower().split()) if m else "article"
         self.stack = []
         self.section = None
-        if (kind == "article_head" and self.record is not None and self.record.kind == "article"
+        if (kind == "article_head" and self.rec.record is not None and self.rec.record.kind == "article"
                 and self.article is not None and self.article.label.lower() == num.lower() and not self.article.children):
             self.article.end = line.end  # "ARTICLE 1" in the record NAVA1 that opened the article
             self.last = self.article
@@ -181,7 +184,7 @@ class Builder(PublishedLayouts, Drawings):
         ("§ 4. Short title.  This chapter ...", "§ 89-a. Pilotage ...; rates. 1. Every ..."), or wrap onto
         the next line of hard-wrapped text; returns the index of the next line to read."""
         line = lines[i]
-        m = _SECTION_RE.match(line.body)
+        m = section_head(line.body)
         assert m is not None  # the grammar's SECTION_HEAD has the same shape
         rest_at = line.body_start + m.start("heading")
         eol = line.body_start + len(line.body)
@@ -210,7 +213,7 @@ class Builder(PublishedLayouts, Drawings):
         """"98. Application of article. The provisions of …" at the start of a page whose text writes no
         "§": a section, not a subdivision, when the number is followed by a heading (a short phrase that
         names, not commands, ending in a period). Read so and said (an info note at the line)."""
-        if (self.section is not None or self.stack or self.section_hint or self.named_sections or self.record is not None
+        if (self.section is not None or self.stack or self.section_hint or self.named_sections or self.rec.record is not None
                 or len(line.labels) != 1 or not line.body[:1].isupper()):
             return False
         label = line.labels[0].text
@@ -236,16 +239,16 @@ class Builder(PublishedLayouts, Drawings):
         """In an LBDC section record, a heading of another section ("§ 4. The emergency tenant protection
         act ... is hereby enacted" in the record ETP1974) is the text that enacted the law, not a section
         of it: kept as text, and said."""
-        r = self.record
+        r = self.rec.record
         if r is None or r.kind != "section":
             return False
-        m = _SECTION_RE.match(line.body)
+        m = section_head(line.body)
         if m is None or m.group("num").lower() == r.number or (self.section is not None and self.section.label.lower() == r.number):
             return False
         self.diag(Severity.INFO, line.start + line.indent, f"the LBDC record {r.id} holds § {m.group('num')}, not "
                   f"§ {r.number}: kept as the record's text (the section that enacts the law), not as a section of it",
                   "lbdc-record")
-        self.record_opened = None
+        self.rec.opened = None
         return True
 
     def _ensure_section(self, offset: int) -> None:
@@ -347,8 +350,7 @@ class Builder(PublishedLayouts, Drawings):
             f"read as a {L.describe(r)} under {parent}")
 
     def _explain_ambiguity(self, label: str, at: int, cands: list[L.Reading], chosen: L.Reading, why: str) -> None:
-        if self._counts.get(("label-ambiguous", Severity.INFO), 0) >= MAX_FINDINGS_PER_KIND:
-            self._counts[("label-ambiguous", Severity.INFO)] += 1
+        if self.findings.full("label-ambiguous", Severity.INFO):
             return
         stack = self.stack
         others = []
@@ -404,7 +406,8 @@ class Builder(PublishedLayouts, Drawings):
         if cls is Provision:
             return Provision(*args, str(b.extra.get("level", "")), str(b.extra.get("old_label", "")))
         if cls is Table:
-            return Table(*args, b.extra["header"], b.extra["rows"], str(b.extra["style"]))  # type: ignore[arg-type]
+            header = cast("Row | None", b.extra["header"])  # drawings.py's table reader puts them there
+            return Table(*args, header, cast("tuple[Row, ...]", b.extra["rows"]), str(b.extra["style"]))
         return cls(*args)
 
     def _freeze_document(self) -> Document:
@@ -420,5 +423,7 @@ _LABEL_DIGITS = re.compile(r"[ \t]*(?:(?:Article|ARTICLE|Part|PART|Section|§+)[
 
 
 def build(nt: NormalText, file: str, code: Code = NAV_LAW, section: str = "",
-          diagnostics: Diagnostics | None = None) -> Document:
-    return Builder(nt, file, code, section, diagnostics).build()
+          diagnostics: Diagnostics | None = None, roles: dict[int, str] | None = None) -> Document:
+    """The tree of ``nt``; ``roles``: the lines its format keeps out of the law (formats.read_lines),
+    by default those any text is searched for (formats.copied_roles)."""
+    return Builder(nt, file, code, section, diagnostics, roles).build()

@@ -11,7 +11,7 @@ import re
 import unicodedata
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
-from navlaw.frontend.normalize import NormalText
+from navlaw.frontend.normalize import NormalText, Stage
 
 # A label or a section number around the edit: "§ 8|8.", "(|b)", "(1|-a)", "4|." — the normalized text
 # just before and after the removed character.
@@ -64,7 +64,7 @@ def check_invisible(nt: NormalText, file: str, diags: Diagnostics) -> None:
                              nt.raw_line(first[0]), "unicode"))
 
 
-def _forward(stage, pos: int) -> int:  # type: ignore[no-untyped-def]
+def _forward(stage: Stage, pos: int) -> int:
     """Where ``pos`` of the text before ``stage`` is in the text after it."""
     shift = 0
     for e in stage.edits:
@@ -75,7 +75,7 @@ def _forward(stage, pos: int) -> int:  # type: ignore[no-untyped-def]
     return pos + shift
 
 
-def _raw_linecol(nt: NormalText, pos: int, stage) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+def _raw_linecol(nt: NormalText, pos: int, stage: Stage) -> tuple[int, int]:
     """The raw line and column of ``pos`` in the text before ``stage``."""
     k = nt.stages.index(stage)
     for earlier in reversed(nt.stages[:k]):

@@ -22,11 +22,11 @@ from navlaw.frontend import codes
 from navlaw.frontend.acts import codes_held
 from navlaw.frontend.codes import Code
 from navlaw.frontend.corpus import Corpus
-from navlaw.frontend.layout import record
+from navlaw.frontend.formats.lbdc import record
+from navlaw.frontend.formats.lbdc_update import UPDATE_RE
 from navlaw.law.timeline import TextVersion, Timeline
 
 
-_UPDATE = re.compile(r"(?m)^\.\.SO DOC[ \t]+(?P<id>\S+)[ \t]+\*(?P<action>[A-Z]+)\*.*$")
 _NAMED = re.compile(r"(?<!\d)(\d{4})(\d{2})(\d{2})\.UPDATE")
 
 
@@ -51,7 +51,7 @@ def updates_of(corpus: Corpus) -> list[Update]:
         e = c.entry
         when, phrase = (e.effective, "the manifest's effective date") if e is not None and e.effective else (
             _named_date(Path(c.source.path).name))
-        for m in _UPDATE.finditer(text):
+        for m in UPDATE_RE.finditer(text):
             out.append(Update(c.source.path, text.count("\n", 0, m.start()) + 1, m.group(0).rstrip(), m.group("id"),
                               m.group("action"), when, phrase))
     return out

@@ -1,4 +1,4 @@
-"""A bill as printed, reduced to its text: line numbers, page headers ("S. 4417  2", "A. 3007--A   12"),
+"""A bill as printed (a plain print, LBDC's HTML print, a Markdown export), reduced to its text: line numbers, page headers ("S. 4417  2", "A. 3007--A   12"),
 the EXPLANATION footer, LBD codes and a Markdown export's header (a `## Full Text` section) are not the
 act. What is left is a list of (raw line number, column offset, text) — the offset map every diagnostic
 uses to point at the file as received. Justified spacing is folded where an instruction is read.
@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import re
 from typing import NamedTuple
+
+from navlaw.frontend.formats.base import Decoded, SourceLine, decode_text, lines_by_role
+
+name = "bill"
 
 
 class PrintLine(NamedTuple):
@@ -198,3 +202,51 @@ def furniture(line: str) -> bool:
     """Whether a line is a bill print's furniture (its page header, the EXPLANATION footer, its LBD code),
     for the tree builder, which keeps such a line flagged, out of the law."""
     return bool(_PAGE_HEADER.match(line) or _EXPLANATION.match(line) or _EXPLANATION_2.match(line) or _LBD.match(line))
+
+
+def line_role(body: str) -> str | None:
+    """"furniture" for a line of the print that is not the act (its content after indentation)."""
+    if ("EXPLANATION" in body or "LBD" in body or "old law" in body or body[:2] in ("S.", "A.")) and furniture(body):
+        return "furniture"
+    return None
+
+
+# How a bill names itself at its head, and its footer: a bill given as law text is said to be one.
+_BILL = re.compile(r"(?im)^\s*(?:\*\*Bill\s+ID:\*\*|##\s+Full\s+Text\b|AN\s+ACT\s+to\s+(?:amend|add|repeal)\b|"
+                   r"The\s+People\s+of\s+the\s+State\s+of\s+New\s+York,\s+represented|EXPLANATION--Matter\s+in\b)")
+_BILL_HEAD = 8192
+
+
+def named(text: str) -> re.Match[str] | None:
+    """Where the text says it is a bill: at its head ("AN ACT to amend …", "**Bill ID:**"), or the
+    print's footer ("EXPLANATION--Matter in …") with what follows it."""
+    bill = _BILL.search(text[:_BILL_HEAD])
+    if bill is None and "EXPLANATION--Matter" in text:
+        bill = _BILL.search(text, text.index("EXPLANATION--Matter") - 1)
+    return bill
+
+
+def first_named_line(text: str) -> int:
+    m = _BILL.search(text)
+    return text.count("\n", 0, m.start()) + 1 if m else 1
+
+
+def detect(data: bytes) -> float:
+    head = data[:_BILL_HEAD].decode("utf-8", "replace")
+    if _PRE.search(head) and "EXPLANATION--Matter" in head:
+        return 0.8  # LBDC's HTML print: the act is in its <PRE> block
+    return 0.8 if _BILL.search(head) is not None or b"EXPLANATION--Matter" in data else 0.0
+
+
+def decode(data: bytes, path: str) -> Decoded:
+    return decode_text(data, path)
+
+
+def refuse(text: str, path: str) -> None:
+    return None
+
+
+def lines(text: str) -> list[SourceLine]:
+    """A print read as law text: the print's furniture is kept out of the law, line by line (an act
+    read as an act goes through ``clean``, which also takes out the line numbers)."""
+    return lines_by_role(text, line_role)
