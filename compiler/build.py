@@ -122,7 +122,7 @@ def fee_module(result: Law, previous: Path | None = None) -> dict[str, str]:
         rule = result.timeline.section_on(section, day).from_rule
         return max((d for d in dates if d <= day), default=None), texts >= 2 or rule
 
-    plans = build_plans(result.tariffs, RouteTable(result.corpus.manifest.routes))
+    plans = build_plans(result.tariffs, RouteTable.of(result.corpus.manifest))
     sources = sources_of(result.corpus)
     files = render(plans, result.tariffs, sources, version if result.timeline is not None else None)
     return attach(files, plans, package_version(result.tariffs, sources), previous)

@@ -183,7 +183,7 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
     from navlaw.report.tariffs import tariff_text
     from navlaw.tariffs.routes import RouteTable
 
-    family = RouteTable(corpus.manifest.routes).family(args.route) if args.route else ()
+    family = RouteTable.of(corpus.manifest).family(args.route) if args.route else ()
     chosen = [t for t in tariffs if not args.route or t.route in family]
     if args.route and not chosen:
         routes = sorted({t.route for t in tariffs if t.route})

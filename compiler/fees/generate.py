@@ -22,7 +22,7 @@ from navlaw.cache import jinja_bytecode
 from navlaw.fees.names import V, comment, constant_roles, docstring, ident, ident_plain, prefixes, pystr, text
 from navlaw.fees.package import header_lines, pyproject
 from navlaw.fees.trace_gen import Traces, Versions, fmt_literal, work
-from navlaw.fees.plans import ONE_PERSON, ROUNDED_BASE, board_refusal, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
+from navlaw.fees.plans import ROUNDED_BASE, board_refusal, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
 from navlaw.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
 from navlaw.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       to_json)
@@ -121,12 +121,12 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
     """Code for one option: validate the value, then one line per matching tariff."""
     name = opt.name
     tariffs = list(dict.fromkeys(t for ts in plan.with_base.values() for t in ts if getattr(t, "option", "") == name)) + \
-              [t for t in plan.rule_fees if getattr(t, "option", "") == ("docking" if name == "undocking" else name)]
+              [t for t in plan.rule_fees if getattr(t, "option", "") == plan.priced_by(name)]
     out = [f"value = options.get({pystr(name)})"]
-    if name in ONE_PERSON and tariffs:  # the same person priced twice: charged once
-        partner = ONE_PERSON[name]
+    partner = plan.partner(name)
+    if partner and tariffs:  # the same person priced twice: charged once
         out += [f"if value is not None and flag(value, {pystr(name)}) and options.get({pystr(partner)}):",
-                f"    notes.append({pystr(one_person_note(name, tariffs[0].citation))})",
+                f"    notes.append({pystr(one_person_note(name, partner, tariffs[0].citation))})",
                 "    value = None"]
     indent = "    "
     if opt.kind == "flag" and opt.most > 1:  # each shift, each anchoring
@@ -165,7 +165,7 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
             pct = mod.const(f"{pre}_PERCENT", t.percent.value, t.title)  # type: ignore[union-attr]
             of = "zone2()" if t.of == "zone-2-base-rate" else "base"
             what = "the Zone 2 base rate" if t.of == "zone-2-base-rate" else "the regular pilotage fee"
-            desc = label_for(name, choice_value)
+            desc = label_for(plan, name, choice_value)
             if opt.kind == "hours":
                 if t.per == "24 hours":
                     lines += ["periods = started(amount_of, HOURS_PER_DAY)",
@@ -302,8 +302,9 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
                             f"{t.numerator}/{t.denominator} of ", V("formula.replace('PU', str(used))"))
                 num = mod.const(f"{ident(t.provision)}_NUMERATOR", Decimal(t.numerator))
                 den = mod.const(f"{ident(t.provision)}_DENOMINATOR", Decimal(t.denominator))
-                block += ["miles = options.get(\"miles\")",
-                          "if miles is not None and number(miles, \"miles\") < " + miles + ":",
+                by_miles = next((o.name for o in plan.options if o.kind == "miles"), "")
+                block += [f'miles = options.get("{by_miles}")',
+                          f'if miles is not None and number(miles, "{by_miles}") < ' + miles + ":",
                           f"    base = cents(exact * {num} / {den})",
                           f"    lines[0] = Line({desc}, base, {pystr(t.citation)}, "
                           + work(["({1}) × {2} / {3}", "piloted {4} miles, under " + str(t.condition_miles.value) +
@@ -346,7 +347,7 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
                 body += block
     option_code: list[str] = []
     for opt in plan.options:
-        if opt.name == "miles" or opt.kind == "amount":
+        if opt.kind in ("miles", "amount"):
             continue
         option_code += _option_block(mod, plan, texts, opt, route)
     if option_code:

@@ -7,7 +7,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Callable
 
-from navlaw.fees.plans import (ONE_PERSON, board_refusal, ROUNDED_BASE, OPTION_ORDER, Option, Plan, board_line_words, instead_note,
+from navlaw.fees.plans import (board_refusal, ROUNDED_BASE, Option, Plan, board_line_words, instead_note,
                                  established, label_for, one_person_note)
 from navlaw.runtime import (FeeError, Line, Period, Quote, board_amount, cents, check_options, choice, exclusive,
                               choices as choose_many, clamp, day, flag, number, occurrences, started, times,
@@ -93,9 +93,10 @@ def _quote_on(plan: Plan, route: str, base: BracketSchedule, given: Decimal | No
         raise FeeError(f"{u} pilotage units fall in no bracket of {base.citation}")
     base_amount = cents(base.fee(u))
     fraction = next((t for t in extras if isinstance(t, FractionOfRate)), None)
-    miles = options.get("miles")
+    by_miles = next((o.name for o in plan.options if o.kind == "miles"), "")
+    miles = options.get(by_miles) if by_miles else None
     if miles is not None and fraction is not None:
-        m = number(miles, "miles")
+        m = number(miles, by_miles)
         if fraction.condition_miles and m < fraction.condition_miles.value:
             frac_amount = cents(base.fee(u) * fraction.numerator / fraction.denominator)
             lines.append(Line(f"Transporting charge, piloted under {fraction.condition_miles.value} miles: "
@@ -125,16 +126,16 @@ def _quote_on(plan: Plan, route: str, base: BracketSchedule, given: Decimal | No
         return zone2
 
     instead: list[str] = []
-    for name in OPTION_ORDER:
-        if name not in options or name == "miles":
+    for name in (d.name for d in plan.decls):
+        if name not in options:
             continue
         opt = next(o for o in plan.options if o.name == name)
-        if opt.kind == "amount":
+        if opt.kind in ("amount", "miles"):
             continue  # a board's amount, entered: its line comes with the base (_board_lines)
-        partner = ONE_PERSON.get(name, "")
+        partner = plan.partner(name)
         if partner and partner in options and flag(options[name], name) and options[partner]:
             t = next(t for t in plan.rule_fees if getattr(t, "option", "") == name)
-            notes.append(one_person_note(name, t.citation))
+            notes.append(one_person_note(name, partner, t.citation))
             continue
         for value in _occurrences(opt, options[name]):  # each stop, shift, delay, station on its own
             _option_lines(plan, opt, value, extras, when, u, base_amount, zone2_amount, lines, notes, instead)
@@ -171,13 +172,13 @@ def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTarif
     elif opt.kind == "choice":
         value = choice(value, name, opt.choices)
     candidates = [t for t in list(extras) + list(plan.rule_fees)
-                  if getattr(t, "option", "") == ("docking" if name == "undocking" else name)
+                  if getattr(t, "option", "") == plan.priced_by(name)
                   and (opt.kind != "choice" or getattr(t, "choice", "") == value)]
     t = candidates[0]
     if t in plan.rule_fees and not t.effective.contains(when):
         raise FeeError(f"{name}: {t.citation} is not in force on {when.isoformat()} (in force from "
                        f"{t.effective.start})")
-    label = label_for(name, str(value) if opt.kind == "choice" else "")
+    label = label_for(plan, name, str(value) if opt.kind == "choice" else "")
     if isinstance(t, Percentage):
         hours = number(value, name, allow_zero=True) if opt.kind == "hours" else None
         if hours is not None and hours == 0:

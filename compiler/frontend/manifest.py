@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from navlaw.frontend import codes
+from navlaw.frontend.options import OptionDecl, read_options
 from navlaw.diagnostics import Diagnostic, NavlawError, Severity
 from navlaw.frontend.load import read_regular
 
@@ -123,6 +124,7 @@ class Manifest:
     text: str = field(repr=False, default="")
     routes: tuple[Route, ...] = ()
     sha256: str = ""  # of the bytes read: what the build's record of its corpus is made from
+    options: tuple[OptionDecl, ...] = ()  # the [[option]] table (compiler/frontend/options.py)
 
 
 class _Reader:
@@ -266,7 +268,7 @@ def load_manifest(corpus: Path) -> Manifest:
         src = r.lines[line - 1] if 0 < line <= len(r.lines) else ""
         raise NavlawError([Diagnostic(Severity.ERROR, f"manifest.toml is not valid TOML: {str(exc).split(' (at')[0]}",
                                       str(path), line, int(m.group(2)) if m else 1, src, "manifest")]) from None
-    unknown_top = set(data) - {"document", "route", "law"}
+    unknown_top = set(data) - {"document", "route", "option", "law"}
     top_law = data.get("law", "")
     if not isinstance(top_law, str) or (top_law and codes.code_for(top_law) is None):
         r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith("law")), 0),
@@ -360,7 +362,7 @@ def load_manifest(corpus: Path) -> Manifest:
                     "\"provision id\" = \"option\" or \"option=choice\"")
             given_options = {}
         for pid, value in given_options.items():
-            if not isinstance(value, str) or not re.fullmatch(r"[a-z_]+(?:=[a-z0-9-]+)?", value):
+            if not isinstance(value, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*(?:=[a-z0-9-]+)?", value):
                 r.error(r.line_of(i, pid), f"option of {pid!r} must be a quote option name, e.g. \"docking=tug\", "
                         f"not {value!r}")
                 continue
@@ -417,9 +419,10 @@ def load_manifest(corpus: Path) -> Manifest:
     if not data.get("document"):
         r.error(1, "the manifest lists no [[document]]")
     routes = _routes(r, data.get("route", []))
+    options = read_options(data.get("option", []), r.lines, r.error)
     if r.errors:
         raise NavlawError(r.errors)
-    return Manifest(path, entries, text, routes, hashlib.sha256(data_bytes).hexdigest())
+    return Manifest(path, entries, text, routes, hashlib.sha256(data_bytes).hexdigest(), options)
 
 
 def _routes(r: _Reader, given: object) -> tuple[Route, ...]:

@@ -217,7 +217,8 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     # tariffs: every amount from the plans the fee module is generated from (compiler/site/money.py)
     from navlaw.fees.plans import build_plans
     from navlaw.tariffs.routes import RouteTable
-    plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
+    table = RouteTable.of(corpus.manifest)
+    plans = build_plans(tariffs, table)
     quotes = Quotes(plans)
     routes = []
     names = {r.id: r.name for r in corpus.manifest.routes}
@@ -229,8 +230,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         routes.append({"name": names[route], "route": route, "complete": prove(tariffs, route),
                        "chart": fee_chart(route, names[route], dated, quotes, on) + rate_chart(route, names[route], dated, quotes, on),
                        "schedules": [_schedule_view(t, P, on, quotes) for t in scheds],
-                       "others": [_other_view(t, P) for t in tariffs if t.route in (route, "hudson" if
-                                  route.startswith("hudson") else route) and not isinstance(t, BracketSchedule)
+                       "others": [_other_view(t, P) for t in tariffs if t.route in table.family(route) and not isinstance(t, BracketSchedule)
                                   and t.kind != "penalty"]})
     out["tariffs.md"] = env.get_template("tariffs.md.j2").render(routes=routes, on=on.isoformat())
     by_article = [(_article_name(a), article_page[id(a)], [x for x in secs if x in composed]) for a, secs in articles]

@@ -22,20 +22,6 @@ from navlaw.runtime import clamp as clamp_units
 from navlaw.tariffs.formula import Expr, describe, evaluate
 
 
-
-OPTION_TITLES = {  # what a quote line, a tariff title and the site call each option
-    "second_pilot": "Second pilot", "launch": "Launch fee", "station_closed": "Pilot transport, station closed",
-    "docking": "Docking", "undocking": "Undocking", "shifting": "Shifting", "anchoring": "Anchoring",
-    "stop_hours": "Intermediate stop", "ice_detention_hours": "Detained by ice", "ice_second_pilot": "Second pilot (ice)",
-    "delay_hours": "Delay for the vessel's convenience", "dismissed": "Dismissed without rendering services",
-    "detained_hours": "Detained on board", "standby_hours": "Standing by", "departure_delay_hours": "Departure delayed",
-    "no_notice": "Arrival without prior notice", "cancellation": "Late cancellation",
-    "late_arrival_hours": "Late arrival at the pilot station", "late_order": "Late ordering of pilot",
-    "capital_expense_fund_surcharge": "Capital expense fund surcharge", "communication_fee": "Communication fee",
-    "retirement_surcharge": "Retirement surcharge set by the board",
-}
-
-
 @dataclass(frozen=True)
 class Source:
     """Where a value was read: raw-file offsets [start, end), 1-based line:column, the raw characters."""

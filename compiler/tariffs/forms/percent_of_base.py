@@ -10,7 +10,7 @@ from typing import Iterator
 
 from navlaw.diagnostics import Severity
 from navlaw.frontend.nodes import Node
-from navlaw.tariffs.model import OPTION_TITLES, AnyTariff, Amount, Effective, FlatFee, Percentage, PerUnitFee
+from navlaw.tariffs.model import AnyTariff, Amount, Effective, FlatFee, Percentage, PerUnitFee
 from navlaw.frontend import numbers as W
 from navlaw.tariffs.reading import Ctx, slug, default_start, prose, rx
 
@@ -104,7 +104,7 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                 notes.append(reading[0].upper() + reading[1:] + ".")
             yield Percentage(
                 id=f"{route}/{key.replace('#', '/')}", kind="percentage", route=route, series=f"{route}/{slug(key)}",
-                title=OPTION_TITLES.get(option, "Fee") + (f" ({choice})" if choice else ""), provision=node.id,
+                title=_title(ctx, option) + (f" ({choice})" if choice else ""), provision=node.id,
                 citation=node.citation,
                 file=ctx.doc.file, effective=eff, status=ctx.status, notes=tuple(notes),
                 percent=amt(Decimal(m["p"]), m.start("p"), m.end("p")), of=of, per=per,
@@ -123,7 +123,7 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                 title=f"Launch fee: {what}", provision=node.id, citation=node.citation, file=ctx.doc.file,
                 effective=eff, status=ctx.status, notes=clamp_note,
                 rate=amt(Decimal(m["rate"]), m.start("rate"), m.end("rate")),
-                min_units=bounds.get("min"), max_units=bounds.get("max"), option="launch", choice=slug(what))
+                min_units=bounds.get("min"), max_units=bounds.get("max"), choice=slug(what))
         for m in _TRANSPORT_RE.finditer(text):
             b = _UNIT_BOUNDS_RE.search(text, m.end())
             station = slug(m["station"])
@@ -138,7 +138,7 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                 rate=amt(Decimal(m["rate"]), m.start("rate"), m.end("rate")),
                 min_units=amt(Decimal(b["min"]), b.start("min"), b.end("min")) if b else None,
                 max_units=amt(Decimal(b["max"]), b.start("max"), b.end("max")) if b else None,
-                option="station_closed", choice=station, reading=reading)
+                choice=station, reading=reading)
         # the superseded dollar amounts, in the bracketed (deleted) matter
         for m in re.finditer(r"\[([^\[\]]*\$[^\[\]]*)\]", raw):
             deleted += 1
@@ -232,3 +232,9 @@ def _bounds(ctx: Ctx) -> dict[str, Amount]:
             (b for b in (_unit_bounds(ctx, n) for n in ctx.section.walk()) if b), {})
     found: dict[str, Amount] = ctx.memo.get("bounds") or {}
     return found
+
+
+def _title(ctx: Ctx, option: str) -> str:
+    """What the manifest's [[option]] calls the charge of ``option`` ("Fee" for a fee with none)."""
+    decl = ctx.routes.option(option)
+    return decl.title if decl is not None else "Fee"

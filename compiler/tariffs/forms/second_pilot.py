@@ -39,7 +39,7 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                 status=ctx.status,
                 notes=(f"When two pilots are assigned{cond}, the fee is the regular pilotage fee plus {value}% for "
                        "the second pilot; not when the first pilot is relieved at the mid-river station.",),
-                percent=pct, of="regular-fee", option="second_pilot")
+                percent=pct, of="regular-fee")
         for m in _BOARD_FEE_RE.finditer(text):
             what = m["what"].lower()
             yield BoardSet(
@@ -49,5 +49,4 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                                                                               "in force with the same text"),
                 status=ctx.status, notes=(f"The {what} is set by the board of commissioners of pilots; its amount is "
                                           "not in the statute.",),
-                who="board of commissioners of pilots",
-                option="communication_fee" if what == "communication fee" else "")
+                who="board of commissioners of pilots")

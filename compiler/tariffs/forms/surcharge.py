@@ -48,7 +48,7 @@ def _after_periods(ctx: Ctx, route: str, node: Node, text: str, start: int) -> I
             provision=node.id, citation=node.citation, file=ctx.doc.file, effective=eff, status=ctx.status,
             notes=("The law caps it only in the aggregate (per calendar year), not per vessel: an amount entered "
                    "is not checked against that cap.",),
-            who=" ".join(m["who"].split()), option="retirement_surcharge")
+            who=" ".join(m["who"].split()))
 
 
 def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:

@@ -52,8 +52,7 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff | tuple[str, Am
                        "the fee at the statutory rate (with the unit minimum and maximum), rounded once.",),
                 numerator=frac.numerator, denominator=frac.denominator,  # type: ignore[union-attr]
                 fraction_source=ctx.src(start + m.start("f"), start + m.end("f")),
-                condition_miles=ctx.amount(Decimal(miles), start + m.start("n"), start + m.end("n")),  # type: ignore[arg-type]
-                option="miles")
+                condition_miles=ctx.amount(Decimal(miles), start + m.start("n"), start + m.end("n")))  # type: ignore[arg-type]
         for m in _HOURLY_RE.finditer(text):
             try:
                 after = W.parse(m["after"])[1]
@@ -69,7 +68,7 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff | tuple[str, Am
                        "counting as an hour.",),
                 amount=ctx.amount(money, start + m.start("m"), start + m.end("m")), per="hour",
                 after=ctx.amount(Decimal(after), start + m.start("after"), start + m.end("after")),  # type: ignore[arg-type]
-                part_counts=bool(m["part"]), option="detention_hours")
+                part_counts=bool(m["part"]))
         for m in _DAILY_RE.finditer(text):
             try:
                 money = W.money(m["m"])
@@ -84,4 +83,4 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff | tuple[str, Am
                        "refused rather than guessed.",) + ((
                     "Not included: the pilot's first class return transportation, which the law awards "
                     f"({node.citation}) but whose cost is not in the law text.",) if _RETURN_RE.search(text) else ()),
-                amount=ctx.amount(money, start + m.start("m"), start + m.end("m")), per="day", option="carried_off_days")
+                amount=ctx.amount(money, start + m.start("m"), start + m.end("m")), per="day")
