@@ -109,7 +109,7 @@ def fee_module(result: Law, previous: Path | None = None) -> dict[str, str]:
     """The generated navlaw_fees package: file name -> text; its CHANGES against the module in ``previous``."""
     from navlaw.fees.changelog import attach
     from navlaw.fees.generate import render
-    from navlaw.fees.package import package_version, sources_of
+    from navlaw.fees.package import About, package_version, sources_of
     from navlaw.fees.plans import build_plans
     from navlaw.tariffs.routes import RouteTable
 
@@ -124,8 +124,9 @@ def fee_module(result: Law, previous: Path | None = None) -> dict[str, str]:
 
     plans = build_plans(result.tariffs, RouteTable.of(result.corpus.manifest))
     sources = sources_of(result.corpus)
-    files = render(plans, result.tariffs, sources, version if result.timeline is not None else None)
-    return attach(files, plans, package_version(result.tariffs, sources), previous)
+    about = About.of(plans, result.corpus.manifest.law)
+    files = render(plans, result.tariffs, sources, version if result.timeline is not None else None, about)
+    return attach(files, plans, package_version(result.tariffs, sources), previous, about)
 
 
 def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:

@@ -20,7 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from navlaw import resources
 from navlaw.cache import jinja_bytecode
 from navlaw.fees.names import V, comment, constant_roles, docstring, ident, ident_plain, prefixes, pystr, text
-from navlaw.fees.package import header_lines, pyproject
+from navlaw.fees.package import EXAMPLE_ON, EXAMPLE_UNITS, About, header_lines, pyproject
 from navlaw.fees.trace_gen import Traces, Versions, fmt_literal, work
 from navlaw.fees.plans import ROUNDED_BASE, board_refusal, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
 from navlaw.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
@@ -163,8 +163,8 @@ def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, r
         choice_value = getattr(t, "choice", "")
         if isinstance(t, Percentage):
             pct = mod.const(f"{pre}_PERCENT", t.percent.value, t.title)  # type: ignore[union-attr]
-            of = "zone2()" if t.of == "zone-2-base-rate" else "base"
-            what = "the Zone 2 base rate" if t.of == "zone-2-base-rate" else "the regular pilotage fee"
+            of = "zone2()" if t.of == "base-rate" else "base"
+            what = f"the {t.of_words} base rate" if t.of == "base-rate" else "the regular pilotage fee"
             desc = label_for(plan, name, choice_value)
             if opt.kind == "hours":
                 if t.per == "24 hours":
@@ -396,7 +396,7 @@ def option_type(o: Option) -> str:
 
 
 def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple[str, str]],
-           versions: Versions | None = None) -> dict[str, str]:
+           versions: Versions | None = None, about: About = About()) -> dict[str, str]:
     """The files of the package: name -> text."""
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined, keep_trailing_newline=True,
                       trim_blocks=True, lstrip_blocks=True,
@@ -417,9 +417,10 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
     ctx = dict(header=header, constants=sorted(mod.constants.items()), comments=mod.comments,
                objects=sorted(mod.traces.objects.items()),
                functions=sorted(fns.values(), key=lambda f: f.name), routes=routes, listed=listed,
-               help=option_help(plans), bounded=any(r.bounded for r in routes),
-               zones=[{"fn": z.replace("-", "_"), "title": plans[z].title}
-                      for z in dict.fromkeys(p.zone2_route for p in plans.values() if p.zone2_route)])
+               help=option_help(plans), about=about, example_units=EXAMPLE_UNITS, example_on=EXAMPLE_ON, bounded=any(r.bounded for r in routes),
+               zones=[{"fn": z.replace("-", "_"), "title": plans[z].title, "words": words}
+                      for z, words in dict.fromkeys((p.zone2_route, p.zone2_words) for p in plans.values()
+                                                    if p.zone2_route)])
     runtime = header + "\n" + RUNTIME.read_text(encoding="utf-8").replace(TRACE_IMPORT, "from .trace import", 1)
     return {
         "trace.py": header + "\n" + TRACE.read_text(encoding="utf-8"),
@@ -427,7 +428,7 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
         "_schedules.py": env.get_template("navlaw_fees/_schedules.py.j2").render(ctx),
         "_runtime.py": runtime,
         "py.typed": "",
-        "pyproject.toml": pyproject(tariffs, sources),
+        "pyproject.toml": pyproject(tariffs, sources, about),
     }
 
 

@@ -99,11 +99,12 @@ class Plan:
     notes_with_base: dict[str, tuple[str, ...]]
     rule_fees: tuple[AnyTariff, ...]  # § 55.2 fees: dated on their own
     options: tuple[Option, ...]
-    zone2: Plan | None = None  # the plan of the route the words "Zone 2" select, for "Zone 2 Base Rate"
+    zone2: Plan | None = None  # the plan of the route whose base rate a percentage is of ("Zone 2 Base Rate")
     group: dict[str, str] = field(default_factory=dict)  # base schedule id -> key of what comes with it
     title: str = ""  # what its base fee is called (the route table's title)
     family: tuple[str, ...] = ()  # the route ids whose tariffs apply to it: itself and its family
     zone2_route: str = ""  # the route whose base is its "Zone 2 Base Rate" (it may be itself), if any
+    zone2_words: str = ""  # the words of the text that name that route ("Zone 2": one of its selectors)
     # by group key: (option, note) — a note a quote carries only when it does not use that option
     # ("Launch fee not included: no pilot station was chosen" — not when launch= is given)
     notes_unless: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
@@ -176,7 +177,8 @@ def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]
     # (follow_timeline has bounded them); only the deleted matter of a rule is left out
     live = [t for t in tariffs if not (t.status == "superseded" and t.kind == "flat")]
     plans: dict[str, Plan] = {}
-    zone2_of = {r: routes.select(f, "Zone 2") for r in routes.ids() for f in routes.family(r)[1:2]}
+    named = _named_bases(routes, live)
+    zone2_of = {r: v[0] for r, v in named.items()}
     # a route whose "Zone 2 Base Rate" is another route's base is planned after that route
     order = sorted(routes.ids(), key=lambda r: (zone2_of.get(r, "") not in ("", r), routes.ids().index(r)))
     for route in order:
@@ -220,9 +222,21 @@ def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]
         plans[route] = Plan(route, base, unresolved, with_base, notes_with_base, rule, options,
                             zone2=plans.get(z2) if z2 else None, group=group,
                             title=routes.get(route).title if routes.get(route) else route,  # type: ignore[union-attr]
-                            family=fam, zone2_route=z2, notes_unless=notes_unless, board_fees=board_fees,
+                            family=fam, zone2_route=z2, zone2_words=named.get(route, ("", ""))[1], notes_unless=notes_unless, board_fees=board_fees,
                             board_known=known, conflicts=conflicts, beside=beside, decls=routes.options)
     return {r: plans[r] for r in routes.ids()}
+
+
+def _named_bases(routes: RouteTable, live: list[AnyTariff]) -> dict[str, tuple[str, str]]:
+    """Route -> the route whose base rate a percentage of its fees is taken of, and the words naming it
+    ("25 percent of the Zone 2 Base Rate": the route of its family whose selectors hold "Zone 2")."""
+    out: dict[str, tuple[str, str]] = {}
+    for r in routes.ids():
+        fam = routes.family(r)
+        words = next((t.of_words for t in live if isinstance(t, Percentage) and t.of == "base-rate" and t.route in fam), "")
+        if words:
+            out[r] = (routes.select(fam[-1], words), words)
+    return out
 
 
 def exclusions(options: tuple[Option, ...], tariffs: list[AnyTariff],

@@ -115,13 +115,13 @@ def _quote_on(plan: Plan, route: str, base: BracketSchedule, given: Decimal | No
     lines.extend(_board_lines(plan, plan.group.get(base.id, ""), options, when))
     zone2: Decimal | None = None
 
-    def zone2_amount() -> Decimal:
+    def zone2_amount(words: str) -> Decimal:
         nonlocal zone2
         if zone2 is None:
             z = plan.zone2 if plan.zone2 is not None else plan
             s = z.schedule_on(when)
             zone2 = cents(s.fee(u))
-            notes.append(f"\"Zone 2 Base Rate\" read as the {z.title} charge for {u} "
+            notes.append(f"\"{words} Base Rate\" read as the {z.title} charge for {u} "
                          f"pilotage units: ${zone2:,} ({s.effective.cited(s.citation)}); the rule does not define it.")
         return zone2
 
@@ -162,7 +162,7 @@ def _occurrences(opt: Option, value: object) -> list[object]:
 
 
 def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTariff, ...], when: dt.date, u: Decimal,
-                  base_amount: Decimal, zone2_amount: Callable[[], Decimal], lines: list[Line],
+                  base_amount: Decimal, zone2_amount: Callable[[str], Decimal], lines: list[Line],
                   notes: list[str], instead: list[str]) -> None:
     """The line (and notes) of one occurrence of an option."""
     name = opt.name
@@ -187,9 +187,9 @@ def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTarif
             reason = t.free_reason or f"within {t.free_hours} hour(s)"
             notes.append(f"{name}: no charge, {reason} ({t.citation}).")
             return
-        of = zone2_amount() if t.of == "zone-2-base-rate" else base_amount
+        of = zone2_amount(t.of_words) if t.of == "base-rate" else base_amount
         amount, how = _pct_line(t, of, hours)
-        what = "the Zone 2 base rate" if t.of == "zone-2-base-rate" else "the regular pilotage fee"
+        what = f"the {t.of_words} base rate" if t.of == "base-rate" else "the regular pilotage fee"
         lines.append(Line(f"{label}: {how} of {what}", amount, t.citation))
         notes.append(ROUNDED_BASE)
         if t.instead_of_pilotage:

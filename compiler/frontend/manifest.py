@@ -125,6 +125,7 @@ class Manifest:
     routes: tuple[Route, ...] = ()
     sha256: str = ""  # of the bytes read: what the build's record of its corpus is made from
     options: tuple[OptionDecl, ...] = ()  # the [[option]] table (compiler/frontend/options.py)
+    law: str = ""  # the top-level law = "…": the corpus's own chapter, as the table of codes names it
 
 
 class _Reader:
@@ -272,7 +273,7 @@ def load_manifest(corpus: Path) -> Manifest:
     top_law = data.get("law", "")
     if not isinstance(top_law, str) or (top_law and codes.code_for(top_law) is None):
         r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith("law")), 0),
-                f"unknown law {top_law!r}", f"the table of codes: {', '.join(l.name for l in codes.LAWS)}, or \"21 NYCRR\"")
+                f"unknown law {top_law!r}", f"the table of codes: {', '.join(l.name for l in codes.LAWS)}, or \"N NYCRR\" for a title of the regulations")
         top_law = ""
     for k in sorted(unknown_top):
         r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith(k)), 0), f"unknown top-level key {k!r}")
@@ -384,7 +385,7 @@ def load_manifest(corpus: Path) -> Manifest:
         law = d.get("law", top_law)
         if not isinstance(law, str) or (law and codes.code_for(law) is None):
             r.error(r.line_of(i, "law"), f"unknown law {law!r}",
-                    f"the table of codes: {', '.join(l.name for l in codes.LAWS)}, or \"21 NYCRR\"")
+                    f"the table of codes: {', '.join(l.name for l in codes.LAWS)}, or \"N NYCRR\" for a title of the regulations")
             law = ""
         own = not top_law or codes.lookup(law) == codes.lookup(top_law)
         prefix, cite = _code_for(tuple(covers), str(d.get("code", "")), law, own)
@@ -422,7 +423,7 @@ def load_manifest(corpus: Path) -> Manifest:
     options = read_options(data.get("option", []), r.lines, r.error)
     if r.errors:
         raise NavlawError(r.errors)
-    return Manifest(path, entries, text, routes, hashlib.sha256(data_bytes).hexdigest(), options)
+    return Manifest(path, entries, text, routes, hashlib.sha256(data_bytes).hexdigest(), options, top_law)
 
 
 def _routes(r: _Reader, given: object) -> tuple[Route, ...]:

@@ -23,7 +23,7 @@ def _extra_json(t: AnyTariff) -> dict[str, object]:
     d: dict[str, object] = {"kind": t.kind, "citation": t.citation, "provision": t.provision, "title": t.title,
                             "option": getattr(t, "option", ""), "choice": getattr(t, "choice", "")}
     if isinstance(t, Percentage):
-        d.update(percent=str(t.percent.value), of=t.of, per=t.per, max_percent=str(t.max_percent.value)  # type: ignore[union-attr]
+        d.update(percent=str(t.percent.value), of=t.of, of_words=t.of_words, per=t.per, max_percent=str(t.max_percent.value)  # type: ignore[union-attr]
                  if t.max_percent else None, max_per=t.max_per, free_hours=t.free_hours,
                  instead=bool(t.instead_of_pilotage))
     elif isinstance(t, PerUnitFee):
@@ -75,6 +75,7 @@ def plans_json(plans) -> dict[str, object]:  # type: ignore[no-untyped-def]
                       # what a quote line calls each option's charge ("Docking"), as the module's lines do
                       "titles": {o.name: label_for(plan, o.name) for o in plan.options},
                       "one_person": {d.name: d.one_charge_with for d in plan.decls if d.one_charge_with},
+                      "priced_as": {d.name: d.priced_as for d in plan.decls if d.priced_as},
                       "no_schedule": no_schedule_message(plan, "{on}"),
                       "conflicts": [list(c) for c in plan.conflicts], "beside": [list(c) for c in plan.beside],
                       "zone2": plan.zone2_route or None}

@@ -250,9 +250,11 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
         routes=list(names.items()), on=on.isoformat(),
         pages=esc.script_json({sec: P.section_page[sec].replace(".md", "/")  # the sections a quote can cite, not all
                                for sec in sorted({section_of(p) for p in _provisions(plan_data)}) if sec in P.section_page}))
+    law = corpus.manifest.law or "law"  # whose law the corpus is (the manifest's law = "…")
     out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes, on=on.isoformat(),
-                                                             upcoming=upcoming(changes, on))
-    out["law/index.md"] = env.get_template("law-index.md.j2").render(outside="outside.md",
+                                                             upcoming=upcoming(changes, on), law=law,
+                                                             rules=_rules(corpus))
+    out["law/index.md"] = env.get_template("law-index.md.j2").render(outside="outside.md", law=law,
         law_pages=[(os.path.relpath(pg, "law"), title, n, parts) for pg, title, n, parts in law_pages])
     memo.finish(out)  # the law and history pages not taken from the last build, rendered now
     out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
@@ -260,6 +262,13 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out["assets/search-cite.js"] = (TEMPLATES / "search-cite.js").read_text(encoding="utf-8")
     out["assets/citations.js"] = _citations(P, titled)
     return out
+
+
+def _rules(corpus: Corpus) -> list[str]:
+    """The regulations the corpus holds beside its law: "21 NYCRR § 55.2, Supplementary fees—Hudson River"."""
+    return [f"{n.citation}, {n.heading}".rstrip(", ") for c in corpus.documents
+            if c.entry is not None and c.entry.kind in ("rule", "proposed-rule")
+            for n in c.document.walk() if isinstance(n, Section)]
 
 
 def _data_links(timeline: Timeline, sec: str, on: dt.date, page: str) -> dict[str, str]:

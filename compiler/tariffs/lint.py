@@ -15,7 +15,7 @@ from typing import Callable
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.tariffs.formula import evaluate, numbers, unit_offsets, uses_units
-from navlaw.tariffs.model import AnyTariff, Bracket, BracketSchedule, Percentage, Source, amounts
+from navlaw.tariffs.model import AnyTariff, Bracket, BracketSchedule, Percentage, Source, amounts, of_what
 
 RawLine = Callable[[str, int], str]
 
@@ -147,11 +147,13 @@ def lint(tariffs: list[AnyTariff], raw_line: RawLine) -> Diagnostics:
             src = getattr(t, "percent", None)
             out.add(_at(src.source if src is not None else None, Severity.INFO, f"{t.citation}: {reading}",
                         "tariff-interpretation", raw_line, fallback_file=t.file))
-    first = next((t for t in tariffs if isinstance(t, Percentage) and t.of in ("zone-2-base-rate", "regular-fee")
-                  and t.status != "superseded" and t.percent is not None), None)
-    if first is not None:  # one reading for every percentage of another charge: said once
-        out.add(_at(first.percent.source, Severity.INFO, "percentages of another charge (the Zone 2 Base Rate, the "  # type: ignore[union-attr]
-                    "regular pilotage fee) are taken of it as rounded to cents, and each line is rounded once (an "
+    others = sorted((t for t in tariffs if isinstance(t, Percentage) and t.of in ("base-rate", "regular-fee")
+                     and t.status != "superseded" and t.percent is not None), key=lambda t: t.of != "base-rate")
+    first = next((t for t in tariffs if any(t is o for o in others)), None)
+    if isinstance(first, Percentage) and first.percent is not None:  # one reading for every percentage of another charge
+        what = ", ".join(dict.fromkeys(of_what(t) for t in others))
+        out.add(_at(first.percent.source, Severity.INFO, f"percentages of another charge ({what}) "
+                    "are taken of it as rounded to cents, and each line is rounded once (an "
                     "interpretation: the texts do not say whether of the exact or the rounded amount)",
                     "tariff-interpretation", raw_line))
     _date_checks(tariffs, raw_line, out)

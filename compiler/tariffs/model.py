@@ -173,7 +173,7 @@ class Percentage(Tariff):
     """A percentage of another charge ("7.5% of the calculated fee", "25 percent of the Zone 2 base rate")."""
 
     percent: Amount | None = None
-    of: str = ""  # "calculated-fee" | "regular-fee" | "zone-2-base-rate"
+    of: str = ""  # "calculated-fee" | "regular-fee" | "base-rate" (the base rate of the route ``of_words`` select)
     per: str = ""  # "" (once) | "hour" | "24 hours"
     max_percent: Amount | None = None
     option: str = ""
@@ -183,7 +183,15 @@ class Percentage(Tariff):
     free_reason: str = ""  # why, for the quote's note: "the vessel is not more than one hour later than …"
     reading: str = ""  # the interpretation a charged line applies, for the quote's notes
     instead_of_pilotage: str = ""  # the words that make it the whole charge ("dismissed without rendering services")
+    of_words: str = ""  # of="base-rate": the words naming the route, as the text writes them (a route's selector)
     service: str = ""  # the words by which it pays for an act of pilotage ("docking", "shift"): none without pilotage
+
+
+def of_what(t: Percentage) -> str:
+    """What a percentage is of, in words: "the calculated fee", "the Zone 2 Base Rate" (the text's words)."""
+    if t.of == "base-rate":
+        return f"the {t.of_words} Base Rate"
+    return {"calculated-fee": "the calculated fee", "regular-fee": "the regular pilotage fee"}.get(t.of, t.of)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from navlaw.tariffs.reading import Ctx, slug, default_start, prose, rx
 
 
 _PERCENT_RE = rx(r"(?i)(?P<p>\d+(?:\.\d+)?)\s*(?:percent|%)(?P<per>\s+per\s+hour)?\s+of\s+the\s+"
-                         r"(?P<of>Zone\s+2\s+Base\s+Rate|regular\s+pilotage\s+fee)"
+                         r"(?P<of>(?P<named>Zone\s+\d+)\s+Base\s+Rate|regular\s+pilotage\s+fee)"
                          r"(?:[^.;]*?up\s+to\s+a\s+maximum\s+charge\s+of\s+(?P<max>\d+)\s*(?:percent|%))?"
                          r"(?P<day>[^.;]*?for\s+each\s+24[\s-]+hours?(?P<period>\s+period)?)?")
 _LAUNCH_RE = rx(r"(?i)\$(?P<rate>\d+\.\d+)\s+per\s+Pilotage\s+Unit(?:\s*\([^)]*\))?\s+for\s+(?:the\s+)?"
@@ -72,12 +72,12 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                          "tariff-option")
             per = "hour" if m["per"] else "24 hours" if m["day"] else ""
             max_per = "24 hours" if m["per"] and m["day"] else ""
-            of = "zone-2-base-rate" if "zone" in m["of"].lower() else "regular-fee"
+            of, words = ("base-rate", " ".join(m["named"].split())) if m["named"] else ("regular-fee", "")
             notes = []
-            if of == "zone-2-base-rate":
-                zone2 = ctx.routes.get(ctx.routes.select(route, "Zone 2"))
-                notes.append(f"\"Zone 2 Base Rate\" is read as the base pilotage charge of "
-                             f"{zone2.name if zone2 else 'the route of Zone 2'} for the vessel's pilotage units on the "
+            if words:  # "the Zone 2 Base Rate": the base rate of the route those words select
+                owner = ctx.routes.get(ctx.routes.select(route, words))
+                notes.append(f"\"{words} Base Rate\" is read as the base pilotage charge of "
+                             f"{owner.name if owner else f'the route of {words}'} for the vessel's pilotage units on the "
                              "same day (an interpretation: the rule does not define it).")
             part_words = bool(_PART_RE.search(text))
             if per and part_words:
@@ -107,7 +107,7 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                 title=_title(ctx, option) + (f" ({choice})" if choice else ""), provision=node.id,
                 citation=node.citation,
                 file=ctx.doc.file, effective=eff, status=ctx.status, notes=tuple(notes),
-                percent=amt(Decimal(m["p"]), m.start("p"), m.end("p")), of=of, per=per,
+                percent=amt(Decimal(m["p"]), m.start("p"), m.end("p")), of=of, of_words=words, per=per,
                 max_percent=amt(Decimal(m["max"]), m.start("max"), m.end("max")) if m["max"] else None,
                 max_per=max_per, option=option, choice=choice, free_hours=free, free_reason=free_reason,
                 reading=reading, instead_of_pilotage=_instead(text), service=_service(ctx, node, text))
