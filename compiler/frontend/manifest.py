@@ -420,10 +420,10 @@ def load_manifest(corpus: Path) -> Manifest:
     if not data.get("document"):
         r.error(1, "the manifest lists no [[document]]")
     routes = _routes(r, data.get("route", []))
-    options = read_options(data.get("option", []), r.lines, r.error)
+    declared = read_options(data.get("option", []), r.lines, r.error)
     if r.errors:
         raise NavlawError(r.errors)
-    return Manifest(path, entries, text, routes, hashlib.sha256(data_bytes).hexdigest(), options, top_law)
+    return Manifest(path, entries, text, routes, hashlib.sha256(data_bytes).hexdigest(), declared, top_law)
 
 
 def _routes(r: _Reader, given: object) -> tuple[Route, ...]:
