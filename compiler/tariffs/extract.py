@@ -24,7 +24,7 @@ from navlaw.frontend.corpus import Compiled, Corpus
 from navlaw.frontend.nodes import section_of
 from navlaw.tariffs.forms import LATE, PRICED, UNPRICED
 from navlaw.tariffs.forms import table
-from navlaw.tariffs.model import AnyTariff, BracketSchedule
+from navlaw.tariffs.model import AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
 from navlaw.tariffs.reading import Ctx, provisions
 from navlaw.tariffs.routes import RouteTable
 
@@ -53,12 +53,15 @@ def extract_document(compiled: Compiled, diags: Diagnostics, routes: RouteTable 
             if isinstance(t, BracketSchedule) and t.series == f"{t.route}/base" else t for t in out]
 
 
+CHARGED_BY_OPTION = (PerUnitFee, Percentage, FractionOfRate, TimeFee, BoardSet)  # the fees a quote option may charge
+
+
 def _with_option(t: AnyTariff, routes: RouteTable) -> AnyTariff:
     """A fee a form read, with the quote option the manifest's [[option]] table says charges it."""
-    if getattr(t, "option", None) != "":
+    if not isinstance(t, CHARGED_BY_OPTION) or t.option:
         return t
     name = routes.option_for(t.route, t.series)
-    return replace(t, option=name) if name else t  # type: ignore[call-arg]
+    return replace(t, option=name) if name else t
 
 
 def _with_facts(s: BracketSchedule, facts: dict[str, Any]) -> BracketSchedule:
@@ -90,7 +93,7 @@ def extract(corpus: Corpus, diags: Diagnostics | None = None, cache: BuildCache 
         got = _extract_cached(c, d, cache, routes)
         if c.entry and c.entry.kind == "consolidated" and c.entry.status == "superseded":
             got = [t if t.status != "superseded" or section_of(t.provision) in covered else
-                   replace(t, status="in-force", notes=t.notes + (  # type: ignore[arg-type]
+                   replace(t, status="in-force", notes=t.notes + (
                        f"From {c.entry.file}, the latest text of {section_of(t.provision)} in the corpus.",))
                    for t in got]
         out.extend(got)
@@ -147,7 +150,7 @@ def unique_ids(tariffs: list[AnyTariff]) -> list[AnyTariff]:
     last: dict[str, str] = {}
     for t in tariffs:
         last[t.id] = t.file
-    return [t if last[t.id] == t.file else replace(t, id=f"{t.id}@{Path(t.file).stem}")  # type: ignore[arg-type]
+    return [t if last[t.id] == t.file else replace(t, id=f"{t.id}@{Path(t.file).stem}")
             for t in tariffs]
 
 

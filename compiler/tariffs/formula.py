@@ -157,7 +157,7 @@ def unit_offsets(expr: Expr) -> list[Num]:
     """The k of every ``(units - k)`` in the formula (file 000's "(P.U.-500)" in a 300–474.99 bracket)."""
     if isinstance(expr, Bin):
         here = [expr.right] if expr.op == "-" and isinstance(expr.left, Units) and isinstance(expr.right, Num) else []
-        return here + unit_offsets(expr.left) + unit_offsets(expr.right)  # type: ignore[list-item]
+        return here + unit_offsets(expr.left) + unit_offsets(expr.right)
     if isinstance(expr, Neg):
         return unit_offsets(expr.operand)
     return []
