@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from navlaw.fees.plans import Plan
+    from navlaw.frontend.corpus import Corpus
     from navlaw.tariffs.model import AnyTariff
 
 
@@ -119,7 +120,7 @@ def read_header_name(written: str) -> str:
     return str(ast.literal_eval(written)) if written[:1] in "'\"" else written
 
 
-def sources_of(corpus) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+def sources_of(corpus: Corpus) -> list[tuple[str, str]]:
     out = [(Path(c.source.path).name, c.source.sha256) for c in corpus.documents]
     manifest = Path(corpus.root) / "manifest.toml"
     if getattr(corpus.manifest, "sha256", ""):  # the bytes the front end read, not the file as it is now

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
+from typing import Callable
 
 from navlaw.runtime import MAX_OCCURRENCES, FeeError
 from navlaw.tariffs.complete import quotable
@@ -185,7 +186,7 @@ def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]
         fam = routes.family(route)
         series = [t for t in live if isinstance(t, BracketSchedule) and t.route == route and t.series == f"{route}/base"]
         base = tuple(sorted((t for t in series if t.effective.start is not None),
-                            key=lambda t: t.effective.start))  # type: ignore[arg-type, return-value]
+                            key=lambda t: t.effective.start or dt.date.min))
         # the schedule just before the established ones first: it is the one a date before them falls in
         unresolved = tuple(sorted((t for t in series if t.effective.start is None),
                                   key=lambda t: (t.effective.end is None, -(t.effective.end or dt.date.min).toordinal())))
@@ -221,7 +222,7 @@ def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]
         conflicts, beside = exclusions(options, [t for ts in with_base.values() for t in ts] + list(rule), routes.options)
         plans[route] = Plan(route, base, unresolved, with_base, notes_with_base, rule, options,
                             zone2=plans.get(z2) if z2 else None, group=group,
-                            title=routes.get(route).title if routes.get(route) else route,  # type: ignore[union-attr]
+                            title=own.title if own is not None else route,
                             family=fam, zone2_route=z2, zone2_words=named.get(route, ("", ""))[1], notes_unless=notes_unless, board_fees=board_fees,
                             board_known=known, conflicts=conflicts, beside=beside, decls=routes.options)
     return {r: plans[r] for r in routes.ids()}
@@ -259,31 +260,36 @@ def exclusions(options: tuple[Option, ...], tariffs: list[AnyTariff],
     conflicts: list[tuple[str, str, str]] = []
     beside: list[tuple[str, str, str]] = []
     for a in names:
-        ia = next((t for t in by_option[a] if getattr(t, "instead_of_pilotage", "")), None)
+        ia = _percentage(by_option[a], lambda t: bool(t.instead_of_pilotage))
         if ia is None:
             continue
-        stands = f"{ia.citation} (\"{ia.instead_of_pilotage}\") is charged instead of the pilotage fee"  # type: ignore[union-attr]
+        stands = f"{ia.citation} (\"{ia.instead_of_pilotage}\") is charged instead of the pilotage fee"
         for b in names:
             if b == a:
                 continue
-            ib = next((t for t in by_option[b] if getattr(t, "instead_of_pilotage", "")), None)
-            share = next((t for t in by_option[b] if getattr(t, "of", "") == "regular-fee"), None)
-            act = next((t for t in by_option[b] if getattr(t, "service", "")), None)
+            ib = _percentage(by_option[b], lambda t: bool(t.instead_of_pilotage))
+            share = _percentage(by_option[b], lambda t: t.of == "regular-fee" and t.percent is not None)
+            act = _percentage(by_option[b], lambda t: bool(t.service))
             if ib is not None:
                 if names.index(b) > names.index(a):
-                    conflicts.append((a, b, f"{stands}, and so is {ib.citation} (\"{ib.instead_of_pilotage}\"): "  # type: ignore[union-attr]
+                    conflicts.append((a, b, f"{stands}, and so is {ib.citation} (\"{ib.instead_of_pilotage}\"): "
                                             "one call is not both"))
-            elif share is not None:
-                conflicts.append((a, b, f"{stands}, and {share.citation} charges {share.percent.value}% of that "  # type: ignore[union-attr]
+            elif share is not None and share.percent is not None:
+                conflicts.append((a, b, f"{stands}, and {share.citation} charges {share.percent.value}% of that "
                                         "pilotage fee, none being rendered"))
             elif act is not None:
-                conflicts.append((a, b, f"{stands}, and {act.citation} pays for {act.service.lower()} (\"{act.service}\"), "  # type: ignore[union-attr]
+                conflicts.append((a, b, f"{stands}, and {act.citation} pays for {act.service.lower()} (\"{act.service}\"), "
                                         "an act of pilotage, none being rendered"))
             elif by_option[b][0].kind == "percentage":
                 beside.append((a, b, f"{b}: charged beside {a} ({by_option[b][0].citation} charges for the vessel's "
                                      f"waiting, notice or delay, not for pilotage rendered; a reading: the law does not "
                                      f"say whether it stands with a fee charged instead of pilotage)."))
     return tuple(conflicts), tuple(beside)
+
+
+def _percentage(ts: list[AnyTariff], test: Callable[[Percentage], bool]) -> Percentage | None:
+    """The first percentage of ``ts`` that passes ``test``."""
+    return next((t for t in ts if isinstance(t, Percentage) and test(t)), None)
 
 
 def _notes_for(routes: RouteTable, route: str, file: str, day: dt.date,
@@ -342,8 +348,9 @@ def _options(decls: tuple[OptionDecl, ...], with_base: dict[str, tuple[AnyTariff
             opt = getattr(t, "option", "")
             if opt:
                 names.setdefault(opt, set())
-                if getattr(t, "choice", ""):
-                    names[opt].add(t.choice)  # type: ignore[union-attr]
+                choice = getattr(t, "choice", "")
+                if choice:
+                    names[opt].add(choice)
     for d in decls:
         if d.priced_as in names:
             names[d.name] = set(names[d.priced_as])

@@ -13,14 +13,20 @@ from navlaw.runtime import (FeeError, Line, Period, Quote, board_amount, cents, 
                               choices as choose_many, clamp, day, flag, number, occurrences, started, times,
                               undecided, unmeasured_units, vessel_or_unmeasured, whole)
 from navlaw.tariffs.formula import describe
-from navlaw.tariffs.model import AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
+from navlaw.tariffs.model import Amount, AnyTariff, Bracket, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
 from navlaw.tariffs.model import clamp as clamp_amounts
+
+
+def amount_of(a: Amount | None) -> Decimal:
+    """The value of an amount a form always reads for its kind of fee (a percentage's percent, a rate)."""
+    assert a is not None, "a fee without its amount"
+    return a.value
 
 
 def _pct_line(t: Percentage, base_amount: Decimal, hours: Decimal | None) -> tuple[Decimal, str]:
     """Percent of ``base_amount`` (already rounded), per hour / per 24 hours with the maximum; the
     percentage applied and how it was reached."""
-    pct = t.percent.value  # type: ignore[union-attr]
+    pct = amount_of(t.percent)
     mx = t.max_percent.value if t.max_percent else None
     if hours is None:
         total = pct
@@ -110,8 +116,8 @@ def _quote_on(plan: Plan, route: str, base: BracketSchedule, given: Decimal | No
         lines.append(_base_line(plan, base, bracket, used, base_amount))
     for t in extras:
         if isinstance(t, Percentage) and t.of == "calculated-fee":
-            lines.append(Line(f"{t.percent.value}% of the calculated fee", cents(base_amount * t.percent.value / 100),  # type: ignore[union-attr]
-                              t.citation))
+            pct = amount_of(t.percent)
+            lines.append(Line(f"{pct}% of the calculated fee", cents(base_amount * pct / 100), t.citation))
     lines.extend(_board_lines(plan, plan.group.get(base.id, ""), options, when))
     zone2: Decimal | None = None
 
@@ -145,7 +151,7 @@ def _quote_on(plan: Plan, route: str, base: BracketSchedule, given: Decimal | No
     return Quote(route, when, u, tuple(lines), tuple(dict.fromkeys(notes)))
 
 
-def _base_line(plan: Plan, base: BracketSchedule, bracket, used: Decimal, amount: Decimal) -> Line:  # type: ignore[no-untyped-def]
+def _base_line(plan: Plan, base: BracketSchedule, bracket: Bracket, used: Decimal, amount: Decimal) -> Line:
     return Line(f"Pilotage: {used} PU, bracket \"{bracket.written}\": {describe(bracket.fee, 'PU')}", amount,
                 base.effective.cited(base.citation))
 
@@ -198,8 +204,8 @@ def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTarif
             notes.append(f"{name}: {t.reading} ({t.citation}).")
     elif isinstance(t, PerUnitFee):
         on_units = clamp(u, t.min_units.value if t.min_units else None, t.max_units.value if t.max_units else None)
-        lines.append(Line(f"{t.title}: {on_units} PU × ${t.rate.value}", cents(on_units * t.rate.value),  # type: ignore[union-attr]
-                          t.citation))
+        rate = amount_of(t.rate)
+        lines.append(Line(f"{t.title}: {on_units} PU × ${rate}", cents(on_units * rate), t.citation))
         if t.reading:
             notes.append(f"{name}: {t.reading} ({t.citation}).")
     elif isinstance(t, TimeFee) and t.per == "hour":
@@ -210,13 +216,14 @@ def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTarif
                 notes.append(f"{name}: a detention of {after} hours or less is not paid ({t.citation}).")
             return
         n = started(hours) if t.part_counts else int(hours)
-        lines.append(Line(f"{t.title}: {n} hour(s) × ${t.amount.value}", cents(n * t.amount.value), t.citation))  # type: ignore[union-attr]
+        per_hour = amount_of(t.amount)
+        lines.append(Line(f"{t.title}: {n} hour(s) × ${per_hour}", cents(n * per_hour), t.citation))
         notes.extend(t.notes)
     elif isinstance(t, TimeFee):
         days = whole(value, name)
         if days:
-            lines.append(Line(f"{t.title}: {days} day(s) × ${t.amount.value}", cents(days * t.amount.value),  # type: ignore[union-attr]
-                              t.citation))
+            per_day = amount_of(t.amount)
+            lines.append(Line(f"{t.title}: {days} day(s) × ${per_day}", cents(days * per_day), t.citation))
             notes.extend(n for n in t.notes if n.startswith("Not included"))
 
 

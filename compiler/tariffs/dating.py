@@ -46,7 +46,7 @@ def succession(tariffs: list[AnyTariff]) -> list[AnyTariff]:
             e = out[i].effective
             if e.end is not None or e.end_basis == "unresolved":
                 continue
-            later = [out[k] for k in idxs if out[k].file != out[i].file and out[k].effective.start > e.start]  # type: ignore[operator]
+            later = [out[k] for k in idxs if out[k].file != out[i].file and _after(out[k].effective.start, e.start)]
             if later:
                 nxt = min(later, key=lambda u: (u.effective.start, u.id))
                 out[i] = replace(out[i], effective=replace(e, end=nxt.effective.start, end_basis="successor",
@@ -177,7 +177,12 @@ def act_tariffs(timeline: Timeline, diags: Diagnostics, routes: RouteTable,
 _INSTRUCTION_END = re.compile(r"(?i)to\s+read\s+as\s+follows\s*:")
 
 
-def in_print(t, raw_file: str, raw: str | None, target: str):  # type: ignore[no-untyped-def]
+def _after(a: dt.date | None, b: dt.date | None) -> bool:
+    """Whether ``a`` is a later day than ``b`` (False when either is not known)."""
+    return a is not None and b is not None and a > b
+
+
+def in_print(t: AnyTariff, raw_file: str, raw: str | None, target: str) -> AnyTariff:
     """``t`` with its amounts' sources in the act as printed: from the new text of ``target`` (its label at a line
     start after an instruction's "to read as follows:"), each amount is the next occurrence of its characters,
     outside [brackets] (the deleted old matter). Left as read when the print does not hold them in that order."""
@@ -225,9 +230,10 @@ def in_print(t, raw_file: str, raw: str | None, target: str):  # type: ignore[no
         return x
 
     try:
-        return walk(t)
+        placed: AnyTariff = walk(t)
     except LookupError:
         return t
+    return placed
 
 
 def _later_texts(tariffs: list[AnyTariff], version_of: dict[int, TextVersion | None]) -> dict[tuple[str, str], dict[str, dt.date]]:
@@ -436,14 +442,14 @@ def _report_silent(diags: Diagnostics, t: AnyTariff, later: str, end: dt.date) -
         "yet (report it); the older rate is never used in its place"))
 
 
-def _bounded(e, given, v: TextVersion | None, timeline: Timeline, provision: str):  # type: ignore[no-untyped-def]
+def _bounded(e: Effective, given: Effective, v: TextVersion | None, timeline: Timeline, provision: str) -> Effective:
     """Carry a date known only between bounds: a start taken from a text version whose start is bounded (an
     act whose became_law the manifest bounds) may come from the version's first possible day (not before the
     date the schedule's own words give); a start the words gave keeps its own bounds (an anchor's); an end
     where the next text starts may come as early as that text may start."""
     if v is not None and v.possible_from is not None and e.start == v.start and e.start != given.start:
         first = max(v.possible_from, given.start) if given.start is not None else v.possible_from
-        if first < v.start:
+        if _after(v.start, first):
             e = replace(e, start_from=first, uncertain=v.uncertain)
     elif e.start == given.start and given.start_from is not None and e.start_from is None:
         e = replace(e, start_from=given.start_from, uncertain=given.uncertain)
@@ -460,7 +466,7 @@ def _bounded(e, given, v: TextVersion | None, timeline: Timeline, provision: str
     return e
 
 
-def inherit_clamps(tariffs: list) -> list:  # type: ignore[type-arg]
+def inherit_clamps(tariffs: list[AnyTariff]) -> list[AnyTariff]:
     """A schedule read from an act's new text keeps the unit minimum and maximum of the schedule it
     replaces when the act leaves the provision that states them unchanged (§ 89-b(4)(b)(2) when an act
     amends only (b)(1))."""

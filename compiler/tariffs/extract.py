@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from navlaw.cache import BuildCache
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
@@ -154,7 +154,7 @@ def unique_ids(tariffs: list[AnyTariff]) -> list[AnyTariff]:
             for t in tariffs]
 
 
-def raw_line_lookup(corpus: Corpus):  # type: ignore[no-untyped-def]
+def raw_line_lookup(corpus: Corpus) -> Callable[[str, int], str]:
     """file, line -> the raw line (for caret excerpts of tariff findings)."""
     by_file = {c.document.file: c.document.normal for c in corpus.documents}
 

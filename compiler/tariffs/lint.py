@@ -10,6 +10,7 @@ Unbalanced parentheses are reported where the cell is read (compiler/tariffs/ext
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import Callable
 
@@ -115,7 +116,7 @@ def _date_checks(tariffs: list[AnyTariff], raw_line: RawLine, out: Diagnostics) 
         if t.status in ("in-force", "adopted") and t.effective.start is not None:
             by_series.setdefault(t.series, []).append(t)
     for series, ts in by_series.items():
-        ts.sort(key=lambda t: t.effective.start)  # type: ignore[arg-type, return-value]
+        ts.sort(key=lambda t: t.effective.start or dt.date.min)  # every start is known (above)
         for a, b in zip(ts, ts[1:]):
             ea, eb = a.effective, b.effective
             if ea.end is None and ea.end_basis != "unresolved":

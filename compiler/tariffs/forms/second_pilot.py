@@ -7,10 +7,9 @@ import re
 from decimal import Decimal
 from typing import Iterator
 
-from navlaw.frontend import numbers as W
 from navlaw.frontend.nodes import Node
 from navlaw.tariffs.model import AnyTariff, BoardSet, Effective, Percentage
-from navlaw.tariffs.reading import Ctx, prose, rx
+from navlaw.tariffs.reading import Ctx, number_in_words, prose, rx
 
 
 _SECOND_PILOT_RE = rx(r"(?i)the fee shall be the regular pilotage fee plus (?P<w>[a-z\- ]+?) percent for the "
@@ -26,10 +25,10 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
         text = ctx.text[start:end]
         for m in _SECOND_PILOT_RE.finditer(text):
             try:
-                kind, value = W.parse(m["w"])
+                value = number_in_words(m["w"])
             except ValueError:
                 continue
-            pct = ctx.amount(Decimal(int(value)), start + m.start("w"), start + m.end("w"))  # type: ignore[arg-type]
+            pct = ctx.amount(Decimal(int(value)), start + m.start("w"), start + m.end("w"))
             hours = re.search(r"(?i)continuous pilotage of more than (?P<h>[a-z\- ]{1,200}?) hours", text)
             cond = f" (a continuous pilotage of more than {hours['h']} hours)" if hours else ""
             yield Percentage(
