@@ -21,6 +21,11 @@ class Module:
     constants: dict[str, str] = field(default_factory=dict)  # name -> python expression
     comments: dict[str, str] = field(default_factory=dict)
     traces: Traces = field(default_factory=lambda: Traces([]))  # the law's words and the fees' provisions
+    own: str = "law"  # how constants name the corpus's own chapter: its key in the table of codes ("nav")
+
+    def ident(self, provision: str) -> str:
+        """A constant's prefix for a provision id (compiler/fees/names.py's ident)."""
+        return ident(provision, self.own)
 
     def const(self, name: str, value: Decimal | dt.date | None, note: str = "") -> str:
         if value is None:
@@ -44,7 +49,7 @@ def option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option) ->
     body: list[str] = []
     for t in tariffs:
         choice = getattr(t, "choice", "")
-        pre = ident(t.provision) + "_" + ident_plain(name) + (f"_{ident_plain(choice)}" if choice else "")
+        pre = mod.ident(t.provision) + "_" + ident_plain(name) + (f"_{ident_plain(choice)}" if choice else "")
         guard = ""
         if t in plan.rule_fees:
             since = mod.const(f"{pre}_IN_FORCE_FROM", t.effective.start)

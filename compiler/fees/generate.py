@@ -20,6 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from navlaw import resources
 from navlaw.cache import jinja_bytecode
 from navlaw.fees.emit import Module, option_block
+from navlaw.frontend import codes
 from navlaw.fees.names import V, comment, constant_roles, docstring, ident, ident_plain, prefixes, pystr, text
 from navlaw.fees.package import EXAMPLE_ON, EXAMPLE_UNITS, About, header_lines, pyproject
 from navlaw.fees.trace_gen import Traces, Versions, fmt_literal, work
@@ -170,12 +171,12 @@ def _with_text(mod: Module, plan: Plan, f: str) -> list[str]:
         block += [f"if {pystr(opt)} not in options:", f"    notes.append({pystr(note)})"]
     for t in plan.with_base[f]:
         if isinstance(t, Percentage) and t.of == "calculated-fee" and t.percent is not None:
-            pct = mod.const(f"{ident(t.provision)}_ADDITION_PERCENT", t.percent.value, t.title)
+            pct = mod.const(f"{mod.ident(t.provision)}_ADDITION_PERCENT", t.percent.value, t.title)
             block += [f"lines.append(Line({pystr(f'{t.percent.value}% of the calculated fee')}, "
                       f"percent_of(base, {pct}), {pystr(t.citation)}, "
                       + work(["{1} × {2} / 100", "{2}% of the calculated fee (${1})"], [f"base * {pct} / 100", "base", pct],
-                             mod.traces.words(ident(t.provision) + "_ADDITION", [("percentage", t.percent)]),
-                             mod.traces.where(ident(t.provision) + "_ADDITION", t)) + "))"]
+                             mod.traces.words(mod.ident(t.provision) + "_ADDITION", [("percentage", t.percent)]),
+                             mod.traces.where(mod.ident(t.provision) + "_ADDITION", t)) + "))"]
     for name in sorted(o.name for o in plan.options if o.kind == "amount"):  # a board's amount, entered
         block += _board_amount(mod, plan, f, name)
     return block
@@ -184,11 +185,11 @@ def _with_text(mod: Module, plan: Plan, f: str) -> list[str]:
 def _transporting(mod: Module, plan: Plan, t: FractionOfRate) -> list[str]:
     """The transporting charge: a fraction of the pilotage fee instead of it, below a distance."""
     assert t.condition_miles is not None
-    miles = mod.const(f"{ident(t.provision)}_MILES", t.condition_miles.value)
+    miles = mod.const(f"{mod.ident(t.provision)}_MILES", t.condition_miles.value)
     desc = text(f"Transporting charge, piloted under {t.condition_miles.value} miles: "
                 f"{t.numerator}/{t.denominator} of ", V("formula.replace('PU', str(used))"))
-    num = mod.const(f"{ident(t.provision)}_NUMERATOR", Decimal(t.numerator))
-    den = mod.const(f"{ident(t.provision)}_DENOMINATOR", Decimal(t.denominator))
+    num = mod.const(f"{mod.ident(t.provision)}_NUMERATOR", Decimal(t.numerator))
+    den = mod.const(f"{mod.ident(t.provision)}_DENOMINATOR", Decimal(t.denominator))
     by_miles = next((o.name for o in plan.options if o.kind == "miles"), "")
     return [f'miles = options.get("{by_miles}")',
             f'if miles is not None and number(miles, "{by_miles}") < ' + miles + ":",
@@ -197,8 +198,8 @@ def _transporting(mod: Module, plan: Plan, t: FractionOfRate) -> list[str]:
             + work(["({1}) × {2} / {3}", "piloted {4} miles, under " + str(t.condition_miles.value) +
                     ": {2}/{3} of the pilotage fee instead of it"],
                    [f"exact * {num} / {den}", "formula", num, den, "miles"],
-                   mod.traces.words(ident(t.provision), [("miles", t.condition_miles)], mod.traces.fraction(t)),
-                   mod.traces.where(ident(t.provision), t), "used", "p.brackets") + ")"] + \
+                   mod.traces.words(mod.ident(t.provision), [("miles", t.condition_miles)], mod.traces.fraction(t)),
+                   mod.traces.where(mod.ident(t.provision), t), "used", "p.brackets") + ")"] + \
         [f"    notes.append({pystr(n)})" for n in t.notes]
 
 
@@ -261,9 +262,10 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
     env.filters["pyrepr"] = repr
     env.filters["comment"] = comment  # text from the corpus (the route table) in a comment or docstring
     env.filters["docstring"] = docstring
-    mod = Module(traces=Traces(sources, versions))
+    own = codes.lookup(about.law) if about.law else None  # the corpus's own chapter, as constants name it
+    mod = Module(traces=Traces(sources, versions), own=own.key.lower() if own is not None else "law")
     fns: dict[str, ScheduleFn] = {}
-    names = prefixes([s for plan in plans.values() for s in established(plan)])
+    names = prefixes([s for plan in plans.values() for s in established(plan)], mod.own)
     for plan in plans.values():
         for s in established(plan):
             if s.id not in fns:
