@@ -177,6 +177,10 @@ def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]
     # every dated schedule counts, whatever its status: an older text's rates apply inside its dates
     # (follow_timeline has bounded them); only the deleted matter of a rule is left out
     live = [t for t in tariffs if not (t.status == "superseded" and t.kind == "flat")]
+    undeclared = sorted({o for t in live if (o := getattr(t, "option", "")) and routes.option(o) is None})
+    if undeclared:  # a route table made without the manifest's [[option]] table would quote no option at all
+        raise ValueError(f"options {', '.join(undeclared)} are not in the route table: build it with "
+                         "RouteTable.of(manifest)")
     plans: dict[str, Plan] = {}
     named = _named_bases(routes, live)
     zone2_of = {r: v[0] for r, v in named.items()}
