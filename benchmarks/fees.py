@@ -67,7 +67,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=7)
     args = ap.parse_args()
     corpus = compile_corpus(ROOT / "corpus")
-    plans = build_plans(tariffs_and_lint(corpus)[0], RouteTable(corpus.manifest.routes))
+    plans = build_plans(tariffs_and_lint(corpus)[0], RouteTable.of(corpus.manifest))
     work = workload(args.quotes)
 
     def reference(route, **kw):  # type: ignore[no-untyped-def]

@@ -144,7 +144,7 @@ def fee_module(result: Result, previous: Path | None = None) -> dict[str, str]:
     """The generated navlaw_fees package: file name -> text; its CHANGES against the module in ``previous``."""
     from navlaw.fees.changelog import attach
     from navlaw.fees.generate import render
-    from navlaw.fees.package import package_version, sources_of
+    from navlaw.fees.package import About, package_version, sources_of
     from navlaw.fees.plans import build_plans
     from navlaw.tariffs.routes import RouteTable
 
@@ -157,10 +157,11 @@ def fee_module(result: Result, previous: Path | None = None) -> dict[str, str]:
         rule = result.timeline.section_on(section, day).from_rule
         return max((d for d in dates if d <= day), default=None), texts >= 2 or rule
 
-    plans = build_plans(result.tariffs, RouteTable(result.corpus.manifest.routes))
+    plans = build_plans(result.tariffs, RouteTable.of(result.corpus.manifest))
     sources = sources_of(result.corpus)
-    files = render(plans, result.tariffs, sources, version if result.timeline is not None else None)
-    return attach(files, plans, package_version(result.tariffs, sources), previous)
+    about = About.of(plans, result.corpus.manifest.law)
+    files = render(plans, result.tariffs, sources, version if result.timeline is not None else None, about)
+    return attach(files, plans, package_version(result.tariffs, sources), previous, about)
 
 
 def outputs(result: Result, cache: BuildCache | None = None) -> dict[str, str]:

@@ -197,7 +197,7 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
     from navlaw.report.tariffs import tariff_text
     from navlaw.tariffs.routes import RouteTable
 
-    family = RouteTable(corpus.manifest.routes).family(args.route) if args.route else ()
+    family = RouteTable.of(corpus.manifest).family(args.route) if args.route else ()
     chosen = [t for t in tariffs if not args.route or t.route in family]
     if args.route and not chosen:
         routes = sorted({t.route for t in tariffs if t.route})
@@ -339,8 +339,8 @@ _FEE_PARSER: list[argparse.ArgumentParser] = []  # `navlaw fee`'s parser and its
 
 
 def make_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="navlaw", description="Compile the New York Navigation Law: parse, "
-                                "extract tariffs, track versions, publish a site and a fee module.")
+    p = argparse.ArgumentParser(prog="navlaw", description="Compile a corpus of New York law texts (corpus/manifest.toml): "
+                                "parse, extract tariffs, track versions, publish a site and a fee module.")
     p.add_argument("--version", action=_VersionAction)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     build_parser(sub).set_defaults(func=cmd_build)
@@ -356,10 +356,9 @@ def make_parser() -> argparse.ArgumentParser:
 def _fee_parser(sub: Any) -> None:
     sp = sub.add_parser("fee", help="quote a pilotage fee, itemized with citations", add_help=False,
                         description="Quote the pilotage fee for ROUTE (a route of the corpus manifest's [[route]] "
-                                    "table: sandy-hook, hudson-lower, hudson-upper, long-island-sound in the Navigation "
-                                    "Law corpus) with the generated navlaw_fees module. Route options follow "
-                                    "as --name VALUE or --flag, e.g. --miles 10, --second-pilot, --launch "
-                                    "yonkers-pilot-station: `navlaw fee ROUTE --help` lists them.")
+                                    "table; the routes are listed below) with the generated navlaw_fees module. "
+                                    "Route options (the manifest's [[option]] table) follow as --name VALUE or "
+                                    "--flag: `navlaw fee ROUTE --help` lists them.")
     sp.add_argument("-h", "--help", action="store_true", help="show this help (with ROUTE: the route's options)")
     sp.add_argument("route", metavar="ROUTE", nargs="?")
     # the options every route takes, again for a route's own help (its parser's parent)
@@ -417,7 +416,7 @@ def _data_parsers(sub: Any) -> None:
                                     "status, citations and the interpretations applied.")
     corpus_arg(sp)
     sp.add_argument("--route", metavar="R", help="only this route of the manifest's [[route]] table, with the fees "
-                    "of its family (hudson-lower and hudson-upper include the fees of both river sections)")
+                    "of its family (the routes that share its sections: their common fees)")
     sp.add_argument("--on", type=_date, metavar="DATE", help="only what is in force on DATE (YYYY-MM-DD)")
     format_arg(sp)
     sp.set_defaults(func=cmd_tariffs)

@@ -328,3 +328,126 @@ def test_every_benchmark_imports():
             spec.loader.exec_module(importlib.util.module_from_spec(spec))  # defines, runs nothing: main() is guarded
     finally:
         sys.path.remove(str(bench))
+
+
+# ---- the corpus's names are data: no route, family, option, schedule or code name in compiler/ -------
+#
+# Read from the corpus at test time (corpus/manifest.toml and the committed navlaw_fees), never listed
+# here. What counts as a use: a string literal of compiler/'s Python (docstrings excepted: they are
+# documentation, and cite the corpus as examples, as comments do) and the text of compiler/templates/
+# (comments excepted: ``//``, ``/* */``, ``{# #}`` and ``#`` lines). A name of several words (a route
+# id, "second_pilot", "Nav. Law") is found anywhere in a literal; a one-word name ("hudson", "docking")
+# only as the whole literal, or its "name=choice" form, or quoted in a template. The table of codes
+# (frontend/codes.py's LAWS: every New York code, the corpus's among them) is the one place that names codes.
+
+# names that a later step of issue 26 removes, each with the engineer's branch that owns the file; the
+# test fails when one is no longer found, so that this list only shrinks
+PENDING = {
+    ("compiler/frontend/codes.py", "NAV"),  # _chapter(): the corpus's chapter as the default Code (NAV_LAW)
+    ("compiler/law/updates.py", "NAV"),  # CORPUS_LBDC_LAW: LBDC update records of the corpus's law (26l)
+    ("compiler/frontend/acts.py", "Navigation Law"),  # CORPUS_LAW: the law acts may amend (26l)
+    ("compiler/report/actcheck.py", "Navigation Law"),  # "§ 1: the navigation law, § 88(4) …" (26l)
+}
+
+
+def corpus_names() -> tuple[set[str], set[str]]:
+    """(names of several words, names of one word) the corpus declares: every route id and family,
+    every option, every schedule id of the fee module, and the code (name, citation, LBDC key) of
+    every law and regulation the manifest names."""
+    import json
+    import sys
+    import tomllib
+
+    from navlaw.frontend import codes
+    from navlaw.frontend.options import KINDS
+    from .conftest import CORPUS, load_module
+
+    manifest = tomllib.loads((CORPUS / "manifest.toml").read_text(encoding="utf-8"))
+    api = json.loads((ROOT / "navlaw_fees" / "api.json").read_text(encoding="utf-8"))
+    routes = manifest.get("route", [])
+    names = {r["id"] for r in routes} | {r["family"] for r in routes if r.get("family")} | set(api["routes"])
+    options = ({o["name"] for o in manifest.get("option", [])}
+               | {v.split("=")[0] for d in manifest["document"] for v in d.get("options", {}).values()}
+               | {o for r in api["routes"].values() for o in r["options"]})
+    names |= options - set(KINDS)  # "miles" is also a kind of option (navlaw_fees.option_forms): navlaw's word
+    nf = load_module(ROOT / "navlaw_fees", "arch_fees")
+    try:
+        names |= {s["id"] for r in nf.ROUTES for s in nf.schedules(r)}
+    finally:
+        sys.modules.pop("arch_fees", None)
+    laws = {manifest.get("law", "")} | {d.get("law", "") for d in manifest["document"]}
+    laws |= {c.split("/")[0] for d in manifest["document"] for c in d.get("covers", []) if "nycrr" in c}
+    for law in filter(None, laws):
+        law = re.sub(r"^(\d+)nycrr$", r"\1 NYCRR", law)
+        names.add(law)
+        code, table = codes.code_for(law), codes.lookup(law)
+        names |= {code.cite} if code is not None and code.cite else set()
+        names |= {table.name, table.cite, table.key} if table is not None else set()
+    several = {n for n in names if re.search(r"[-_ .]", n)}
+    return several, names - several
+
+
+def _literal_uses(text: str, several: set[str], one: set[str]) -> list[str]:
+    found = [n for n in several if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text, re.I)]
+    return found + [n for n in one if re.fullmatch(rf"{re.escape(n)}(?:=[\w-]*)?", text.strip())]
+
+
+def _python_literals(path: Path) -> list[tuple[int, str]]:
+    """Every string constant of a module but its docstrings and the table of codes."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                skip.add(id(first.value))
+        if (path.name == "codes.py" and isinstance(node, (ast.Assign, ast.AnnAssign))
+                and any(isinstance(t, ast.Name) and t.id == "LAWS" for t in getattr(node, "targets", [getattr(node, "target", None)]))):
+            skip.update(id(x) for x in ast.walk(node))
+    return [(n.lineno, n.value) for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in skip]
+
+
+def _template_text(path: Path) -> list[tuple[int, str]]:
+    """A template's lines but its comments."""
+    text = re.sub(r"(?s)\{#.*?#\}|/\*.*?\*/", lambda m: "\n" * m.group().count("\n"), path.read_text(encoding="utf-8"))
+    return [(i, line) for i, line in enumerate(text.splitlines(), 1)
+            if not line.lstrip().startswith(("//", "#")) or path.name.endswith((".md.j2", ".md"))
+            and line.lstrip().startswith("#") and not line.lstrip().startswith("#!")]
+
+
+def find_corpus_names() -> set[tuple[str, str, int, str]]:
+    several, one = corpus_names()
+    found = set()
+    for path in sorted(COMPILER.rglob("*.py")):
+        for line, value in _python_literals(path):
+            for name in _literal_uses(value, several, one):
+                found.add((str(path.relative_to(ROOT)), name, line, value[:60]))
+    for path in sorted((COMPILER / "templates").rglob("*")):
+        if path.is_file():
+            for line, value in _template_text(path):
+                names = [n for n in several if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", value, re.I)]
+                names += [n for n in one if re.search(rf"[\"']{re.escape(n)}[\"']", value)]
+                found.update((str(path.relative_to(ROOT)), n, line, value.strip()[:60]) for n in names)
+    return found
+
+
+def test_no_route_family_option_schedule_or_code_name_of_the_corpus_in_compiler():
+    found = find_corpus_names()
+    new = sorted(f"{f}:{line}: {name!r} in {value!r}" for f, name, line, value in found if (f, name) not in PENDING)
+    assert new == []
+    gone = sorted(PENDING - {(f, name) for f, name, _, _ in found})
+    assert gone == [], f"no longer found: remove from PENDING: {gone}"
+
+
+def test_the_corpus_name_check_reads_the_corpus_and_finds_a_use(tmp_path):
+    """The check itself: its names come from the corpus (routes, a family, options, schedule ids, the code),
+    and a literal naming one is found, a docstring or comment naming one is not."""
+    several, one = corpus_names()
+    assert {"hudson", "docking"} <= one and {"long-island-sound", "second_pilot", "Nav. Law", "Navigation Law"} <= several
+    assert any("/" in n for n in several)  # the schedule ids of the fee module
+    module = tmp_path / "m.py"
+    module.write_text('"""Quotes long-island-sound."""\nx = {"hudson": 1}  # hudson-lower\n'
+                      'def f():\n    """second_pilot"""\n    return "the Nav. Law", "docking=tug"\n', encoding="utf-8")
+    hits = sorted((line, n) for line, v in _python_literals(module) for n in _literal_uses(v, several, one))
+    assert hits == [(2, "hudson"), (5, "Nav. Law"), (5, "docking")]

@@ -92,7 +92,7 @@ def test_the_bounds_are_exclusive_after_and_inclusive_by():
 @pytest.mark.parametrize("day", ["2024-01-15", "2024-02-09", "2024-06-01", "2024-12-31", "2025-06-01", "2026-06-01"])
 def test_the_generated_module_and_the_reference_evaluator_agree(day):
     corpus = compile_corpus(CORPUS)
-    plans = build_plans(tariffs_and_lint(corpus)[0], RouteTable(corpus.manifest.routes))
+    plans = build_plans(tariffs_and_lint(corpus)[0], RouteTable.of(corpus.manifest))
     on = dt.date.fromisoformat(day)
     for units in (3000, 1000, 20):
         assert reference_quote(plans, "sandy-hook", units=units, on=on) == nf.quote("sandy-hook", units=units, on=on)

@@ -19,7 +19,7 @@ TABLE = "088.fragments.2022.txt"
 
 
 def test_the_corpus_is_complete_for_every_route_and_date(corpus, tariffs, tariff_findings):
-    routes = RouteTable(corpus.manifest.routes).ids()
+    routes = RouteTable.of(corpus.manifest).ids()
     proofs = {r: complete.prove(tariffs, r) for r in routes}
     assert all(p.ok for p in proofs.values()), {r: p.summary() for r, p in proofs.items()}
     assert proofs["long-island-sound"].summary() == (

@@ -38,7 +38,7 @@ def test_impossible_options_are_an_error_naming_both(kw, words, corpus, tariffs)
         with pytest.raises(nf.FeeError) as e:
             nf.quote(route, units=300, on=ON, **kw)
         assert words in str(e.value)
-        plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
+        plans = build_plans(tariffs, RouteTable.of(corpus.manifest))
         with pytest.raises(ReferenceFeeError) as r:
             reference_quote(plans, route, units=300, on=ON, **kw)
         assert str(r.value) == str(e.value)

@@ -332,7 +332,7 @@ def test_the_reference_evaluator_agrees_on_a_vessel_without_measurements(corpus,
     from navlaw.fees.reference import reference_quote
     from navlaw.tariffs.routes import RouteTable
 
-    plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
+    plans = build_plans(tariffs, RouteTable.of(corpus.manifest))
     for route in ("hudson-upper", "hudson-lower", "long-island-sound"):
         for on in (dt.date(2023, 6, 1), dt.date(2026, 6, 1), dt.date(2028, 2, 1)):
             a = nf.quote(route, on=on, measurements_provided=False)
@@ -397,7 +397,7 @@ def test_the_reference_evaluator_agrees_on_repeated_charges(corpus, tariffs):
     from navlaw.fees.reference import reference_quote
     from navlaw.tariffs.routes import RouteTable
 
-    plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
+    plans = build_plans(tariffs, RouteTable.of(corpus.manifest))
     on = dt.date(2026, 6, 1)
     for kw in (dict(stop_hours=[6, 9]), dict(shifting=3, anchoring=True), dict(delay_hours=["0.5", 2, 12]),
                dict(launch=["yonkers-pilot-station", "norrie-point-pilot-station"])):
@@ -430,7 +430,7 @@ def test_the_reference_evaluator_agrees_on_charges_instead_of_pilotage(corpus, t
     from navlaw.fees.reference import reference_quote
     from navlaw.tariffs.routes import RouteTable
 
-    plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
+    plans = build_plans(tariffs, RouteTable.of(corpus.manifest))
     on = dt.date(2026, 6, 1)
     for kw in (dict(dismissed=True), dict(cancellation="under-6-hours", launch="yonkers-pilot-station")):
         a = nf.quote("hudson-upper", units=300, on=on, **kw)
@@ -483,7 +483,7 @@ def test_the_reference_evaluator_agrees_on_one_second_pilot(corpus, tariffs):
     from navlaw.fees.reference import reference_quote
     from navlaw.tariffs.routes import RouteTable
 
-    plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
+    plans = build_plans(tariffs, RouteTable.of(corpus.manifest))
     kw = dict(units=300, on=dt.date(2026, 6, 1), second_pilot=True, ice_second_pilot=True)
     a, b = nf.quote("hudson-upper", **kw), reference_quote(plans, "hudson-upper", **kw)
     assert (a.total, a.lines, a.notes) == (b.total, b.lines, b.notes)
@@ -525,7 +525,7 @@ def test_the_reference_evaluator_agrees_on_amounts_entered_for_a_board(corpus, t
     from navlaw.fees.reference import reference_quote
     from navlaw.tariffs.routes import RouteTable
 
-    plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
+    plans = build_plans(tariffs, RouteTable.of(corpus.manifest))
     for route, kw in (("sandy-hook", dict(capital_expense_fund_surcharge="299.995")),
                       ("hudson-upper", dict(communication_fee=12, launch="yonkers-pilot-station"))):
         a = nf.quote(route, units=300, on=dt.date(2026, 6, 1), **kw)

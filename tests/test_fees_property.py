@@ -63,7 +63,7 @@ def plans():
 
         from .conftest import CORPUS
         corpus = compile_corpus(CORPUS)
-        _PLANS.update(build_plans(tariffs_and_lint(corpus)[0], RouteTable(corpus.manifest.routes)))
+        _PLANS.update(build_plans(tariffs_and_lint(corpus)[0], RouteTable.of(corpus.manifest)))
     return _PLANS
 
 

@@ -118,7 +118,7 @@ def test_cited_by_and_external_citations(site):
     # § 89-a(4)(b)(1-c)(iv) (file 002) cites "section ninety-five of this article"
     assert re.search(r'id="p-95".*?Cited by: <a href="\.\./89-a/#p-89-a">§ 89-a</a>', law, re.S)
     a3 = "".join(p.read_text(encoding="utf-8") for p in sorted((site / "law").glob("*/index.html")))
-    assert '<span class="ext" title="citation outside the Navigation Law">section 15-0505 of the environmental ' \
+    assert '<span class="ext" title="citation of another law">section 15-0505 of the environmental ' \
            'conservation law</span>' in a3
 
 

@@ -19,10 +19,12 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from navlaw import resources
 from navlaw.cache import jinja_bytecode
+from navlaw.fees.emit import Module, option_block
+from navlaw.frontend import codes
 from navlaw.fees.names import V, comment, constant_roles, docstring, ident, ident_plain, prefixes, pystr, text
-from navlaw.fees.package import header_lines, pyproject
+from navlaw.fees.package import EXAMPLE_ON, EXAMPLE_UNITS, About, header_lines, pyproject
 from navlaw.fees.trace_gen import Traces, Versions, fmt_literal, work
-from navlaw.fees.plans import ONE_PERSON, ROUNDED_BASE, board_refusal, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
+from navlaw.fees.plans import ROUNDED_BASE, board_refusal, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
 from navlaw.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
 from navlaw.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       to_json)
@@ -32,27 +34,6 @@ RUNTIME = resources.PACKAGE / "runtime.py"
 TRACE = resources.PACKAGE / "trace.py"  # copied as navlaw_fees/trace.py; the runtime's import of it made relative
 TRACE_IMPORT = "from navlaw.trace import"
 
-
-
-@dataclass
-class Module:
-    """Constants and code lines collected while rendering; names are unique and sorted for output."""
-
-    constants: dict[str, str] = field(default_factory=dict)  # name -> python expression
-    comments: dict[str, str] = field(default_factory=dict)
-    traces: Traces = field(default_factory=lambda: Traces([]))  # the law's words and the fees' provisions
-
-    def const(self, name: str, value: Decimal | dt.date | None, note: str = "") -> str:
-        if value is None:
-            return "None"
-        expr = (f"_date({value.year}, {value.month}, {value.day})" if isinstance(value, dt.date)
-                else f'Decimal("{value}")')
-        if name in self.constants and self.constants[name] != expr:
-            raise ValueError(f"generated constant {name} would hold two values: {self.constants[name]} and {expr}")
-        self.constants[name] = expr
-        if note:
-            self.comments[name] = comment(note)
-        return name
 
 
 @dataclass
@@ -117,148 +98,6 @@ class RouteView:
     beside: tuple[tuple[str, str, str], ...] = ()
 
 
-def _option_block(mod: Module, plan: Plan, texts: dict[str, int], opt: Option, route: str) -> list[str]:
-    """Code for one option: validate the value, then one line per matching tariff."""
-    name = opt.name
-    tariffs = list(dict.fromkeys(t for ts in plan.with_base.values() for t in ts if getattr(t, "option", "") == name)) + \
-              [t for t in plan.rule_fees if getattr(t, "option", "") == ("docking" if name == "undocking" else name)]
-    out = [f"value = options.get({pystr(name)})"]
-    if name in ONE_PERSON and tariffs:  # the same person priced twice: charged once
-        partner = ONE_PERSON[name]
-        out += [f"if value is not None and flag(value, {pystr(name)}) and options.get({pystr(partner)}):",
-                f"    notes.append({pystr(one_person_note(name, tariffs[0].citation))})",
-                "    value = None"]
-    indent = "    "
-    if opt.kind == "flag" and opt.most > 1:  # each shift, each anchoring
-        out += ["if value is not None:", f"    for _ in range(times(value, {pystr(name)})):"]
-        indent = "        "
-    elif opt.kind == "flag":
-        out.append(f"if value is not None and flag(value, {pystr(name)}):")
-    elif opt.kind == "choice" and opt.most > 1:  # each launch station the route pays
-        out += ["if value is not None:", f"    for value in choices(value, {pystr(name)}, {opt.choices!r}, {opt.most}):"]
-        indent = "        "
-    elif opt.kind == "choice":
-        out.append("if value is not None:")
-        out.append(f"    value = choice(value, {pystr(name)}, {opt.choices!r})")
-    elif opt.kind == "hours":  # each stop, each delay: its own hours and its own maximum
-        out += ["if value is not None:", f"    for amount_of in occurrences(value, {pystr(name)}):"]
-        indent = "        "
-    elif opt.kind == "miles":
-        out.append("if value is not None:")
-        out.append(f"    amount_of = number(value, {pystr(name)}, allow_zero=False)")
-    else:
-        out.append("if value is not None:")
-        out.append(f"    days = whole(value, {pystr(name)})")
-    body: list[str] = []
-    for t in tariffs:
-        pre = ident(t.provision) + "_" + ident_plain(name) + (f"_{ident_plain(t.choice)}" if getattr(t, "choice", "") else "")
-        guard = ""
-        if t in plan.rule_fees:
-            since = mod.const(f"{pre}_IN_FORCE_FROM", t.effective.start)
-            body.append(f"in_force({since}, on, {pystr(name)}, {pystr(t.citation)})")
-        else:
-            where = tuple(i for key, i in texts.items() if t in plan.with_base[key])
-            guard = f"p.text == {where[0]}" if len(where) == 1 else f"p.text in {where}"
-        lines: list[str] = []
-        choice_value = getattr(t, "choice", "")
-        if isinstance(t, Percentage):
-            pct = mod.const(f"{pre}_PERCENT", t.percent.value, t.title)  # type: ignore[union-attr]
-            of = "zone2()" if t.of == "zone-2-base-rate" else "base"
-            what = "the Zone 2 base rate" if t.of == "zone-2-base-rate" else "the regular pilotage fee"
-            desc = label_for(name, choice_value)
-            if opt.kind == "hours":
-                if t.per == "24 hours":
-                    lines += ["periods = started(amount_of, HOURS_PER_DAY)",
-                              "if periods:",
-                              f"    lines.append(Line({text(f'{desc}: {t.percent.value}% × ', V('periods'), f' period(s) of 24 hours of {what}')}, "  # type: ignore[union-attr]
-                              f"percent_of((of_ := {of}), {pct} * periods), {pystr(t.citation)}, "
-                              + work(["{1} × {2} × {3} / 100", "{4} hours: {3} period(s) of 24 hours begun",
-                                      "{2}% × {3} of " + fmt_literal(what) + " (${1})"],
-                                     [f"of_ * {pct} * periods / 100", "of_", pct, "periods", "amount_of"],
-                                     mod.traces.words(pre, [("percentage", t.percent)]), mod.traces.where(pre, t)) + "))",
-                              f"    notes.append({pystr(ROUNDED_BASE)})"]
-                else:
-                    mx = mod.const(f"{pre}_MAX_PERCENT", t.max_percent.value) if t.max_percent else "None"
-                    free = ""
-                    if t.free_hours:
-                        free_c = mod.const(f"{pre}_FREE_HOURS", Decimal(t.free_hours))
-                        reason = t.free_reason or f"within {t.free_hours} hour(s)"
-                        lines += [f"if amount_of and amount_of <= {free_c}:",
-                                  f"    notes.append({pystr(f'{name}: no charge, {reason} ({t.citation}).')})",
-                                  "elif amount_of:"]
-                        free = "    "
-                    else:
-                        lines += ["if amount_of:"]
-                        free = "    "
-                    lines += [f"{free}total, how = hourly_percent(amount_of, {pct}, {mx}, {t.max_per == '24 hours'})",
-                              f"{free}lines.append(Line({text(f'{desc}: ', V('how'), f' of {what}')}, percent_of((of_ := {of}), total), "
-                              f"{pystr(t.citation)}, "
-                              + work(["{1} × {2} / 100", "{4} hour(s): {3} = {2}%", "{2}% of " + fmt_literal(what) + " (${1})"],
-                                     ["of_ * total / 100", "of_", "total", "how", "amount_of"],
-                                     mod.traces.words(pre, [("percentage per hour", t.percent), ("maximum percentage", t.max_percent)]),
-                                     mod.traces.where(pre, t)) + "))",
-                              f"{free}notes.append({pystr(ROUNDED_BASE)})"]
-                    if t.reading:
-                        lines += [f"{free}notes.append({pystr(f'{name}: {t.reading} ({t.citation}).')})"]
-            else:
-                cond = f"if value == {pystr(choice_value)}:" if opt.kind == "choice" else ""
-                line = [f"lines.append(Line({pystr(f'{desc}: {t.percent.value}% of {what}')}, "  # type: ignore[union-attr]
-                        f"percent_of((of_ := {of}), {pct}), {pystr(t.citation)}, "
-                        + work(["{1} × {2} / 100", "{2}% of " + fmt_literal(what) + " (${1})"], [f"of_ * {pct} / 100", "of_", pct],
-                               mod.traces.words(pre, [("percentage", t.percent)]), mod.traces.where(pre, t)) + "))",
-                        f"notes.append({pystr(ROUNDED_BASE)})"]
-                if t.instead_of_pilotage:
-                    line.append(f"instead.append({pystr(instead_note(name, t))})")
-                lines += [cond] + ["    " + x for x in line] if cond else line
-        elif isinstance(t, PerUnitFee):
-            rate = mod.const(f"{pre}_RATE", t.rate.value, t.title)  # type: ignore[union-attr]
-            lo = mod.const(f"{pre}_MIN_UNITS", t.min_units.value) if t.min_units else "None"
-            hi = mod.const(f"{pre}_MAX_UNITS", t.max_units.value) if t.max_units else "None"
-            lines += [f"if value == {pystr(t.choice)}:",
-                      f"    on_units = clamp(u, {lo}, {hi})",
-                      f"    lines.append(Line({text(f'{t.title}: ', V('on_units'), f' PU × ${t.rate.value}')}, cents(on_units * {rate}), "  # type: ignore[union-attr]
-                      f"{pystr(t.citation)}, "
-                      + work(["{1} × {2}", "the vessel's {3} PU, charged on {1} PU (this fee's units: "
-                                                       f"{t.min_units.value if t.min_units else 'no minimum'} to "
-                                                       f"{t.max_units.value if t.max_units else 'no maximum'})"],
-                             [f"on_units * {rate}", "on_units", rate, "u"],
-                             mod.traces.words(pre, [("rate per pilotage unit", t.rate), ("minimum units", t.min_units),
-                                           ("maximum units", t.max_units)]), mod.traces.where(pre, t)) + "))"]
-            if t.reading:
-                lines += [f"    notes.append({pystr(f'{name}: {t.reading} ({t.citation}).')})"]
-        elif isinstance(t, TimeFee) and t.per == "hour":
-            amount = mod.const(f"{pre}_PER_HOUR", t.amount.value)  # type: ignore[union-attr]
-            after = mod.const(f"{pre}_UNPAID_HOURS", t.after.value if t.after else Decimal(0))
-            count = "started(amount_of)" if t.part_counts else "int(amount_of)"
-            lines += [f"if amount_of <= {after}:",
-                      "    if amount_of:",
-                      f"        notes.append({pystr(f'{name}: a detention of {t.after.value if t.after else 0} hours or less is not paid ({t.citation}).')})",
-                      "else:",
-                      f"    hours = {count}",
-                      f"    lines.append(Line({text(f'{t.title}: ', V('hours'), f' hour(s) × ${t.amount.value}')}, cents(hours * {amount}), "  # type: ignore[union-attr]
-                      f"{pystr(t.citation)}, "
-                      + work(["{1} × {2}", f"{{3}} hours, more than {t.after.value if t.after else 0}: {{1}} hour(s) "
-                                                       f"charged{', a part of an hour as an hour' if t.part_counts else ''}"],
-                             [f"hours * {amount}", "hours", amount, "amount_of"],
-                             mod.traces.words(pre, [("amount per hour", t.amount), ("hours not paid", t.after)]),
-                             mod.traces.where(pre, t)) + "))"]
-            lines += [f"    notes.append({pystr(n)})" for n in t.notes]
-        elif isinstance(t, TimeFee):
-            amount = mod.const(f"{pre}_PER_DAY", t.amount.value)  # type: ignore[union-attr]
-            lines += ["if days:",
-                      f"    lines.append(Line({text(f'{t.title}: ', V('days'), f' day(s) × ${t.amount.value}')}, cents(days * {amount}), "  # type: ignore[union-attr]
-                      f"{pystr(t.citation)}, "
-                      + work(["{1} × {2}", "{1} whole day(s) × ${2}"], [f"days * {amount}", "days", amount],
-                             mod.traces.words(pre, [("amount per day", t.amount)]), mod.traces.where(pre, t)) + "))"]
-            lines += [f"    notes.append({pystr(n)})" for n in t.notes if n.startswith("Not included")]
-        if guard:
-            body.append(f"if {guard}:")
-            body += ["    " + x for x in lines]
-        else:
-            body += lines
-    return out + [indent + x for x in body]
-
-
 def period_notes(plan: Plan, s: BracketSchedule) -> tuple[str, ...]:
     """The notes every quote on this schedule carries: its own, the addition's, the text's (board-set fees)."""
     notes = list(s.notes)
@@ -273,71 +112,11 @@ def period_notes(plan: Plan, s: BracketSchedule) -> tuple[str, ...]:
 def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[str, str]) -> RouteView:
     route = plan.route
     texts = {f: i for i, f in enumerate(sorted(plan.with_base))}
-    periods = []
-    for s in established(plan):
-        pre = names[s.id]
-        periods.append({
-            "start": mod.const(f"{pre}_FROM", s.effective.start),
-            "end": mod.const(f"{pre}_UNTIL", s.effective.end) if s.effective.end else "None",
-            "fn": fns[s.id].name, "citation": pystr(s.effective.cited(s.citation)),
-            "min": mod.const(f"{pre}_MIN_UNITS", s.min_units.value) if s.min_units else "None",
-            "max": mod.const(f"{pre}_MAX_UNITS", s.max_units.value) if s.max_units else "None",
-            "notes": repr(period_notes(plan, s)), "text": str(texts[plan.group[s.id]]),
-            "unmeasured": pystr(s.unmeasured) if s.unmeasured else "",
-            # a start known only between bounds: the first day it may be in force, and on what that rests
-            "possible_from": mod.const(f"{pre}_POSSIBLY_FROM", s.effective.start_from) if s.effective.start_from else "",
-            "uncertain": pystr(s.effective.uncertain),
-            "where": mod.traces.where(pre, s),
-            "words": mod.traces.words(pre, [("minimum units", s.min_units), ("maximum units", s.max_units)]),
-            "brackets": mod.traces.brackets(pre, s),
-        })
+    periods = [_period(mod, plan, s, names[s.id], fns, texts) for s in established(plan)]
     body: list[str] = []
     # what comes with each text: the percentage addition, the transporting charge (it replaces the base line)
     for f, i in texts.items():
-        block: list[str] = []
-        for t in plan.with_base[f]:
-            if isinstance(t, FractionOfRate) and t.condition_miles is not None:
-                miles = mod.const(f"{ident(t.provision)}_MILES", t.condition_miles.value)
-                desc = text(f"Transporting charge, piloted under {t.condition_miles.value} miles: "
-                            f"{t.numerator}/{t.denominator} of ", V("formula.replace('PU', str(used))"))
-                num = mod.const(f"{ident(t.provision)}_NUMERATOR", Decimal(t.numerator))
-                den = mod.const(f"{ident(t.provision)}_DENOMINATOR", Decimal(t.denominator))
-                block += ["miles = options.get(\"miles\")",
-                          "if miles is not None and number(miles, \"miles\") < " + miles + ":",
-                          f"    base = cents(exact * {num} / {den})",
-                          f"    lines[0] = Line({desc}, base, {pystr(t.citation)}, "
-                          + work(["({1}) × {2} / {3}", "piloted {4} miles, under " + str(t.condition_miles.value) +
-                                  ": {2}/{3} of the pilotage fee instead of it"],
-                                 [f"exact * {num} / {den}", "formula", num, den, "miles"],
-                                 mod.traces.words(ident(t.provision), [("miles", t.condition_miles)], mod.traces.fraction(t)),
-                                 mod.traces.where(ident(t.provision), t), "used", "p.brackets") + ")"]
-                block += [f"    notes.append({pystr(n)})" for n in t.notes]
-        for opt, note in plan.notes_unless.get(f, ()):
-            block += [f"if {pystr(opt)} not in options:", f"    notes.append({pystr(note)})"]
-        for t in plan.with_base[f]:
-            if isinstance(t, Percentage) and t.of == "calculated-fee":
-                pct = mod.const(f"{ident(t.provision)}_ADDITION_PERCENT", t.percent.value, t.title)  # type: ignore[union-attr]
-                block += [f"lines.append(Line({pystr(f'{t.percent.value}% of the calculated fee')}, "  # type: ignore[union-attr]
-                          f"percent_of(base, {pct}), {pystr(t.citation)}, "
-                          + work(["{1} × {2} / 100", "{2}% of the calculated fee (${1})"], [f"base * {pct} / 100", "base", pct],
-                                 mod.traces.words(ident(t.provision) + "_ADDITION", [("percentage", t.percent)]),
-                                 mod.traces.where(ident(t.provision) + "_ADDITION", t)) + "))"]
-
-        for name in sorted(o.name for o in plan.options if o.kind == "amount"):  # a board's amount, entered
-            t = next((t for t in plan.board_fees.get(f, ()) if t.option == name), None)
-            if t is None:
-                block += [f"if {pystr(name)} in options:",
-                          f"    raise FeeError({pystr(board_refusal(plan, name))} + on.isoformat())"]
-                continue
-            desc, cap_words = board_line_words(t)
-            cap = mod.const(f"{ident_plain(t.id)}_CAP", t.cap.value) if t.cap else "None"
-            block += [f"if {pystr(name)} in options:",
-                      f"    lines.append(Line({pystr(desc)}, (entered := board_amount(options[{pystr(name)}], {pystr(name)}, {cap}, "
-                      f"{pystr(cap_words)})), {pystr(t.citation)}, "
-                      + work(["{1}", "the amount the board set, entered by the user: ${1}"
-                              + fmt_literal(f" ({cap_words})" if cap_words else " (the law sets no cap)")],
-                             ["entered", "entered"], mod.traces.words(ident_plain(t.id), [("cap", t.cap)]),
-                             mod.traces.where(ident_plain(t.id), t)) + "))"]
+        block = _with_text(mod, plan, f)
         if block:
             if len(texts) > 1:
                 body.append(f"if p.text == {i}:")
@@ -346,9 +125,9 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
                 body += block
     option_code: list[str] = []
     for opt in plan.options:
-        if opt.name == "miles" or opt.kind == "amount":
+        if opt.kind in ("miles", "amount"):
             continue
-        option_code += _option_block(mod, plan, texts, opt, route)
+        option_code += option_block(mod, plan, texts, opt)
     if option_code:
         body += ["if options:"] + ["    " + x for x in option_code]
     message = no_schedule_message(plan, "\x00").replace("{", "{{").replace("}", "}}").replace("\x00", "{on}")
@@ -359,6 +138,86 @@ def route_view(mod: Module, plan: Plan, fns: dict[str, ScheduleFn], names: dict[
                      tuple(OptionView(o.name, option_type(o), value_form(o)) for o in plan.options), body,
                      plan.zone2_route.replace("-", "_"), instead, any(p["possible_from"] for p in periods),
                      plan.conflicts, plan.beside)
+
+
+def _period(mod: Module, plan: Plan, s: BracketSchedule, pre: str, fns: dict[str, ScheduleFn],
+            texts: dict[str, int]) -> dict[str, str]:
+    """One base schedule of a route's quote function: its dates, clamp, notes and the law's words."""
+    return {
+        "start": mod.const(f"{pre}_FROM", s.effective.start),
+        "end": mod.const(f"{pre}_UNTIL", s.effective.end) if s.effective.end else "None",
+        "fn": fns[s.id].name, "citation": pystr(s.effective.cited(s.citation)),
+        "min": mod.const(f"{pre}_MIN_UNITS", s.min_units.value) if s.min_units else "None",
+        "max": mod.const(f"{pre}_MAX_UNITS", s.max_units.value) if s.max_units else "None",
+        "notes": repr(period_notes(plan, s)), "text": str(texts[plan.group[s.id]]),
+        "unmeasured": pystr(s.unmeasured) if s.unmeasured else "",
+        # a start known only between bounds: the first day it may be in force, and on what that rests
+        "possible_from": mod.const(f"{pre}_POSSIBLY_FROM", s.effective.start_from) if s.effective.start_from else "",
+        "uncertain": pystr(s.effective.uncertain),
+        "where": mod.traces.where(pre, s),
+        "words": mod.traces.words(pre, [("minimum units", s.min_units), ("maximum units", s.max_units)]),
+        "brackets": mod.traces.brackets(pre, s),
+    }
+
+
+def _with_text(mod: Module, plan: Plan, f: str) -> list[str]:
+    """The lines of what comes with one text's base schedules: the transporting charge, the notes an
+    option answers, the percentage addition, the amounts a board sets."""
+    block: list[str] = []
+    for t in plan.with_base[f]:
+        if isinstance(t, FractionOfRate) and t.condition_miles is not None:
+            block += _transporting(mod, plan, t)
+    for opt, note in plan.notes_unless.get(f, ()):
+        block += [f"if {pystr(opt)} not in options:", f"    notes.append({pystr(note)})"]
+    for t in plan.with_base[f]:
+        if isinstance(t, Percentage) and t.of == "calculated-fee" and t.percent is not None:
+            pct = mod.const(f"{mod.ident(t.provision)}_ADDITION_PERCENT", t.percent.value, t.title)
+            block += [f"lines.append(Line({pystr(f'{t.percent.value}% of the calculated fee')}, "
+                      f"percent_of(base, {pct}), {pystr(t.citation)}, "
+                      + work(["{1} × {2} / 100", "{2}% of the calculated fee (${1})"], [f"base * {pct} / 100", "base", pct],
+                             mod.traces.words(mod.ident(t.provision) + "_ADDITION", [("percentage", t.percent)]),
+                             mod.traces.where(mod.ident(t.provision) + "_ADDITION", t)) + "))"]
+    for name in sorted(o.name for o in plan.options if o.kind == "amount"):  # a board's amount, entered
+        block += _board_amount(mod, plan, f, name)
+    return block
+
+
+def _transporting(mod: Module, plan: Plan, t: FractionOfRate) -> list[str]:
+    """The transporting charge: a fraction of the pilotage fee instead of it, below a distance."""
+    assert t.condition_miles is not None
+    miles = mod.const(f"{mod.ident(t.provision)}_MILES", t.condition_miles.value)
+    desc = text(f"Transporting charge, piloted under {t.condition_miles.value} miles: "
+                f"{t.numerator}/{t.denominator} of ", V("formula.replace('PU', str(used))"))
+    num = mod.const(f"{mod.ident(t.provision)}_NUMERATOR", Decimal(t.numerator))
+    den = mod.const(f"{mod.ident(t.provision)}_DENOMINATOR", Decimal(t.denominator))
+    by_miles = next((o.name for o in plan.options if o.kind == "miles"), "")
+    return [f'miles = options.get("{by_miles}")',
+            f'if miles is not None and number(miles, "{by_miles}") < ' + miles + ":",
+            f"    base = cents(exact * {num} / {den})",
+            f"    lines[0] = Line({desc}, base, {pystr(t.citation)}, "
+            + work(["({1}) × {2} / {3}", "piloted {4} miles, under " + str(t.condition_miles.value) +
+                    ": {2}/{3} of the pilotage fee instead of it"],
+                   [f"exact * {num} / {den}", "formula", num, den, "miles"],
+                   mod.traces.words(mod.ident(t.provision), [("miles", t.condition_miles)], mod.traces.fraction(t)),
+                   mod.traces.where(mod.ident(t.provision), t), "used", "p.brackets") + ")"] + \
+        [f"    notes.append({pystr(n)})" for n in t.notes]
+
+
+def _board_amount(mod: Module, plan: Plan, f: str, name: str) -> list[str]:
+    """An amount a board sets, entered by the caller: its line, or why it cannot be entered on the date."""
+    t = next((t for t in plan.board_fees.get(f, ()) if t.option == name), None)
+    if t is None:
+        return [f"if {pystr(name)} in options:",
+                f"    raise FeeError({pystr(board_refusal(plan, name))} + on.isoformat())"]
+    desc, cap_words = board_line_words(t)
+    cap = mod.const(f"{ident_plain(t.id)}_CAP", t.cap.value) if t.cap else "None"
+    return [f"if {pystr(name)} in options:",
+            f"    lines.append(Line({pystr(desc)}, (entered := board_amount(options[{pystr(name)}], {pystr(name)}, {cap}, "
+            f"{pystr(cap_words)})), {pystr(t.citation)}, "
+            + work(["{1}", "the amount the board set, entered by the user: ${1}"
+                    + fmt_literal(f" ({cap_words})" if cap_words else " (the law sets no cap)")],
+                   ["entered", "entered"], mod.traces.words(ident_plain(t.id), [("cap", t.cap)]),
+                   mod.traces.where(ident_plain(t.id), t)) + "))"]
 
 
 @dataclass(frozen=True)
@@ -395,7 +254,7 @@ def option_type(o: Option) -> str:
 
 
 def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple[str, str]],
-           versions: Versions | None = None) -> dict[str, str]:
+           versions: Versions | None = None, about: About = About()) -> dict[str, str]:
     """The files of the package: name -> text."""
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined, keep_trailing_newline=True,
                       trim_blocks=True, lstrip_blocks=True,
@@ -403,9 +262,10 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
     env.filters["pyrepr"] = repr
     env.filters["comment"] = comment  # text from the corpus (the route table) in a comment or docstring
     env.filters["docstring"] = docstring
-    mod = Module(traces=Traces(sources, versions))
+    own = codes.lookup(about.law) if about.law else None  # the corpus's own chapter, as constants name it
+    mod = Module(traces=Traces(sources, versions), own=own.key.lower() if own is not None else "law")
     fns: dict[str, ScheduleFn] = {}
-    names = prefixes([s for plan in plans.values() for s in established(plan)])
+    names = prefixes([s for plan in plans.values() for s in established(plan)], mod.own)
     for plan in plans.values():
         for s in established(plan):
             if s.id not in fns:
@@ -416,9 +276,10 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
     ctx = dict(header=header, constants=sorted(mod.constants.items()), comments=mod.comments,
                objects=sorted(mod.traces.objects.items()),
                functions=sorted(fns.values(), key=lambda f: f.name), routes=routes, listed=listed,
-               help=option_help(plans), bounded=any(r.bounded for r in routes),
-               zones=[{"fn": z.replace("-", "_"), "title": plans[z].title}
-                      for z in dict.fromkeys(p.zone2_route for p in plans.values() if p.zone2_route)])
+               help=option_help(plans), about=about, example_units=EXAMPLE_UNITS, example_on=EXAMPLE_ON, bounded=any(r.bounded for r in routes),
+               zones=[{"fn": z.replace("-", "_"), "title": plans[z].title, "words": words}
+                      for z, words in dict.fromkeys((p.zone2_route, p.zone2_words) for p in plans.values()
+                                                    if p.zone2_route)])
     runtime = header + "\n" + RUNTIME.read_text(encoding="utf-8").replace(TRACE_IMPORT, "from .trace import", 1)
     return {
         "trace.py": header + "\n" + TRACE.read_text(encoding="utf-8"),
@@ -426,7 +287,7 @@ def render(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple
         "_schedules.py": env.get_template("navlaw_fees/_schedules.py.j2").render(ctx),
         "_runtime.py": runtime,
         "py.typed": "",
-        "pyproject.toml": pyproject(tariffs, sources),
+        "pyproject.toml": pyproject(tariffs, sources, about),
     }
 
 

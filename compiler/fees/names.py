@@ -10,11 +10,11 @@ from navlaw.tariffs.formula import Bin, Expr, Num, Units, numbers
 from navlaw.tariffs.model import BracketSchedule
 
 
-def ident(text: str) -> str:
-    """A Python identifier from a provision id: "88/4/b/1/ii/1/A/v" -> "NAV_88_4_B_1_II_1_A_V",
-    "21nycrr/55.2/a" -> "NYCRR_21_55_2_A"."""
+def ident(text: str, own: str) -> str:
+    """A Python identifier from a provision id, ``own`` naming the corpus's own chapter (its key in the
+    table of codes): "88/4/b/1/ii/1/A/v" -> "NAV_88_4_B_1_II_1_A_V", "21nycrr/55.2/a" -> "NYCRR_21_55_2_A"."""
     m = re.match(r"(\d+)([a-z]+)/(.*)", text)
-    head, rest = (f"{m[2]}_{m[1]}", m[3]) if m else ("nav", text)
+    head, rest = (f"{m[2]}_{m[1]}", m[3]) if m else (own, text)
     return re.sub(r"[^A-Za-z0-9]+", "_", f"{head}_{rest}").strip("_").upper()
 
 
@@ -57,7 +57,7 @@ def constant_roles(expr: Expr) -> list[str]:
     return [f"N{i}" for i in range(1, len(numbers(expr)) + 1)]
 
 
-def prefixes(schedules: list[BracketSchedule]) -> dict[str, str]:
+def prefixes(schedules: list[BracketSchedule], own: str) -> dict[str, str]:
     """A unique constant prefix per schedule: its provision, then its route and start date when the
     provision holds more than one ("NAV_89_B_4_B_1_FROM_2026_01_01", "NAV_89_A_4_B_1_VII_HUDSON_UPPER")."""
     by_prov: dict[str, list[BracketSchedule]] = {}
@@ -67,7 +67,7 @@ def prefixes(schedules: list[BracketSchedule]) -> dict[str, str]:
     for prov, group in by_prov.items():
         routes = {s.route for s in group}
         for s in group:
-            name = ident(prov)
+            name = ident(prov, own)
             if len(routes) > 1:
                 name += "_" + ident_plain(s.route)
             if sum(1 for x in group if x.route == s.route) > 1 and s.effective.start is not None:

@@ -15,61 +15,23 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
+from typing import Callable
 
 from navlaw.runtime import MAX_OCCURRENCES, FeeError
 from navlaw.tariffs.complete import quotable
 from navlaw.tariffs.routes import RouteTable
-from navlaw.tariffs.model import OPTION_TITLES, AnyTariff, BoardSet, BracketSchedule, Percentage, PerUnitFee
+from navlaw.frontend.options import OptionDecl
+from navlaw.tariffs.model import AnyTariff, BoardSet, BracketSchedule, Percentage, PerUnitFee
 from navlaw.frontend.codes import without_code
 
-HOURS_OPTIONS = ("stop_hours", "ice_detention_hours", "delay_hours", "detained_hours", "standby_hours",
-                 "departure_delay_hours", "late_arrival_hours")
-FLAG_OPTIONS = ("second_pilot", "ice_second_pilot", "shifting", "anchoring", "dismissed", "no_notice", "late_order")
-REPEATABLE = ("shifting", "anchoring")
-# options that price one and the same person: given together, the second is not charged again
-ONE_PERSON = {"ice_second_pilot": "second_pilot"}
+# The quote options are the manifest's [[option]] table (compiler/frontend/options.py): their names,
+# kinds, words and order; the law's numbers and the citations come from the tariffs that price each (help()).
 
 
-def one_person_note(name: str, citation: str) -> str:
-    """Why an option given with its partner (ONE_PERSON) adds nothing: a reading the quote names."""
-    return (f"{name}: not charged again: one second pilot is on board, and {ONE_PERSON[name]} charges it "
-            f"(a reading: the statute and {citation} each price a second pilot; navlaw charges the one pilot once).")  # events a vessel may have several of in one call: each is charged
-CHOICE_OPTIONS = ("launch", "station_closed", "docking", "undocking", "cancellation")
-# the order lines appear in a quote
-OPTION_ORDER = ("second_pilot", "launch", "station_closed", "docking", "undocking", "shifting", "anchoring",
-                "stop_hours", "ice_detention_hours", "ice_second_pilot", "delay_hours", "dismissed", "detained_hours",
-                "standby_hours", "departure_delay_hours", "no_notice", "cancellation", "late_arrival_hours",
-                "late_order", "miles", "detention_hours", "carried_off_days", "capital_expense_fund_surcharge",
-                "communication_fee", "retirement_surcharge")
-# What each quote option is, in words for people (nf.options, the calculator, quote lines); the law's
-# numbers and the citations are not here: they come from the tariffs that price the option (help()).
-OPTION_TEXT = {
-    "second_pilot": "two pilots assigned for a long continuous transit: the regular fee plus the second pilot's share",
-    "launch": "launch or pilot-transport fee by station, per pilotage unit",
-    "station_closed": "pilot transport fee when a pilot station is closed",
-    "docking": "docking fee by assistance: no-tug-no-thruster, thruster, tug",
-    "undocking": "undocking fee by assistance, as docking",
-    "shifting": "shifting between berths in one port",
-    "anchoring": "anchoring the vessel",
-    "stop_hours": "hours of an intermediate cargo, fuel or water stop",
-    "ice_detention_hours": "hours detained on board by ice",
-    "ice_second_pilot": "ice conditions require a second pilot",
-    "delay_hours": "hours services are delayed for the vessel's convenience",
-    "dismissed": "pilot dismissed without rendering services",
-    "detained_hours": "hours detained awaiting tide, berth or anchorage, or quarantined",
-    "standby_hours": "hours standing by for the vessel's convenience",
-    "departure_delay_hours": "hours departure is delayed when it is ordered late",
-    "no_notice": "vessel arrives at the pilot station without prior notice",
-    "cancellation": "late cancellation: under-6-hours or under-2-hours",
-    "late_arrival_hours": "hours late at the pilot station without notice",
-    "late_order": "pilot ordered late",
-    "miles": "miles piloted: below the statute's distance, a transporting charge instead of the pilotage fee",
-    "detention_hours": "hours detained on board at anchor or berth",
-    "carried_off_days": "whole days carried off on board",
-    "capital_expense_fund_surcharge": "the capital expense fund surcharge the surcharge board set, in dollars per ship",
-    "communication_fee": "the communication fee the board of commissioners of pilots set, in dollars",
-    "retirement_surcharge": "the retirement surcharge the surcharge board set after the statutory periods, in dollars",
-}
+def one_person_note(name: str, partner: str, citation: str) -> str:
+    """Why an option given with its partner (``one_charge_with``) adds nothing: a reading the quote names."""
+    return (f"{name}: not charged again: one second pilot is on board, and {partner} charges it "
+            f"(a reading: the statute and {citation} each price a second pilot; navlaw charges the one pilot once).")
 
 
 def instead_note(name: str, t: Percentage) -> str:
@@ -82,9 +44,10 @@ ROUNDED_BASE = ("Percentages are taken of the charge they are a percentage of as
                 "rounded once (an interpretation: the texts do not say whether of the exact or the rounded amount).")
 
 
-def label_for(name: str, value: str = "") -> str:
+def label_for(plan: Plan, name: str, value: str = "") -> str:
     """What a quote line calls an option's charge: "Docking (tug)", "Intermediate stop"."""
-    return OPTION_TITLES.get(name, name) + (f" ({value})" if value else "")
+    decl = plan.decl(name)
+    return (decl.title if decl is not None else name) + (f" ({value})" if value else "")
 
 
 def _common_citation(citations: list[str]) -> str:
@@ -104,16 +67,19 @@ def _common_citation(citations: list[str]) -> str:
 def option_help(plans: dict[str, Plan]) -> dict[str, str]:
     """Each option's words with the provision(s) of the law that price it."""
     cites: dict[str, list[str]] = {}
+    decls: dict[str, OptionDecl] = {}
     for plan in plans.values():
+        decls.update((d.name, d) for d in plan.decls)
         for ts in list(plan.with_base.values()) + [plan.rule_fees] + list(plan.board_fees.values()) + [plan.board_known]:
             for t in ts:
                 opt = getattr(t, "option", "")
                 if opt:
                     cites.setdefault(opt, []).append(t.citation)
-    if "docking" in cites:
-        cites["undocking"] = cites["docking"]
-    return {name: OPTION_TEXT[name] + (f" ({_common_citation(sorted(set(cites[name])))})" if cites.get(name) else "")
-            for name in OPTION_ORDER if name in cites}
+    for d in decls.values():
+        if d.priced_as in cites:
+            cites[d.name] = cites[d.priced_as]
+    return {name: d.help + (f" ({_common_citation(sorted(set(cites[name])))})" if cites.get(name) else "")
+            for name, d in decls.items() if name in cites}
 
 
 @dataclass(frozen=True)
@@ -134,11 +100,12 @@ class Plan:
     notes_with_base: dict[str, tuple[str, ...]]
     rule_fees: tuple[AnyTariff, ...]  # § 55.2 fees: dated on their own
     options: tuple[Option, ...]
-    zone2: Plan | None = None  # the plan of the route the words "Zone 2" select, for "Zone 2 Base Rate"
+    zone2: Plan | None = None  # the plan of the route whose base rate a percentage is of ("Zone 2 Base Rate")
     group: dict[str, str] = field(default_factory=dict)  # base schedule id -> key of what comes with it
     title: str = ""  # what its base fee is called (the route table's title)
     family: tuple[str, ...] = ()  # the route ids whose tariffs apply to it: itself and its family
     zone2_route: str = ""  # the route whose base is its "Zone 2 Base Rate" (it may be itself), if any
+    zone2_words: str = ""  # the words of the text that name that route ("Zone 2": one of its selectors)
     # by group key: (option, note) — a note a quote carries only when it does not use that option
     # ("Launch fee not included: no pilot station was chosen" — not when launch= is given)
     notes_unless: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
@@ -149,6 +116,20 @@ class Plan:
     # (option, option, note) — given together, both are charged and the quote says on which reading
     conflicts: tuple[tuple[str, str, str], ...] = ()
     beside: tuple[tuple[str, str, str], ...] = ()
+    decls: tuple[OptionDecl, ...] = ()  # every option the manifest declares, in its order
+
+    def decl(self, name: str) -> OptionDecl | None:
+        return next((d for d in self.decls if d.name == name), None)
+
+    def priced_by(self, name: str) -> str:
+        """The option whose fees price ``name``: its ``priced_as``, or itself."""
+        decl = self.decl(name)
+        return decl.priced_as if decl is not None and decl.priced_as else name
+
+    def partner(self, name: str) -> str:
+        """The option charging the same person as ``name`` (given together, ``name`` adds nothing), or ""."""
+        decl = self.decl(name)
+        return decl.one_charge_with if decl is not None else ""
 
     def schedule_on(self, on: dt.date) -> BracketSchedule:
         for s in self.base:
@@ -196,15 +177,20 @@ def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]
     # every dated schedule counts, whatever its status: an older text's rates apply inside its dates
     # (follow_timeline has bounded them); only the deleted matter of a rule is left out
     live = [t for t in tariffs if not (t.status == "superseded" and t.kind == "flat")]
+    undeclared = sorted({o for t in live if (o := getattr(t, "option", "")) and routes.option(o) is None})
+    if undeclared:  # a route table made without the manifest's [[option]] table would quote no option at all
+        raise ValueError(f"options {', '.join(undeclared)} are not in the route table: build it with "
+                         "RouteTable.of(manifest)")
     plans: dict[str, Plan] = {}
-    zone2_of = {r: routes.select(f, "Zone 2") for r in routes.ids() for f in routes.family(r)[1:2]}
+    named = _named_bases(routes, live)
+    zone2_of = {r: v[0] for r, v in named.items()}
     # a route whose "Zone 2 Base Rate" is another route's base is planned after that route
     order = sorted(routes.ids(), key=lambda r: (zone2_of.get(r, "") not in ("", r), routes.ids().index(r)))
     for route in order:
         fam = routes.family(route)
         series = [t for t in live if isinstance(t, BracketSchedule) and t.route == route and t.series == f"{route}/base"]
         base = tuple(sorted((t for t in series if t.effective.start is not None),
-                            key=lambda t: t.effective.start))  # type: ignore[arg-type, return-value]
+                            key=lambda t: t.effective.start or dt.date.min))
         # the schedule just before the established ones first: it is the one a date before them falls in
         unresolved = tuple(sorted((t for t in series if t.effective.start is None),
                                   key=lambda t: (t.effective.end is None, -(t.effective.end or dt.date.min).toordinal())))
@@ -231,23 +217,35 @@ def build_plans(tariffs: list[AnyTariff], routes: RouteTable) -> dict[str, Plan]
         rule = tuple(t for t in live if t.route in fam and isinstance(t, (Percentage, PerUnitFee)) and t.option
                      and t.effective.start is not None and t.effective.start_basis != "with-text")
         own = routes.get(route)
-        launch_fees = len({t.title.lower() for t in live if isinstance(t, BoardSet) and t.route in fam
-                           and "launch fee" in t.title.lower()
-                           and (own is None or t.title.lower() not in own.not_charged)})
+        charged = frozenset(t.title.lower() for t in live if isinstance(t, BoardSet) and t.route in fam
+                            and (own is None or t.title.lower() not in own.not_charged))
         known = tuple(sorted((t for t in live if isinstance(t, BoardSet) and t.option and t.route in fam
                               and t.status != "superseded"), key=lambda t: (t.option, t.id)))
-        options = _options(route, with_base, rule, launch_fees, {**board_fees, "": known})
+        options = _options(routes.options, with_base, rule, charged, {**board_fees, "": known})
         z2 = zone2_of.get(route, "")
-        conflicts, beside = exclusions(options, [t for ts in with_base.values() for t in ts] + list(rule))
+        conflicts, beside = exclusions(options, [t for ts in with_base.values() for t in ts] + list(rule), routes.options)
         plans[route] = Plan(route, base, unresolved, with_base, notes_with_base, rule, options,
                             zone2=plans.get(z2) if z2 else None, group=group,
-                            title=routes.get(route).title if routes.get(route) else route,  # type: ignore[union-attr]
-                            family=fam, zone2_route=z2, notes_unless=notes_unless, board_fees=board_fees,
-                            board_known=known, conflicts=conflicts, beside=beside)
+                            title=own.title if own is not None else route,
+                            family=fam, zone2_route=z2, zone2_words=named.get(route, ("", ""))[1], notes_unless=notes_unless, board_fees=board_fees,
+                            board_known=known, conflicts=conflicts, beside=beside, decls=routes.options)
     return {r: plans[r] for r in routes.ids()}
 
 
-def exclusions(options: tuple[Option, ...], tariffs: list[AnyTariff]) -> tuple[tuple[tuple[str, str, str], ...],
+def _named_bases(routes: RouteTable, live: list[AnyTariff]) -> dict[str, tuple[str, str]]:
+    """Route -> the route whose base rate a percentage of its fees is taken of, and the words naming it
+    ("25 percent of the Zone 2 Base Rate": the route of its family whose selectors hold "Zone 2")."""
+    out: dict[str, tuple[str, str]] = {}
+    for r in routes.ids():
+        fam = routes.family(r)
+        words = next((t.of_words for t in live if isinstance(t, Percentage) and t.of == "base-rate" and t.route in fam), "")
+        if words:
+            out[r] = (routes.select(fam[-1], words), words)
+    return out
+
+
+def exclusions(options: tuple[Option, ...], tariffs: list[AnyTariff],
+               decls: tuple[OptionDecl, ...] = ()) -> tuple[tuple[tuple[str, str, str], ...],
                                                                             tuple[tuple[str, str, str], ...]]:
     """Which options cannot go together, read from what the tariffs say of themselves (no option is
     named here): a fee charged instead of the pilotage fee, none being rendered (``instead_of_pilotage``),
@@ -259,31 +257,32 @@ def exclusions(options: tuple[Option, ...], tariffs: list[AnyTariff]) -> tuple[t
         opt = getattr(t, "option", "")
         if opt:
             by_option.setdefault(opt, []).append(t)
-            if opt == "docking":  # undocking is priced by the docking tariffs (OPTION_TEXT)
-                by_option.setdefault("undocking", []).append(t)
+            for d in decls:  # an option priced by another's fees (priced_as)
+                if d.priced_as == opt:
+                    by_option.setdefault(d.name, []).append(t)
     names = [o.name for o in options if o.name in by_option]
     conflicts: list[tuple[str, str, str]] = []
     beside: list[tuple[str, str, str]] = []
     for a in names:
-        ia = next((t for t in by_option[a] if getattr(t, "instead_of_pilotage", "")), None)
+        ia = _percentage(by_option[a], lambda t: bool(t.instead_of_pilotage))
         if ia is None:
             continue
-        stands = f"{ia.citation} (\"{ia.instead_of_pilotage}\") is charged instead of the pilotage fee"  # type: ignore[union-attr]
+        stands = f"{ia.citation} (\"{ia.instead_of_pilotage}\") is charged instead of the pilotage fee"
         for b in names:
             if b == a:
                 continue
-            ib = next((t for t in by_option[b] if getattr(t, "instead_of_pilotage", "")), None)
-            share = next((t for t in by_option[b] if getattr(t, "of", "") == "regular-fee"), None)
-            act = next((t for t in by_option[b] if getattr(t, "service", "")), None)
+            ib = _percentage(by_option[b], lambda t: bool(t.instead_of_pilotage))
+            share = _percentage(by_option[b], lambda t: t.of == "regular-fee" and t.percent is not None)
+            act = _percentage(by_option[b], lambda t: bool(t.service))
             if ib is not None:
                 if names.index(b) > names.index(a):
-                    conflicts.append((a, b, f"{stands}, and so is {ib.citation} (\"{ib.instead_of_pilotage}\"): "  # type: ignore[union-attr]
+                    conflicts.append((a, b, f"{stands}, and so is {ib.citation} (\"{ib.instead_of_pilotage}\"): "
                                             "one call is not both"))
-            elif share is not None:
-                conflicts.append((a, b, f"{stands}, and {share.citation} charges {share.percent.value}% of that "  # type: ignore[union-attr]
+            elif share is not None and share.percent is not None:
+                conflicts.append((a, b, f"{stands}, and {share.citation} charges {share.percent.value}% of that "
                                         "pilotage fee, none being rendered"))
             elif act is not None:
-                conflicts.append((a, b, f"{stands}, and {act.citation} pays for {act.service.lower()} (\"{act.service}\"), "  # type: ignore[union-attr]
+                conflicts.append((a, b, f"{stands}, and {act.citation} pays for {act.service.lower()} (\"{act.service}\"), "
                                         "an act of pilotage, none being rendered"))
             elif by_option[b][0].kind == "percentage":
                 beside.append((a, b, f"{b}: charged beside {a} ({by_option[b][0].citation} charges for the vessel's "
@@ -292,25 +291,29 @@ def exclusions(options: tuple[Option, ...], tariffs: list[AnyTariff]) -> tuple[t
     return tuple(conflicts), tuple(beside)
 
 
+def _percentage(ts: list[AnyTariff], test: Callable[[Percentage], bool]) -> Percentage | None:
+    """The first percentage of ``ts`` that passes ``test``."""
+    return next((t for t in ts if isinstance(t, Percentage) and test(t)), None)
+
+
 def _notes_for(routes: RouteTable, route: str, file: str, day: dt.date,
                live: list[AnyTariff]) -> list[tuple[str, str]]:
     """What a quote must say about fees the law creates but this quote cannot compute: (option, note),
     the option "" for a note every quote carries, else the option whose use makes the note untrue."""
     out: list[tuple[str, str]] = []
     fam = routes.family(route)
-    launch = _common_citation(sorted({t.citation for t in live if t.route in fam and getattr(t, "option", "") == "launch"}))
     for t in live:
         if t.route not in fam or not isinstance(t, BoardSet) or t.effective.contains(day) is not True:
             continue
         if t.cap is not None:
             out.append((t.option, f"Not included: the {t.title.lower()} set by the {t.who} ({t.citation}); the law caps "
                                   f"it at ${t.cap.value:,} {t.cap_unit} but leaves the amount to the board."))
-        elif "launch" in t.title.lower() and launch:
+        elif (chosen := _choosing(routes, t, fam, live)) is not None:
             own = routes.get(route)
             if own is not None and t.title.lower() in own.not_charged:
                 continue
-            out.append(("launch", f"{t.title} not included: no pilot station was chosen ({t.citation}: set by the "
-                                  f"{t.who}; {launch} sets launch fees per pilotage unit by station)."))
+            out.append((chosen[0], f"{t.title} not included: no pilot station was chosen ({t.citation}: set by the "
+                                   f"{t.who}; {chosen[1]} sets launch fees per pilotage unit by station)."))
         else:
             out.append((t.option, f"Not included: the {t.title.lower()} ({t.citation}), set by the {t.who}; its amount "
                                   "is not in the law text."))
@@ -325,33 +328,48 @@ def _notes_for(routes: RouteTable, route: str, file: str, day: dt.date,
     return out
 
 
-def _options(route: str, with_base: dict[str, tuple[AnyTariff, ...]], rule: tuple[AnyTariff, ...],
-             launch_fees: int = 1, board_fees: dict[str, tuple[BoardSet, ...]] | None = None) -> tuple[Option, ...]:
-    """The route's quote options; ``launch_fees``: how many launch fees the statute charges the route
-    (Yonkers, and on the Upper River the mid-river launch too): so many stations may be chosen."""
+def _choosing(routes: RouteTable, t: BoardSet, fam: tuple[str, ...],
+              live: list[AnyTariff]) -> tuple[str, str] | None:
+    """The option whose choice answers a board-set fee's "not included" note (its ``board_fees``), and
+    the citation of the fees it chooses among; None when no option does, or no fee of it is read."""
+    for d in routes.options:
+        if t.title.lower() in d.board_fees:
+            cited = _common_citation(sorted({x.citation for x in live if x.route in fam
+                                             and getattr(x, "option", "") == d.name}))
+            return (d.name, cited) if cited else None
+    return None
+
+
+def _options(decls: tuple[OptionDecl, ...], with_base: dict[str, tuple[AnyTariff, ...]], rule: tuple[AnyTariff, ...],
+             charged: frozenset[str] = frozenset(),
+             board_fees: dict[str, tuple[BoardSet, ...]] | None = None) -> tuple[Option, ...]:
+    """The route's quote options, in the manifest's order; ``charged``: the titles of the board-set fees
+    the route pays: an option answering several (``board_fees``: a launch fee at each of two stations)
+    may be chosen so many times."""
     names: dict[str, set[str]] = {}
     for ts in list(with_base.values()) + [rule]:
         for t in ts:
             opt = getattr(t, "option", "")
             if opt:
                 names.setdefault(opt, set())
-                if getattr(t, "choice", ""):
-                    names[opt].add(t.choice)  # type: ignore[union-attr]
-    if "docking" in names:
-        names["undocking"] = set(names["docking"])
+                choice = getattr(t, "choice", "")
+                if choice:
+                    names[opt].add(choice)
+    for d in decls:
+        if d.priced_as in names:
+            names[d.name] = set(names[d.priced_as])
     board = {t.option for ts in (board_fees or {}).values() for t in ts}
     for name in board:
         names.setdefault(name, set())
     out = []
-    for name in OPTION_ORDER:
-        if name not in names:
+    for d in decls:
+        if d.name not in names:
             continue
-        kind = ("amount" if name in board else
-                "hours" if name in HOURS_OPTIONS or name == "detention_hours" else "flag" if name in FLAG_OPTIONS
-                else "choice" if name in CHOICE_OPTIONS else "miles" if name == "miles" else "days")
-        most = (MAX_OCCURRENCES if kind == "hours" or name in REPEATABLE else
-                max(1, min(launch_fees, len(names[name]))) if name == "launch" else 1)
-        out.append(Option(name, kind, tuple(sorted(names[name])), OPTION_TEXT.get(name, ""), most))
+        kind = "amount" if d.name in board else d.kind
+        answered = len(charged & set(d.board_fees))
+        most = (MAX_OCCURRENCES if kind == "hours" or d.repeatable else
+                max(1, min(answered, len(names[d.name]))) if d.board_fees else 1)
+        out.append(Option(d.name, kind, tuple(sorted(names[d.name])), d.help, most))
     return tuple(out)
 
 

@@ -7,20 +7,26 @@ import datetime as dt
 from decimal import Decimal
 from typing import Callable
 
-from navlaw.fees.plans import (ONE_PERSON, board_refusal, ROUNDED_BASE, OPTION_ORDER, Option, Plan, board_line_words, instead_note,
+from navlaw.fees.plans import (board_refusal, ROUNDED_BASE, Option, Plan, board_line_words, instead_note,
                                  established, label_for, one_person_note)
 from navlaw.runtime import (FeeError, Line, Period, Quote, board_amount, cents, check_options, choice, exclusive,
                               choices as choose_many, clamp, day, flag, number, occurrences, started, times,
                               undecided, unmeasured_units, vessel_or_unmeasured, whole)
 from navlaw.tariffs.formula import describe
-from navlaw.tariffs.model import AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
+from navlaw.tariffs.model import Amount, AnyTariff, Bracket, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
 from navlaw.tariffs.model import clamp as clamp_amounts
+
+
+def amount_of(a: Amount | None) -> Decimal:
+    """The value of an amount a form always reads for its kind of fee (a percentage's percent, a rate)."""
+    assert a is not None, "a fee without its amount"
+    return a.value
 
 
 def _pct_line(t: Percentage, base_amount: Decimal, hours: Decimal | None) -> tuple[Decimal, str]:
     """Percent of ``base_amount`` (already rounded), per hour / per 24 hours with the maximum; the
     percentage applied and how it was reached."""
-    pct = t.percent.value  # type: ignore[union-attr]
+    pct = amount_of(t.percent)
     mx = t.max_percent.value if t.max_percent else None
     if hours is None:
         total = pct
@@ -93,9 +99,10 @@ def _quote_on(plan: Plan, route: str, base: BracketSchedule, given: Decimal | No
         raise FeeError(f"{u} pilotage units fall in no bracket of {base.citation}")
     base_amount = cents(base.fee(u))
     fraction = next((t for t in extras if isinstance(t, FractionOfRate)), None)
-    miles = options.get("miles")
+    by_miles = next((o.name for o in plan.options if o.kind == "miles"), "")
+    miles = options.get(by_miles) if by_miles else None
     if miles is not None and fraction is not None:
-        m = number(miles, "miles")
+        m = number(miles, by_miles)
         if fraction.condition_miles and m < fraction.condition_miles.value:
             frac_amount = cents(base.fee(u) * fraction.numerator / fraction.denominator)
             lines.append(Line(f"Transporting charge, piloted under {fraction.condition_miles.value} miles: "
@@ -109,32 +116,32 @@ def _quote_on(plan: Plan, route: str, base: BracketSchedule, given: Decimal | No
         lines.append(_base_line(plan, base, bracket, used, base_amount))
     for t in extras:
         if isinstance(t, Percentage) and t.of == "calculated-fee":
-            lines.append(Line(f"{t.percent.value}% of the calculated fee", cents(base_amount * t.percent.value / 100),  # type: ignore[union-attr]
-                              t.citation))
+            pct = amount_of(t.percent)
+            lines.append(Line(f"{pct}% of the calculated fee", cents(base_amount * pct / 100), t.citation))
     lines.extend(_board_lines(plan, plan.group.get(base.id, ""), options, when))
     zone2: Decimal | None = None
 
-    def zone2_amount() -> Decimal:
+    def zone2_amount(words: str) -> Decimal:
         nonlocal zone2
         if zone2 is None:
             z = plan.zone2 if plan.zone2 is not None else plan
             s = z.schedule_on(when)
             zone2 = cents(s.fee(u))
-            notes.append(f"\"Zone 2 Base Rate\" read as the {z.title} charge for {u} "
+            notes.append(f"\"{words} Base Rate\" read as the {z.title} charge for {u} "
                          f"pilotage units: ${zone2:,} ({s.effective.cited(s.citation)}); the rule does not define it.")
         return zone2
 
     instead: list[str] = []
-    for name in OPTION_ORDER:
-        if name not in options or name == "miles":
+    for name in (d.name for d in plan.decls):
+        if name not in options:
             continue
         opt = next(o for o in plan.options if o.name == name)
-        if opt.kind == "amount":
+        if opt.kind in ("amount", "miles"):
             continue  # a board's amount, entered: its line comes with the base (_board_lines)
-        partner = ONE_PERSON.get(name, "")
+        partner = plan.partner(name)
         if partner and partner in options and flag(options[name], name) and options[partner]:
             t = next(t for t in plan.rule_fees if getattr(t, "option", "") == name)
-            notes.append(one_person_note(name, t.citation))
+            notes.append(one_person_note(name, partner, t.citation))
             continue
         for value in _occurrences(opt, options[name]):  # each stop, shift, delay, station on its own
             _option_lines(plan, opt, value, extras, when, u, base_amount, zone2_amount, lines, notes, instead)
@@ -144,7 +151,7 @@ def _quote_on(plan: Plan, route: str, base: BracketSchedule, given: Decimal | No
     return Quote(route, when, u, tuple(lines), tuple(dict.fromkeys(notes)))
 
 
-def _base_line(plan: Plan, base: BracketSchedule, bracket, used: Decimal, amount: Decimal) -> Line:  # type: ignore[no-untyped-def]
+def _base_line(plan: Plan, base: BracketSchedule, bracket: Bracket, used: Decimal, amount: Decimal) -> Line:
     return Line(f"Pilotage: {used} PU, bracket \"{bracket.written}\": {describe(bracket.fee, 'PU')}", amount,
                 base.effective.cited(base.citation))
 
@@ -161,7 +168,7 @@ def _occurrences(opt: Option, value: object) -> list[object]:
 
 
 def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTariff, ...], when: dt.date, u: Decimal,
-                  base_amount: Decimal, zone2_amount: Callable[[], Decimal], lines: list[Line],
+                  base_amount: Decimal, zone2_amount: Callable[[str], Decimal], lines: list[Line],
                   notes: list[str], instead: list[str]) -> None:
     """The line (and notes) of one occurrence of an option."""
     name = opt.name
@@ -171,13 +178,13 @@ def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTarif
     elif opt.kind == "choice":
         value = choice(value, name, opt.choices)
     candidates = [t for t in list(extras) + list(plan.rule_fees)
-                  if getattr(t, "option", "") == ("docking" if name == "undocking" else name)
+                  if getattr(t, "option", "") == plan.priced_by(name)
                   and (opt.kind != "choice" or getattr(t, "choice", "") == value)]
     t = candidates[0]
     if t in plan.rule_fees and not t.effective.contains(when):
         raise FeeError(f"{name}: {t.citation} is not in force on {when.isoformat()} (in force from "
                        f"{t.effective.start})")
-    label = label_for(name, str(value) if opt.kind == "choice" else "")
+    label = label_for(plan, name, str(value) if opt.kind == "choice" else "")
     if isinstance(t, Percentage):
         hours = number(value, name, allow_zero=True) if opt.kind == "hours" else None
         if hours is not None and hours == 0:
@@ -186,9 +193,9 @@ def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTarif
             reason = t.free_reason or f"within {t.free_hours} hour(s)"
             notes.append(f"{name}: no charge, {reason} ({t.citation}).")
             return
-        of = zone2_amount() if t.of == "zone-2-base-rate" else base_amount
+        of = zone2_amount(t.of_words) if t.of == "base-rate" else base_amount
         amount, how = _pct_line(t, of, hours)
-        what = "the Zone 2 base rate" if t.of == "zone-2-base-rate" else "the regular pilotage fee"
+        what = f"the {t.of_words} base rate" if t.of == "base-rate" else "the regular pilotage fee"
         lines.append(Line(f"{label}: {how} of {what}", amount, t.citation))
         notes.append(ROUNDED_BASE)
         if t.instead_of_pilotage:
@@ -197,8 +204,8 @@ def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTarif
             notes.append(f"{name}: {t.reading} ({t.citation}).")
     elif isinstance(t, PerUnitFee):
         on_units = clamp(u, t.min_units.value if t.min_units else None, t.max_units.value if t.max_units else None)
-        lines.append(Line(f"{t.title}: {on_units} PU × ${t.rate.value}", cents(on_units * t.rate.value),  # type: ignore[union-attr]
-                          t.citation))
+        rate = amount_of(t.rate)
+        lines.append(Line(f"{t.title}: {on_units} PU × ${rate}", cents(on_units * rate), t.citation))
         if t.reading:
             notes.append(f"{name}: {t.reading} ({t.citation}).")
     elif isinstance(t, TimeFee) and t.per == "hour":
@@ -209,13 +216,14 @@ def _option_lines(plan: Plan, opt: Option, value: object, extras: tuple[AnyTarif
                 notes.append(f"{name}: a detention of {after} hours or less is not paid ({t.citation}).")
             return
         n = started(hours) if t.part_counts else int(hours)
-        lines.append(Line(f"{t.title}: {n} hour(s) × ${t.amount.value}", cents(n * t.amount.value), t.citation))  # type: ignore[union-attr]
+        per_hour = amount_of(t.amount)
+        lines.append(Line(f"{t.title}: {n} hour(s) × ${per_hour}", cents(n * per_hour), t.citation))
         notes.extend(t.notes)
     elif isinstance(t, TimeFee):
         days = whole(value, name)
         if days:
-            lines.append(Line(f"{t.title}: {days} day(s) × ${t.amount.value}", cents(days * t.amount.value),  # type: ignore[union-attr]
-                              t.citation))
+            per_day = amount_of(t.amount)
+            lines.append(Line(f"{t.title}: {days} day(s) × ${per_day}", cents(days * per_day), t.citation))
             notes.extend(n for n in t.notes if n.startswith("Not included"))
 
 

@@ -142,7 +142,7 @@ def whose_law(nt: NormalText, path: str, entry: Entry | None, diags: Diagnostics
     if entry is None or not entry.law:
         diags.add(Diagnostic(Severity.INFO, "the text does not say whose law it is (no title, record id or manifest "
                              "law key): its citations name no code (\"§ 12(a)\")", path, 1, 1, "", "whose-law",
-                             "give the file a law in the manifest (law = \"Navigation Law\")"))
+                             "give the file a law in the manifest (law = \"…\", a law of the table of codes)"))
     return Code()
 
 

@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from navlaw.frontend import codes, formats
+from navlaw.frontend.options import OptionDecl, read_options
 from navlaw.diagnostics import Diagnostic, NavlawError, Severity
 from navlaw.frontend.load import read_regular
+from navlaw.frontend.routes import Route as Route, read_routes
 
 KINDS = ("consolidated", "section-text", "act", "rule", "proposed-rule")
 STATUSES = ("in-force", "proposed", "adopted", "superseded", "repealed")
@@ -21,7 +23,6 @@ CONFIDENCES = ("verified", "inferred")
 DOCUMENT_KEYS = {"file", "kind", "covers", "effective", "became_law", "status", "source", "confidence",
                  "anchors", "fragments", "note", "received_as", "list_numbering", "section", "code", "known_from",
                  "known_until", "options", "format", "lost_labels", "cite", "law"}
-ROUTE_KEYS = {"id", "name", "title", "sections", "family", "selectors", "part", "not_charged"}
 FRAGMENT_KEYS = {"covers", "lines", "effective", "confidence", "note", "source", "status"}
 ANCHOR_KEYS = {"date", "after", "by", "source", "confidence"}
 BOUNDS_KEYS = {"after", "by", "source", "confidence", "note"}
@@ -102,21 +103,6 @@ class Entry:
     law: str = ""
 
 
-@dataclass(frozen=True)
-class Route:
-    """A pilotage route, declared in the manifest: which sections' tariffs price it (DESIGN.md)."""
-
-    id: str  # the name programs pass to navlaw_fees.quote
-    name: str  # for people (the site)
-    title: str  # what its base fee is called (quote lines, the module's docstrings)
-    sections: tuple[str, ...]  # section ids whose tariffs price it: "89-b", "21nycrr/55.2"
-    family: str = ""  # routes priced by the same sections share a family: their common fees carry its name
-    selectors: tuple[str, ...] = ()  # words that choose this route within a shared section: "Section 1", "Zone 1"
-    part: str = ""  # how a schedule title names the route within a shared section: "Section 1, Lower River"
-    not_charged: tuple[str, ...] = ()  # fees of its family the route does not pay ("mid-river launch fee")
-    line: int = 0
-
-
 @dataclass
 class Manifest:
     path: Path
@@ -124,6 +110,8 @@ class Manifest:
     text: str = field(repr=False, default="")
     routes: tuple[Route, ...] = ()
     sha256: str = ""  # of the bytes read: what the build's record of its corpus is made from
+    options: tuple[OptionDecl, ...] = ()  # the [[option]] table (compiler/frontend/options.py)
+    law: str = ""  # the top-level law = "…": the corpus's own chapter, as the table of codes names it
 
 
 class _Reader:
@@ -253,9 +241,9 @@ def load_manifest(corpus: Path) -> Manifest:
     top_law = data.get("law", "")
     if not isinstance(top_law, str) or (top_law and codes.code_for(top_law) is None):
         r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith("law")), 0),
-                f"unknown law {top_law!r}", f"the table of codes: {', '.join(l.name for l in codes.LAWS)}, or \"21 NYCRR\"")
+                f"unknown law {top_law!r}", f"the table of codes: {', '.join(l.name for l in codes.LAWS)}, or \"N NYCRR\" for a title of the regulations")
         top_law = ""
-    for k in sorted(set(data) - {"document", "route", "law"}):
+    for k in sorted(set(data) - {"document", "route", "option", "law"}):
         r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith(k)), 0), f"unknown top-level key {k!r}")
     documents = data.get("document", [])
     if not isinstance(documents, list) or not all(isinstance(d, dict) for d in documents):
@@ -270,10 +258,11 @@ def load_manifest(corpus: Path) -> Manifest:
         seen.setdefault(e.file, e.line)
     if not data.get("document"):
         r.error(1, "the manifest lists no [[document]]")
-    routes = _routes(r, data.get("route", []))
+    routes = read_routes(r, data.get("route", []))
+    declared = read_options(data.get("option", []), r.lines, r.error)
     if r.errors:
         raise NavlawError(r.errors)
-    return Manifest(path, entries, text, routes, hashlib.sha256(data_bytes).hexdigest())
+    return Manifest(path, entries, text, routes, hashlib.sha256(data_bytes).hexdigest(), declared, top_law)
 
 
 def _read(path: Path) -> tuple[bytes, str]:
@@ -344,7 +333,7 @@ def _entry(r: _Reader, i: int, d: dict[str, Any], corpus: Path, top_law: str) ->
     law = d.get("law", top_law)
     if not isinstance(law, str) or (law and codes.code_for(law) is None):
         r.error(r.line_of(i, "law"), f"unknown law {law!r}",
-                f"the table of codes: {', '.join(l.name for l in codes.LAWS)}, or \"21 NYCRR\"")
+                f"the table of codes: {', '.join(l.name for l in codes.LAWS)}, or \"N NYCRR\" for a title of the regulations")
         law = ""
     own = not top_law or codes.lookup(law) == codes.lookup(top_law)
     prefix, cite = _code_for(tuple(covers), str(d.get("code", "")), law, own)
@@ -434,7 +423,7 @@ def _options(r: _Reader, i: int, d: dict[str, Any]) -> tuple[tuple[str, str, str
                 "\"provision id\" = \"option\" or \"option=choice\"")
         given_options = {}
     for pid, value in given_options.items():
-        if not isinstance(value, str) or not re.fullmatch(r"[a-z_]+(?:=[a-z0-9-]+)?", value):
+        if not isinstance(value, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*(?:=[a-z0-9-]+)?", value):
             r.error(r.line_of(i, pid), f"option of {pid!r} must be a quote option name, e.g. \"docking=tug\", "
                     f"not {value!r}")
             continue
@@ -459,42 +448,3 @@ def _lost_labels(r: _Reader, i: int, d: dict[str, Any]) -> tuple[tuple[str, str]
             continue
         lost_labels.append((old, new))
     return tuple(lost_labels)
-
-
-def _routes(r: _Reader, given: object) -> tuple[Route, ...]:
-    """The [[route]] table: each route's id, names and the sections that price it."""
-    if not isinstance(given, list) or not all(isinstance(x, dict) for x in given):
-        r.error(1 + next((n for n, l in enumerate(r.lines) if l.strip().startswith(("[route]", "route"))), 0),
-                "`route` must be an array of tables: write each route under [[route]] (two brackets)")
-        return ()
-    out: list[Route] = []
-    for i, d in enumerate(given):
-        line = r.route_headers[i] if i < len(r.route_headers) else 1
-        for k in sorted(set(d) - ROUTE_KEYS):
-            r.error(line, f"unknown key {k!r} in a [[route]]", f"known keys: {', '.join(sorted(ROUTE_KEYS))}")
-        rid, sections = d.get("id"), d.get("sections")
-        if not isinstance(rid, str) or not re.fullmatch(r"[a-z][a-z0-9-]*", rid):
-            r.error(line, f"a [[route]] needs id = \"lowercase-words\" (the name programs pass to quote), not {rid!r}")
-            continue
-        if not isinstance(sections, list) or not sections or not all(isinstance(x, str) for x in sections):
-            r.error(line, f"route {rid!r} needs sections = [\"12-a\", …]: the sections whose tariffs price it")
-            continue
-        texts = {k: d.get(k, "") for k in ("name", "title", "family", "part")}
-        lists = {k: d.get(k, []) for k in ("selectors", "not_charged")}
-        bad = [k for k, v in texts.items() if not isinstance(v, str)] + [
-            k for k, v in lists.items() if not isinstance(v, list) or not all(isinstance(x, str) for x in v)]
-        if bad:
-            r.error(line, f"route {rid!r}: {', '.join(bad)} must be text in quotes (or a list of them)")
-            continue
-        out.append(Route(rid, str(texts["name"]) or rid, str(texts["title"]) or f"{rid} pilotage", tuple(sections),
-                         str(texts["family"]), tuple(lists["selectors"]), str(texts["part"]),
-                         tuple(x.lower() for x in lists["not_charged"]), line))
-    ids = [x.id for x in out]
-    for x in out:
-        if ids.count(x.id) > 1 and x.line != next(y.line for y in out if y.id == x.id):
-            r.error(x.line, f"route {x.id!r} is declared twice")
-        shared = [y for y in out if y is not x and set(y.sections) & set(x.sections)]
-        if shared and (not x.family or any(y.family != x.family for y in shared)):
-            r.error(x.line, f"routes {x.id!r} and {shared[0].id!r} are priced by the same sections: give both the same "
-                    "family = \"…\" and selectors = [\"words that choose each\"]")
-    return tuple(out)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from navlaw.law.redline import Change, compare, render_html, render_text
-from navlaw.tariffs.model import (AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
+from navlaw.tariffs.model import (of_what, AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
                       PerUnitFee, TimeFee)
 from navlaw.frontend.acts import Act
 from navlaw.frontend.nodes import section_name, section_of, section_order
@@ -38,8 +38,7 @@ def brief(t: AnyTariff) -> str:
             return f"{_money(rate)} per pilotage unit" if "×" in b.formula else _money(rate)
         return "; ".join(f"{b.written}: {b.formula_written}" for b in t.brackets)
     if isinstance(t, Percentage):
-        what = {"zone-2-base-rate": "the Zone 2 Base Rate", "calculated-fee": "the calculated fee",
-                "regular-fee": "the regular pilotage fee"}.get(t.of, t.of)
+        what = of_what(t)
         per = f" per {t.per}" if t.per else ""
         mx = f", up to {t.max_percent.value}%" if t.max_percent else ""
         return f"{stated(t, t.percent)}%{per} of {what}{mx}"

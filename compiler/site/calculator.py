@@ -30,7 +30,7 @@ def _extra_json(t: AnyTariff) -> dict[str, object]:
     d: dict[str, object] = {"kind": t.kind, "citation": t.citation, "provision": t.provision, "title": t.title,
                             "option": getattr(t, "option", ""), "choice": getattr(t, "choice", "")}
     if isinstance(t, Percentage):
-        d.update(percent=str(stated(t, t.percent)), of=t.of, per=t.per, max_percent=str(t.max_percent.value)
+        d.update(percent=str(stated(t, t.percent)), of=t.of, of_words=t.of_words, per=t.per, max_percent=str(t.max_percent.value)
                  if t.max_percent else None, max_per=t.max_per, free_hours=t.free_hours,
                  instead=bool(t.instead_of_pilotage))
     elif isinstance(t, PerUnitFee):
@@ -50,7 +50,7 @@ def _extra_json(t: AnyTariff) -> dict[str, object]:
 def plans_json(plans: dict[str, Plan]) -> dict[str, object]:
     """The fee plans as data for the calculator (same objects the fee module is generated from)."""
     from navlaw.tariffs.formula import describe
-    from navlaw.fees.plans import ONE_PERSON, OPTION_ORDER, label_for, board_line_words, established, no_schedule_message
+    from navlaw.fees.plans import label_for, board_line_words, established, no_schedule_message
     out: dict[str, object] = {}
     for route, plan in plans.items():
         periods = []
@@ -80,9 +80,11 @@ def plans_json(plans: dict[str, Plan]) -> dict[str, object]:
                       "rules": [_extra_json(t) for t in plan.rule_fees],
                       "options": [{"name": o.name, "kind": o.kind, "choices": list(o.choices), "help": o.help, "most": o.most}
                                   for o in plan.options],
-                      "option_order": list(OPTION_ORDER),
+                      "option_order": [d.name for d in plan.decls],
                       # what a quote line calls each option's charge ("Docking"), as the module's lines do
-                      "titles": {o.name: label_for(o.name) for o in plan.options}, "one_person": dict(ONE_PERSON),
+                      "titles": {o.name: label_for(plan, o.name) for o in plan.options},
+                      "one_person": {d.name: d.one_charge_with for d in plan.decls if d.one_charge_with},
+                      "priced_as": {d.name: d.priced_as for d in plan.decls if d.priced_as},
                       "no_schedule": no_schedule_message(plan, "{on}"),
                       "conflicts": [list(c) for c in plan.conflicts], "beside": [list(c) for c in plan.beside],
                       "zone2": plan.zone2_route or None}

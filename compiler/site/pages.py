@@ -160,9 +160,11 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out["assets/history.js"] = (TEMPLATES / "history.js").read_text(encoding="utf-8")
     out.update(diagnostics_pages(corpus, diags, P, env))
     out.update(_calculator(site, plans))
+    law = corpus.manifest.law or "law"  # whose law the corpus is (the manifest's law = "…")
     out["index.md"] = env.get_template("index.md.j2").render(law_pages=law_pages, routes=routes, on=on.isoformat(),
-                                                             upcoming=upcoming(changes, on))
-    out["law/index.md"] = env.get_template("law-index.md.j2").render(outside="outside.md",
+                                                             upcoming=upcoming(changes, on), law=law,
+                                                             rules=_rules(corpus))
+    out["law/index.md"] = env.get_template("law-index.md.j2").render(outside="outside.md", law=law,
         law_pages=[(os.path.relpath(pg, "law"), title, n, parts) for pg, title, n, parts in law_pages])
     memo.finish(out)  # the law and history pages not taken from the last build, rendered now
     out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
@@ -317,7 +319,8 @@ def _tariffs_page(site: _Site, out: dict[str, str],
     corpus, P, env, on = site.corpus, site.P, site.env, site.on
     from navlaw.fees.plans import build_plans
     from navlaw.tariffs.routes import RouteTable
-    plans = build_plans(tariffs, RouteTable(corpus.manifest.routes))
+    table = RouteTable.of(corpus.manifest)
+    plans = build_plans(tariffs, table)
     quotes = Quotes(plans)
     routes = []
     names = {r.id: r.name for r in corpus.manifest.routes}
@@ -329,8 +332,7 @@ def _tariffs_page(site: _Site, out: dict[str, str],
         routes.append({"name": names[route], "route": route, "complete": prove(tariffs, route),
                        "chart": fee_chart(route, names[route], dated, quotes, on) + rate_chart(route, names[route], dated, quotes, on),
                        "schedules": [_schedule_view(t, P, on, quotes) for t in scheds],
-                       "others": [_other_view(t, P) for t in tariffs if t.route in (route, "hudson" if
-                                  route.startswith("hudson") else route) and not isinstance(t, BracketSchedule)
+                       "others": [_other_view(t, P) for t in tariffs if t.route in table.family(route) and not isinstance(t, BracketSchedule)
                                   and t.kind != "penalty"]})
     out["tariffs.md"] = env.get_template("tariffs.md.j2").render(routes=routes, on=on.isoformat())
     return plans, routes
@@ -352,6 +354,13 @@ def _calculator(site: _Site, plans: dict[str, Plan]) -> dict[str, str]:
         pages=esc.script_json({sec: P.section_page[sec].replace(".md", "/")  # the sections a quote can cite, not all
                                for sec in sorted({section_of(p) for p in _provisions(plan_data)}) if sec in P.section_page}))
     return out
+
+
+def _rules(corpus: Corpus) -> list[str]:
+    """The regulations the corpus holds beside its law: "21 NYCRR § 55.2, Supplementary fees—Hudson River"."""
+    return [f"{n.citation}, {n.heading}".rstrip(", ") for c in corpus.documents
+            if c.entry is not None and c.entry.kind in ("rule", "proposed-rule")
+            for n in c.document.walk() if isinstance(n, Section)]
 
 
 def _data_links(timeline: Timeline, sec: str, on: dt.date, page: str) -> dict[str, str]:

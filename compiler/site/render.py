@@ -222,7 +222,7 @@ def link_refs(escaped: str, pages: Pages, page: str) -> str:
         href = pages.href(page, sec)
         return f'<a class="xref" href="{href}">{m.group(0)}</a>' if href else m.group(0)
 
-    escaped = EXTERNAL.sub(lambda m: f'<span class="ext" title="citation outside the Navigation Law">{m.group(0)}</span>',
+    escaped = EXTERNAL.sub(lambda m: f'<span class="ext" title="citation of another law">{m.group(0)}</span>',
                             escaped)
     out = _WORDS_REF.sub(words, escaped)
     # digit references outside the links just made

@@ -30,10 +30,10 @@ def tariffs_and_lint(corpus: Corpus, timeline: Timeline | None = None,
     diags = Diagnostics()
     if timeline is None:
         timeline = build_timeline(corpus, diags)
-    tariffs = extract(corpus, diags, cache) + act_tariffs(timeline, diags, RouteTable(corpus.manifest.routes),
+    tariffs = extract(corpus, diags, cache) + act_tariffs(timeline, diags, RouteTable.of(corpus.manifest),
                                                         {a.file: a.raw for a in corpus.acts})
     tariffs = unique_ids(date_tariffs(tariffs, timeline, diags))
     raw = raw_line_lookup(corpus)
     diags.extend(lint(tariffs, raw))
-    diags.extend(complete.lint(tariffs, RouteTable(corpus.manifest.routes).ids(), raw))  # every size has one rate
+    diags.extend(complete.lint(tariffs, RouteTable.of(corpus.manifest).ids(), raw))  # every size has one rate
     return tariffs, diags

@@ -19,7 +19,7 @@ from typing import Any
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.frontend.nodes import lineage, section_name, section_of
 from navlaw.law.timeline import Span, TextVersion, Timeline, short_name
-from navlaw.tariffs.model import AnyTariff
+from navlaw.tariffs.model import AnyTariff, Effective
 from navlaw.tariffs.routes import RouteTable
 
 
@@ -46,7 +46,7 @@ def succession(tariffs: list[AnyTariff]) -> list[AnyTariff]:
             e = out[i].effective
             if e.end is not None or e.end_basis == "unresolved":
                 continue
-            later = [out[k] for k in idxs if out[k].file != out[i].file and out[k].effective.start > e.start]  # type: ignore[operator]
+            later = [out[k] for k in idxs if out[k].file != out[i].file and _after(out[k].effective.start, e.start)]
             if later:
                 nxt = min(later, key=lambda u: (u.effective.start, u.id))
                 out[i] = replace(out[i], effective=replace(e, end=nxt.effective.start, end_basis="successor",
@@ -177,7 +177,12 @@ def act_tariffs(timeline: Timeline, diags: Diagnostics, routes: RouteTable,
 _INSTRUCTION_END = re.compile(r"(?i)to\s+read\s+as\s+follows\s*:")
 
 
-def in_print(t, raw_file: str, raw: str | None, target: str):  # type: ignore[no-untyped-def]
+def _after(a: dt.date | None, b: dt.date | None) -> bool:
+    """Whether ``a`` is a later day than ``b`` (False when either is not known)."""
+    return a is not None and b is not None and a > b
+
+
+def in_print(t: AnyTariff, raw_file: str, raw: str | None, target: str) -> AnyTariff:
     """``t`` with its amounts' sources in the act as printed: from the new text of ``target`` (its label at a line
     start after an instruction's "to read as follows:"), each amount is the next occurrence of its characters,
     outside [brackets] (the deleted old matter). Left as read when the print does not hold them in that order."""
@@ -225,12 +230,13 @@ def in_print(t, raw_file: str, raw: str | None, target: str):  # type: ignore[no
         return x
 
     try:
-        return walk(t)
+        placed: AnyTariff = walk(t)
     except LookupError:
         return t
+    return placed
 
 
-def _later_texts(tariffs: list, version_of: dict) -> dict[tuple[str, str], dict[str, dt.date]]:  # type: ignore[type-arg]
+def _later_texts(tariffs: list[AnyTariff], version_of: dict[int, TextVersion | None]) -> dict[tuple[str, str], dict[str, dt.date]]:
     """(route, section) -> file -> the earliest start of its versions: which texts price a route in a
     section, and from when."""
     out: dict[tuple[str, str], dict[str, dt.date]] = {}
@@ -278,7 +284,7 @@ def _sentence(timeline: Timeline, t: AnyTariff) -> str:
     return line[start : end if end >= 0 else len(line)]
 
 
-def follow_timeline(tariffs: list, timeline: Timeline, diags: Diagnostics | None = None) -> list:  # type: ignore[type-arg]
+def follow_timeline(tariffs: list[AnyTariff], timeline: Timeline, diags: Diagnostics | None = None) -> list[AnyTariff]:
     """Date each tariff by the text it comes from:
 
     - a schedule the text does not date, and that no later schedule of its text follows, is in force
@@ -290,8 +296,6 @@ def follow_timeline(tariffs: list, timeline: Timeline, diags: Diagnostics | None
       sentence reworded past what the forms read) ends the series' last text there too: the older rate
       is never carried over the newer text; that is an error in ``diags``, never a quiet fallback.
     """
-    from navlaw.tariffs.model import Effective
-
     by_series: dict[str, list[int]] = {}
     for i, t in enumerate(tariffs):
         by_series.setdefault(t.series, []).append(i)
@@ -306,69 +310,11 @@ def follow_timeline(tariffs: list, timeline: Timeline, diags: Diagnostics | None
                 files[out[i].file] = min(files.get(out[i].file, dt.date.max), v.start)
         last_in_file = {out[i].file: i for i in idxs}
         ordered = sorted(files.items(), key=lambda kv: kv[1])
-        cap: dict[str, tuple[dt.date, str, bool]] = {}
-        # a later *text of the law* of the series (a section text, a consolidation) supersedes an older text's
-        # schedules; an amending act does not: it replaces only the provisions it names, and the timeline ends
-        # their schedules (tariffs follow provisions: a clause an act adds leaves its siblings' fees in force)
-        acts = {f for f in files if any(out[i].file == f and (w := version_of[i]) is not None and _from_act(w)
-                                        for i in idxs)}
-        later = [(fa, next(((fb, sb) for fb, sb in ordered[k + 1:] if fb not in acts), None))
-                 for k, (fa, _) in enumerate(ordered)]
-        for fa, nxt in later:
-            if nxt is None:
-                continue
-            fb, sb = nxt
-            va = next((version_of[i] for i in idxs if out[i].file == fa and version_of[i] is not None), None)
-            ku = va.known_until if va is not None else None
-            if ku is not None and ku < sb:
-                cap[fa] = (ku, f"the corpus has no text known in force from {ku} until {sb} ({short_name(fb)})", True)
-            else:
-                cap[fa] = (sb, f"replaced by {short_name(fb)} from {sb}", False)
-        silent: dict[str, str] = {}  # file -> the later text of its section that states no tariff of the series
-        if ordered:
-            fa, sa = ordered[-1]
-            first = next(i for i in idxs if out[i].file == fa)
-            others = pricing.get((out[first].route, section_of(out[first].provision)), {})
-            provision = out[first].provision
-            words = _sentence(timeline, out[first]) if any(sb > sa and fb not in files for fb, sb in others.items()) else ""
-            restating = sorted((sb, fb) for fb, sb in others.items() if sb > sa and fb not in files
-                               and _restates(timeline, fb, provision, words))
-            if restating:
-                sb, fb = restating[0]
-                va = version_of[first]
-                ku = va.known_until if va is not None else None
-                gap = ku is not None and ku < sb
-                cap[fa] = ((ku, f"the corpus has no text of it known in force after {ku}: {short_name(fb)}, the text "
-                                f"from {sb}, states no such rate", True) if gap and ku is not None else
-                           (sb, f"{short_name(fb)}, the text from {sb}, states no such rate", True))
-                silent[fa] = fb
+        cap = _replaced(out, idxs, version_of, files, ordered)
+        silent = _unstated(timeline, out, idxs, version_of, files, ordered, pricing, cap)
         for i in idxs:
-            t, v = out[i], version_of[i]
-            e = t.effective
-            if e.start_basis == "with":
-                if v is None or v.start is None:
-                    continue
-                span, _ = provision_span(timeline, v, t.provision)
-                e = Effective(v.start, span.end, "with-text", f"in force with its text: {v.note}",
-                              "unresolved" if span.gap_until else ("successor" if span.end else "open"),
-                              span.end_note if span.end else "", "inferred" if not v.hard_start else e.confidence,
-                              e.source)
-            if v is not None and v.start is not None:
-                undated = e.start_phrase.startswith(("no date in the text", "the manifest gives no date"))
-                if e.start is None and undated and last_in_file.get(t.file) == i and not v.hard_start:
-                    e = Effective(v.start, e.end, "manifest", f"no date in the text; {v.note}", e.end_basis,
-                                  e.end_phrase, "inferred", e.source)
-                if v.hard_start and (e.end is None or e.end > v.start) and (e.start is None or e.start < v.start) \
-                        and e.start_basis != "unresolved":
-                    e = Effective(v.start, e.end, "text-version", f"from its text's effective date: {v.note}",
-                                  e.end_basis, e.end_phrase, e.confidence, e.source)
-            if v is not None and t.effective.start_basis != "with":
-                span, _ = provision_span(timeline, v, t.provision)
-                if span.end is not None and ((e.end is None and e.end_basis != "unresolved") or
-                                             (e.end is not None and e.end > span.end)):
-                    e = Effective(e.start, span.end, e.start_basis, e.start_phrase,
-                                  "unresolved" if span.gap_until else "successor", span.end_note, e.confidence,
-                                  e.source)
+            t = out[i]
+            e = _dated(t, version_of[i], timeline, last_in_file.get(t.file) == i)
             if t.file in cap:
                 end, why, gap = cap[t.file]
                 if (e.end is None and e.end_basis != "unresolved") or (e.end is not None and e.end > end):
@@ -376,13 +322,8 @@ def follow_timeline(tariffs: list, timeline: Timeline, diags: Diagnostics | None
                                   why, e.confidence, e.source)
                 if t.file in silent and diags is not None:  # ended by its text's span or here: said either way
                     _report_silent(diags, t, silent[t.file], end)
-            if v is not None and v.quoted is not None and v.hard_start and v.start is not None and e.end is not None \
-                    and e.end <= v.start:
-                # a dated schedule of an act that ends by the day the act takes effect (an act signed after
-                # a date in its own rate table) was never law under it: the text before the act holds until then
-                e = Effective(v.start, e.end, "text-version", f"superseded before its text took effect: {v.note}",
-                              e.end_basis, e.end_phrase, e.confidence, e.source)
-            e = _bounded(e, t.effective, v, timeline, t.provision)
+            e = _never_law(e, version_of[i])
+            e = _bounded(e, t.effective, version_of[i], timeline, t.provision)
             if e is not t.effective:
                 out[i] = replace(t, effective=e)
     # a schedule an act repeats but which ends before the act takes effect was never law under it; and a
@@ -390,6 +331,102 @@ def follow_timeline(tariffs: list, timeline: Timeline, diags: Diagnostics | None
     return [t for t in out if not (t.effective.start is not None and t.effective.end is not None
                                    and t.effective.end <= t.effective.start
                                    and (t.effective.start_basis == "text-version" or t.effective.end_basis == "successor"))]
+
+
+Cap = dict[str, tuple[dt.date, str, bool]]  # file -> (the day its schedules of a series end, why, a gap follows)
+
+
+def _replaced(out: list[AnyTariff], idxs: list[int], version_of: dict[int, TextVersion | None], files: dict[str, dt.date],
+              ordered: list[tuple[str, dt.date]]) -> Cap:
+    """Where each text's schedules of a series end: when a later text of the law starts, or — when the
+    text is only known up to a date and the next starts later — at that date, the gap unresolved."""
+    cap: Cap = {}
+    # a later *text of the law* of the series (a section text, a consolidation) supersedes an older text's
+    # schedules; an amending act does not: it replaces only the provisions it names, and the timeline ends
+    # their schedules (tariffs follow provisions: a clause an act adds leaves its siblings' fees in force)
+    acts = {f for f in files if any(out[i].file == f and (w := version_of[i]) is not None and _from_act(w)
+                                    for i in idxs)}
+    later = [(fa, next(((fb, sb) for fb, sb in ordered[k + 1:] if fb not in acts), None))
+             for k, (fa, _) in enumerate(ordered)]
+    for fa, nxt in later:
+        if nxt is None:
+            continue
+        fb, sb = nxt
+        va = next((version_of[i] for i in idxs if out[i].file == fa and version_of[i] is not None), None)
+        ku = va.known_until if va is not None else None
+        if ku is not None and ku < sb:
+            cap[fa] = (ku, f"the corpus has no text known in force from {ku} until {sb} ({short_name(fb)})", True)
+        else:
+            cap[fa] = (sb, f"replaced by {short_name(fb)} from {sb}", False)
+    return cap
+
+
+def _unstated(timeline: Timeline, out: list[AnyTariff], idxs: list[int], version_of: dict[int, TextVersion | None],
+              files: dict[str, dt.date], ordered: list[tuple[str, dt.date]],
+              pricing: dict[tuple[str, str], dict[str, dt.date]], cap: Cap) -> dict[str, str]:
+    """A later text of the section that prices the route but states no tariff of the series ends the
+    series' last text there (set in ``cap``): file -> that later text."""
+    silent: dict[str, str] = {}
+    if not ordered:
+        return silent
+    fa, sa = ordered[-1]
+    first = next(i for i in idxs if out[i].file == fa)
+    others = pricing.get((out[first].route, section_of(out[first].provision)), {})
+    provision = out[first].provision
+    words = _sentence(timeline, out[first]) if any(sb > sa and fb not in files for fb, sb in others.items()) else ""
+    restating = sorted((sb, fb) for fb, sb in others.items() if sb > sa and fb not in files
+                       and _restates(timeline, fb, provision, words))
+    if restating:
+        sb, fb = restating[0]
+        va = version_of[first]
+        ku = va.known_until if va is not None else None
+        gap = ku is not None and ku < sb
+        cap[fa] = ((ku, f"the corpus has no text of it known in force after {ku}: {short_name(fb)}, the text "
+                        f"from {sb}, states no such rate", True) if gap and ku is not None else
+                   (sb, f"{short_name(fb)}, the text from {sb}, states no such rate", True))
+        silent[fa] = fb
+    return silent
+
+
+def _dated(t: AnyTariff, v: TextVersion | None, timeline: Timeline, last_in_file: bool) -> Effective:
+    """A tariff's dates from its text's version: in force with its text, from the text's effective date,
+    and ending where the provision's span ends."""
+    e = t.effective
+    if e.start_basis == "with":
+        if v is None or v.start is None:
+            return e
+        span, _ = provision_span(timeline, v, t.provision)
+        e = Effective(v.start, span.end, "with-text", f"in force with its text: {v.note}",
+                      "unresolved" if span.gap_until else ("successor" if span.end else "open"),
+                      span.end_note if span.end else "", "inferred" if not v.hard_start else e.confidence,
+                      e.source)
+    if v is not None and v.start is not None:
+        undated = e.start_phrase.startswith(("no date in the text", "the manifest gives no date"))
+        if e.start is None and undated and last_in_file and not v.hard_start:
+            e = Effective(v.start, e.end, "manifest", f"no date in the text; {v.note}", e.end_basis,
+                          e.end_phrase, "inferred", e.source)
+        if v.hard_start and (e.end is None or e.end > v.start) and (e.start is None or e.start < v.start) \
+                and e.start_basis != "unresolved":
+            e = Effective(v.start, e.end, "text-version", f"from its text's effective date: {v.note}",
+                          e.end_basis, e.end_phrase, e.confidence, e.source)
+    if v is not None and t.effective.start_basis != "with":
+        span, _ = provision_span(timeline, v, t.provision)
+        if span.end is not None and ((e.end is None and e.end_basis != "unresolved") or
+                                     (e.end is not None and e.end > span.end)):
+            e = Effective(e.start, span.end, e.start_basis, e.start_phrase,
+                          "unresolved" if span.gap_until else "successor", span.end_note, e.confidence,
+                          e.source)
+    return e
+
+
+def _never_law(e: Effective, v: TextVersion | None) -> Effective:
+    """A dated schedule of an act that ends by the day the act takes effect (an act signed after a date
+    in its own rate table) was never law under it: the text before the act holds until then."""
+    if v is not None and v.quoted is not None and v.hard_start and v.start is not None and e.end is not None \
+            and e.end <= v.start:
+        return Effective(v.start, e.end, "text-version", f"superseded before its text took effect: {v.note}",
+                         e.end_basis, e.end_phrase, e.confidence, e.source)
+    return e
 
 
 def _report_silent(diags: Diagnostics, t: AnyTariff, later: str, end: dt.date) -> None:
@@ -405,14 +442,14 @@ def _report_silent(diags: Diagnostics, t: AnyTariff, later: str, end: dt.date) -
         "yet (report it); the older rate is never used in its place"))
 
 
-def _bounded(e, given, v: TextVersion | None, timeline: Timeline, provision: str):  # type: ignore[no-untyped-def]
+def _bounded(e: Effective, given: Effective, v: TextVersion | None, timeline: Timeline, provision: str) -> Effective:
     """Carry a date known only between bounds: a start taken from a text version whose start is bounded (an
     act whose became_law the manifest bounds) may come from the version's first possible day (not before the
     date the schedule's own words give); a start the words gave keeps its own bounds (an anchor's); an end
     where the next text starts may come as early as that text may start."""
     if v is not None and v.possible_from is not None and e.start == v.start and e.start != given.start:
         first = max(v.possible_from, given.start) if given.start is not None else v.possible_from
-        if first < v.start:
+        if _after(v.start, first):
             e = replace(e, start_from=first, uncertain=v.uncertain)
     elif e.start == given.start and given.start_from is not None and e.start_from is None:
         e = replace(e, start_from=given.start_from, uncertain=given.uncertain)
@@ -429,7 +466,7 @@ def _bounded(e, given, v: TextVersion | None, timeline: Timeline, provision: str
     return e
 
 
-def inherit_clamps(tariffs: list) -> list:  # type: ignore[type-arg]
+def inherit_clamps(tariffs: list[AnyTariff]) -> list[AnyTariff]:
     """A schedule read from an act's new text keeps the unit minimum and maximum of the schedule it
     replaces when the act leaves the provision that states them unchanged (§ 89-b(4)(b)(2) when an act
     amends only (b)(1))."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from navlaw.cache import BuildCache
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
@@ -24,7 +24,7 @@ from navlaw.frontend.corpus import Compiled, Corpus
 from navlaw.frontend.nodes import section_of
 from navlaw.tariffs.forms import LATE, PRICED, UNPRICED
 from navlaw.tariffs.forms import table
-from navlaw.tariffs.model import OPTION_TITLES, AnyTariff, BracketSchedule
+from navlaw.tariffs.model import AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
 from navlaw.tariffs.reading import Ctx, provisions
 from navlaw.tariffs.routes import RouteTable
 
@@ -48,8 +48,20 @@ def extract_document(compiled: Compiled, diags: Diagnostics, routes: RouteTable 
                 else:
                     (late if form in LATE else out).append(t)
     out.extend(late)
+    out = [_with_option(t, ctx.routes) for t in out]
     return [_with_facts(t, {k: v for r in ctx.routes.family(t.route)[::-1] for k, v in facts.get(r, {}).items()})
             if isinstance(t, BracketSchedule) and t.series == f"{t.route}/base" else t for t in out]
+
+
+CHARGED_BY_OPTION = (PerUnitFee, Percentage, FractionOfRate, TimeFee, BoardSet)  # the fees a quote option may charge
+
+
+def _with_option(t: AnyTariff, routes: RouteTable) -> AnyTariff:
+    """A fee a form read, with the quote option the manifest's [[option]] table says charges it."""
+    if not isinstance(t, CHARGED_BY_OPTION) or t.option:
+        return t
+    name = routes.option_for(t.route, t.series)
+    return replace(t, option=name) if name else t
 
 
 def _with_facts(s: BracketSchedule, facts: dict[str, Any]) -> BracketSchedule:
@@ -76,12 +88,12 @@ def extract(corpus: Corpus, diags: Diagnostics | None = None, cache: BuildCache 
             covered.update(section_of(x) for x in c.entry.covers)
             if c.entry.section:
                 covered.add(c.entry.section)
-    routes = RouteTable(corpus.manifest.routes)
+    routes = RouteTable.of(corpus.manifest)
     for c in corpus.documents:
         got = _extract_cached(c, d, cache, routes)
         if c.entry and c.entry.kind == "consolidated" and c.entry.status == "superseded":
             got = [t if t.status != "superseded" or section_of(t.provision) in covered else
-                   replace(t, status="in-force", notes=t.notes + (  # type: ignore[arg-type]
+                   replace(t, status="in-force", notes=t.notes + (
                        f"From {c.entry.file}, the latest text of {section_of(t.provision)} in the corpus.",))
                    for t in got]
         out.extend(got)
@@ -91,7 +103,7 @@ def extract(corpus: Corpus, diags: Diagnostics | None = None, cache: BuildCache 
 
 
 def _check_options(corpus: Corpus, c: Compiled, got: list[AnyTariff], diags: Diagnostics) -> None:
-    """Each [document.options] entry names an option a form declares (OPTION_TITLES), at a provision of
+    """Each [document.options] entry names an option the manifest declares ([[option]]), at a provision of
     the text where a fee was read: a mistyped name or id would drop the fee from quotes without a word."""
     entry = c.entry
     assert entry is not None
@@ -103,12 +115,13 @@ def _check_options(corpus: Corpus, c: Compiled, got: list[AnyTariff], diags: Dia
                     entry.line)
         where = (str(corpus.manifest.path), line, 1, lines[line - 1] if line else "", "manifest")
         provision = pid.split("#", 1)[0]
-        if name not in OPTION_TITLES:
-            close = difflib.get_close_matches(name, list(OPTION_TITLES), 1)
-            diags.add(Diagnostic(Severity.ERROR, f"{entry.file}: option {name!r} of {pid!r} is not an option any fee "
-                                 "form declares: the fee would be left out of quotes", *where,
+        declared = [o.name for o in corpus.manifest.options]
+        if name not in declared:
+            close = difflib.get_close_matches(name, declared, 1)
+            diags.add(Diagnostic(Severity.ERROR, f"{entry.file}: option {name!r} of {pid!r} is not an option the "
+                                 "manifest declares: the fee would be left out of quotes", *where,
                                  f"did you mean {close[0]!r}?" if close else
-                                 f"the options: {', '.join(sorted(OPTION_TITLES))}"))
+                                 f"declare it under [[option]]; the options: {', '.join(sorted(declared))}"))
         elif provision not in ids:
             diags.add(Diagnostic(Severity.ERROR, f"{entry.file}: option {name!r} is given for {pid!r}, but the text "
                                  "has no such provision", *where, "use the provision id `navlaw parse` shows"))
@@ -137,11 +150,11 @@ def unique_ids(tariffs: list[AnyTariff]) -> list[AnyTariff]:
     last: dict[str, str] = {}
     for t in tariffs:
         last[t.id] = t.file
-    return [t if last[t.id] == t.file else replace(t, id=f"{t.id}@{Path(t.file).stem}")  # type: ignore[arg-type]
+    return [t if last[t.id] == t.file else replace(t, id=f"{t.id}@{Path(t.file).stem}")
             for t in tariffs]
 
 
-def raw_line_lookup(corpus: Corpus):  # type: ignore[no-untyped-def]
+def raw_line_lookup(corpus: Corpus) -> Callable[[str, int], str]:
     """file, line -> the raw line (for caret excerpts of tariff findings)."""
     by_file = {c.document.file: c.document.normal for c in corpus.documents}
 

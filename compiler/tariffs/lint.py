@@ -10,12 +10,13 @@ Unbalanced parentheses are reported where the cell is read (compiler/tariffs/ext
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import Callable
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.tariffs.formula import evaluate, numbers, unit_offsets, uses_units
-from navlaw.tariffs.model import AnyTariff, Bracket, BracketSchedule, Percentage, Source, amounts
+from navlaw.tariffs.model import AnyTariff, Bracket, BracketSchedule, Percentage, Source, amounts, of_what
 
 RawLine = Callable[[str, int], str]
 
@@ -115,7 +116,7 @@ def _date_checks(tariffs: list[AnyTariff], raw_line: RawLine, out: Diagnostics) 
         if t.status in ("in-force", "adopted") and t.effective.start is not None:
             by_series.setdefault(t.series, []).append(t)
     for series, ts in by_series.items():
-        ts.sort(key=lambda t: t.effective.start)  # type: ignore[arg-type, return-value]
+        ts.sort(key=lambda t: t.effective.start or dt.date.min)  # every start is known (above)
         for a, b in zip(ts, ts[1:]):
             ea, eb = a.effective, b.effective
             if ea.end is None and ea.end_basis != "unresolved":
@@ -147,11 +148,13 @@ def lint(tariffs: list[AnyTariff], raw_line: RawLine) -> Diagnostics:
             src = getattr(t, "percent", None)
             out.add(_at(src.source if src is not None else None, Severity.INFO, f"{t.citation}: {reading}",
                         "tariff-interpretation", raw_line, fallback_file=t.file))
-    first = next((t for t in tariffs if isinstance(t, Percentage) and t.of in ("zone-2-base-rate", "regular-fee")
-                  and t.status != "superseded" and t.percent is not None), None)
-    if first is not None:  # one reading for every percentage of another charge: said once
-        out.add(_at(first.percent.source, Severity.INFO, "percentages of another charge (the Zone 2 Base Rate, the "  # type: ignore[union-attr]
-                    "regular pilotage fee) are taken of it as rounded to cents, and each line is rounded once (an "
+    others = sorted((t for t in tariffs if isinstance(t, Percentage) and t.of in ("base-rate", "regular-fee")
+                     and t.status != "superseded" and t.percent is not None), key=lambda t: t.of != "base-rate")
+    first = next((t for t in tariffs if any(t is o for o in others)), None)
+    if isinstance(first, Percentage) and first.percent is not None:  # one reading for every percentage of another charge
+        what = ", ".join(dict.fromkeys(of_what(t) for t in others))
+        out.add(_at(first.percent.source, Severity.INFO, f"percentages of another charge ({what}) "
+                    "are taken of it as rounded to cents, and each line is rounded once (an "
                     "interpretation: the texts do not say whether of the exact or the rounded amount)",
                     "tariff-interpretation", raw_line))
     _date_checks(tariffs, raw_line, out)

@@ -21,20 +21,6 @@ from typing import Any, Union
 from navlaw.tariffs.formula import Bin, Expr, Neg, Num, Units, describe, evaluate
 
 
-
-OPTION_TITLES = {  # what a quote line, a tariff title and the site call each option
-    "second_pilot": "Second pilot", "launch": "Launch fee", "station_closed": "Pilot transport, station closed",
-    "docking": "Docking", "undocking": "Undocking", "shifting": "Shifting", "anchoring": "Anchoring",
-    "stop_hours": "Intermediate stop", "ice_detention_hours": "Detained by ice", "ice_second_pilot": "Second pilot (ice)",
-    "delay_hours": "Delay for the vessel's convenience", "dismissed": "Dismissed without rendering services",
-    "detained_hours": "Detained on board", "standby_hours": "Standing by", "departure_delay_hours": "Departure delayed",
-    "no_notice": "Arrival without prior notice", "cancellation": "Late cancellation",
-    "late_arrival_hours": "Late arrival at the pilot station", "late_order": "Late ordering of pilot",
-    "capital_expense_fund_surcharge": "Capital expense fund surcharge", "communication_fee": "Communication fee",
-    "retirement_surcharge": "Retirement surcharge set by the board",
-}
-
-
 @dataclass(frozen=True)
 class Source:
     """Where a value was read: raw-file offsets [start, end), 1-based line:column, the raw characters."""
@@ -186,7 +172,7 @@ class Percentage(Tariff):
     """A percentage of another charge ("7.5% of the calculated fee", "25 percent of the Zone 2 base rate")."""
 
     percent: Amount | None = None
-    of: str = ""  # "calculated-fee" | "regular-fee" | "zone-2-base-rate"
+    of: str = ""  # "calculated-fee" | "regular-fee" | "base-rate" (the base rate of the route ``of_words`` select)
     per: str = ""  # "" (once) | "hour" | "24 hours"
     max_percent: Amount | None = None
     option: str = ""
@@ -196,7 +182,15 @@ class Percentage(Tariff):
     free_reason: str = ""  # why, for the quote's note: "the vessel is not more than one hour later than …"
     reading: str = ""  # the interpretation a charged line applies, for the quote's notes
     instead_of_pilotage: str = ""  # the words that make it the whole charge ("dismissed without rendering services")
+    of_words: str = ""  # of="base-rate": the words naming the route, as the text writes them (a route's selector)
     service: str = ""  # the words by which it pays for an act of pilotage ("docking", "shift"): none without pilotage
+
+
+def of_what(t: Percentage) -> str:
+    """What a percentage is of, in words: "the calculated fee", "the Zone 2 Base Rate" (the text's words)."""
+    if t.of == "base-rate":
+        return f"the {t.of_words} Base Rate"
+    return {"calculated-fee": "the calculated fee", "regular-fee": "the regular pilotage fee"}.get(t.of, t.of)
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,14 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.frontend import numbers as W
 from navlaw.frontend.corpus import Compiled
-from navlaw.frontend.manifest import Entry
+from navlaw.frontend.manifest import Bounds, Entry, Fragment
 from navlaw.frontend.nodes import Document, Node, Table, Text, lineage
 from navlaw.tariffs.model import Amount, Effective, Source
 from navlaw.tariffs.routes import RouteTable
@@ -40,6 +41,28 @@ def rx(pattern: str) -> re.Pattern[str]:
     return re.compile(text)
 
 
+
+
+def number_in_words(words: str) -> Decimal:
+    """A number written in words ("twenty-five", "two") as a Decimal; ValueError when it is not one."""
+    value = W.parse(words)[1]
+    if isinstance(value, (int, Decimal)):
+        return Decimal(value)
+    raise ValueError(f"not a number: {words!r}")
+
+
+def fraction_in_words(words: str) -> Fraction:
+    """A fraction written in words ("two-thirds"); ValueError when it is not one."""
+    value = W.parse(words)[1]
+    if isinstance(value, Fraction):
+        return value
+    raise ValueError(f"not a fraction: {words!r}")
+
+
+def day_of(p: W.Phrase) -> dt.date:
+    """The day a date phrase of :func:`numbers.scan` names."""
+    assert isinstance(p.value, dt.date), p
+    return p.value
 
 
 # ---- context ----------------------------------------------------------------------------------------
@@ -88,7 +111,7 @@ class Ctx:
         line, col = nt.raw_linecol(start)
         self.diags.add(Diagnostic(severity, message, self.doc.file, line, col, nt.raw_line(line), code, hint))
 
-    def fragment(self, node_id: str):  # type: ignore[no-untyped-def]
+    def fragment(self, node_id: str) -> Fragment | None:
         if not self.entry:
             return None
         return next((f for f in self.entry.fragments if f.covers == node_id), None)
@@ -148,14 +171,14 @@ def anchor_date(ctx: Ctx, phrase: str) -> tuple[dt.date, str, str] | None:
     return None
 
 
-def anchor_bounds(ctx: Ctx, phrase: str):  # type: ignore[no-untyped-def]
+def anchor_bounds(ctx: Ctx, phrase: str) -> Bounds | None:
     """The manifest's bounds of a relative phrase's date (``Bounds``), when it knows the date only between them."""
     want = " ".join(phrase.lower().split())
     return next((a.bounds for a in (ctx.entry.anchors if ctx.entry else ())
                  if " ".join(a.phrase.lower().split()) == want), None)
 
 
-def bounded(e: Effective, ctx: Ctx, anchor: str, move) -> Effective:  # type: ignore[no-untyped-def]
+def bounded(e: Effective, ctx: Ctx, anchor: str, move: Callable[[dt.date], dt.date]) -> Effective:
     """``e`` (dated from ``anchor`` at its last possible day) with the first day it may start, when the manifest
     knows the anchor only between bounds; ``move`` counts from an anchor day as the text does."""
     b = anchor_bounds(ctx, anchor)

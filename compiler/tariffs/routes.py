@@ -9,12 +9,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from navlaw.frontend.manifest import Route
+from navlaw.frontend.manifest import Manifest, Route
+from navlaw.frontend.options import OptionDecl, fee_kind
 
 
 @dataclass(frozen=True)
 class RouteTable:
     routes: tuple[Route, ...] = ()
+    options: tuple[OptionDecl, ...] = ()  # the manifest's [[option]] table, in its order
+
+    @classmethod
+    def of(cls, manifest: Manifest) -> RouteTable:
+        """The routes and the options a manifest declares."""
+        return cls(manifest.routes, manifest.options)
+
+    def option(self, name: str) -> OptionDecl | None:
+        return next((o for o in self.options if o.name == name), None)
+
+    def option_for(self, route: str, series: str) -> str:
+        """The option that charges a fee a form read on ``route`` (by its series), or ""."""
+        kind = fee_kind(route, series)
+        return next((o.name for o in self.options if o.prices(kind)), "")
 
     def priced(self, section: str) -> str:
         """The route (or the family of routes) the tariffs of ``section`` price; "" for none."""
@@ -47,4 +62,4 @@ class RouteTable:
 
     def key(self) -> str:
         """What extraction depends on, for the build cache."""
-        return repr(self.routes)
+        return repr((self.routes, self.options))

@@ -21,7 +21,7 @@ def _routes():  # type: ignore[no-untyped-def]
 
         from navlaw.frontend.manifest import load_manifest
         from navlaw.tariffs.routes import RouteTable
-        _ROUTES = RouteTable(load_manifest(Path(__file__).resolve().parents[2] / "corpus").routes)
+        _ROUTES = RouteTable.of(load_manifest(Path(__file__).resolve().parents[2] / "corpus"))
     return _ROUTES
 
 

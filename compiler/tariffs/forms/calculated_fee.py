@@ -66,5 +66,4 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                     provision=node.id, citation=node.citation, file=ctx.doc.file, effective=default_start(ctx, node),
                     status=ctx.status,
                     notes=((f"The {who} sets the rate; the law only caps it. navlaw does not add it to quotes."),),
-                    who=who, cap=cap, cap_unit="per ship",
-                    option="capital_expense_fund_surcharge" if label == "cap" else "")
+                    who=who, cap=cap, cap_unit="per ship")

@@ -27,7 +27,7 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
         if not _PENALTY_WORD_RE.search(text) or ("$" not in text and "dollar" not in text.lower()):
             continue  # most provisions speak of no fine: skip the number-word scan
         hits: list[tuple[int, int, Decimal, str]] = [
-            (p.start, p.end, p.value, p.text) for p in W.scan(text) if p.kind == "money"]  # type: ignore[misc]
+            (p.start, p.end, p.value, p.text) for p in W.scan(text) if p.kind == "money" and isinstance(p.value, Decimal)]
         hits += [(m.start(), m.end(), Decimal(m["n"].replace(",", "")), m.group(0)) for m in _DIGIT_MONEY_RE.finditer(text)]
         for a, b, value, written in sorted(hits):
             sentence_start = max(text.rfind(".", 0, a), text.rfind(";", 0, a)) + 1

@@ -10,13 +10,13 @@ from typing import Iterator
 
 from navlaw.diagnostics import Severity
 from navlaw.frontend.nodes import Node
-from navlaw.tariffs.model import OPTION_TITLES, AnyTariff, Amount, Effective, FlatFee, Percentage, PerUnitFee
+from navlaw.tariffs.model import AnyTariff, Amount, Effective, FlatFee, Percentage, PerUnitFee
 from navlaw.frontend import numbers as W
 from navlaw.tariffs.reading import Ctx, slug, default_start, prose, rx
 
 
 _PERCENT_RE = rx(r"(?i)(?P<p>\d+(?:\.\d+)?)\s*(?:percent|%)(?P<per>\s+per\s+hour)?\s+of\s+the\s+"
-                         r"(?P<of>Zone\s+2\s+Base\s+Rate|regular\s+pilotage\s+fee)"
+                         r"(?P<of>(?P<named>Zone\s+\d+)\s+Base\s+Rate|regular\s+pilotage\s+fee)"
                          r"(?:[^.;]*?up\s+to\s+a\s+maximum\s+charge\s+of\s+(?P<max>\d+)\s*(?:percent|%))?"
                          r"(?P<day>[^.;]*?for\s+each\s+24[\s-]+hours?(?P<period>\s+period)?)?")
 _LAUNCH_RE = rx(r"(?i)\$(?P<rate>\d+\.\d+)\s+per\s+Pilotage\s+Unit(?:\s*\([^)]*\))?\s+for\s+(?:the\s+)?"
@@ -58,110 +58,144 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
     for start, end in prose(node):
         raw = ctx.text[start:end]
         text, where = _reading(raw)
-
-        def amt(value: Decimal, a: int, b: int) -> Amount:
-            return ctx.amount(value, start + where[a], start + where[b - 1] + 1)
-
+        at = _At(ctx, start, where)
         eff = default_start(ctx, node)
-        percents = list(_PERCENT_RE.finditer(text))
-        for k, m in enumerate(percents, 1):
-            key = node.id if len(percents) == 1 else f"{node.id}#{k}"
-            option, choice = named.get(key, ("", ""))
-            if not option:
-                ctx.diag(Severity.INFO, start + where[m.start()], f"fee in {node.citation} has no quote option",
-                         "tariff-option")
-            per = "hour" if m["per"] else "24 hours" if m["day"] else ""
-            max_per = "24 hours" if m["per"] and m["day"] else ""
-            of = "zone-2-base-rate" if "zone" in m["of"].lower() else "regular-fee"
-            notes = []
-            if of == "zone-2-base-rate":
-                zone2 = ctx.routes.get(ctx.routes.select(route, "Zone 2"))
-                notes.append(f"\"Zone 2 Base Rate\" is read as the base pilotage charge of "
-                             f"{zone2.name if zone2 else 'the route of Zone 2'} for the vessel's pilotage units on the "
-                             "same day (an interpretation: the rule does not define it).")
-            part_words = bool(_PART_RE.search(text))
-            if per and part_words:
-                notes.append(f"Charged per {per} or part thereof.")
-            free, free_reason = _threshold(text)
-            reading = ""
-            if free_reason.startswith("services"):
-                notes.append("No charge if the pilot's services are used within one hour.")
-            elif free:
-                late = _LATER_RE.search(text)
-                assert late is not None
-                reading = (f"charged only when the vessel is more than {late['n']} hour{'s' if free != 1 else ''} late "
-                           f"(\"{' '.join(late.group(0).split())}\"); then every hour of the lateness is charged, a "
-                           "part of an hour as an hour (an interpretation: the rule does not say whether the first "
-                           "hour counts once the vessel is that late)")
-                notes.append(reading[0].upper() + reading[1:] + ".")
-            if of == "regular-fee" and re.search(r"(?i)require two pilots", text) and not reading:
-                reading = ("one second pilot: given with the statute's second pilot, it is charged once (an "
-                           "interpretation: the statute and the rule each price a second pilot)")
-                notes.append(reading[0].upper() + reading[1:] + ".")
-            if per == "hour" and not part_words and not reading:
-                reading = ("a part of an hour is charged as a whole hour (an interpretation: the rule says \"per hour\" "
-                           "and not how a part of an hour counts)")
-                notes.append(reading[0].upper() + reading[1:] + ".")
-            yield Percentage(
-                id=f"{route}/{key.replace('#', '/')}", kind="percentage", route=route, series=f"{route}/{slug(key)}",
-                title=OPTION_TITLES.get(option, "Fee") + (f" ({choice})" if choice else ""), provision=node.id,
-                citation=node.citation,
-                file=ctx.doc.file, effective=eff, status=ctx.status, notes=tuple(notes),
-                percent=amt(Decimal(m["p"]), m.start("p"), m.end("p")), of=of, per=per,
-                max_percent=amt(Decimal(m["max"]), m.start("max"), m.end("max")) if m["max"] else None,
-                max_per=max_per, option=option, choice=choice, free_hours=free, free_reason=free_reason,
-                reading=reading, instead_of_pilotage=_instead(text), service=_service(ctx, node, text))
-        zone = _ZONE_RE.search(text)
-        for m in _LAUNCH_RE.finditer(text):
-            zoned = ctx.routes.select(route, f"Zone {zone['z']}") if zone else ""
-            what = re.sub(r"(?i)^pilot transport fee at ", "", " ".join(m["what"].split()))
-            clamp_note = (f"A minimum of {bounds['min'].value} and a maximum of {bounds['max'].value} units applies.",) \
-                if "min" in bounds and "max" in bounds else ()
-            yield PerUnitFee(
-                id=f"{zoned or route}/{node.id}/{slug(what)}", kind="per-unit", route=zoned or route,
-                series=f"{zoned or route}/launch/{slug(what)}",
-                title=f"Launch fee: {what}", provision=node.id, citation=node.citation, file=ctx.doc.file,
-                effective=eff, status=ctx.status, notes=clamp_note,
-                rate=amt(Decimal(m["rate"]), m.start("rate"), m.end("rate")),
-                min_units=bounds.get("min"), max_units=bounds.get("max"), option="launch", choice=slug(what))
-        for m in _TRANSPORT_RE.finditer(text):
-            b = _UNIT_BOUNDS_RE.search(text, m.end())
-            station = slug(m["station"])
-            shared = ctx.routes.get(route) is None and bool(ctx.routes.family(route))  # a family's fee
-            reading = (f"charged on either river section: the rule names the {m['station']} Station but not the "
-                       "section of the transit (an interpretation)") if shared else ""
-            yield PerUnitFee(
-                id=f"{route}/{node.id}/transport-{station}-closed", kind="per-unit", route=route,
-                series=f"{route}/transport-{station}-closed", title=f"Pilot transport fee when {m['station']} Station is closed",
-                provision=node.id, citation=node.citation, file=ctx.doc.file, effective=eff, status=ctx.status,
-                notes=(reading[0].upper() + reading[1:] + ".",) if reading else (),
-                rate=amt(Decimal(m["rate"]), m.start("rate"), m.end("rate")),
-                min_units=amt(Decimal(b["min"]), b.start("min"), b.end("min")) if b else None,
-                max_units=amt(Decimal(b["max"]), b.start("max"), b.end("max")) if b else None,
-                option="station_closed", choice=station, reading=reading)
+        yield from _percentages(ctx, route, node, text, at, eff, named)
+        yield from _launches(ctx, route, node, text, at, eff, bounds)
+        yield from _transports(ctx, route, node, text, at, eff)
         # the superseded dollar amounts, in the bracketed (deleted) matter
         for m in re.finditer(r"\[([^\[\]]*\$[^\[\]]*)\]", raw):
             deleted += 1
-            k = deleted
-            for j, d in enumerate(re.finditer(r"\$(\d[\d,]*(?:\.\d+)?)", m.group(1)), 1):
-                a0 = start + m.start(1) + d.start(1)
-                value = Decimal(d.group(1).replace(",", "").rstrip("."))
-                cond = m.group(1)
-                yield FlatFee(
-                    id=f"{route}/{node.id}/deleted-{k}-{j}", kind="flat", route=route,
-                    series=f"{route}/{slug(node.id)}/deleted-{k}-{j}", title=f"Former fee (deleted): {node.citation}",
-                    provision=node.id, citation=node.citation, file=ctx.doc.file,
-                    effective=Effective(None, eff.start, "unresolved", "in force before the amendment; its start is "
-                                        "not in the corpus", "manifest" if eff.start else "unresolved",
-                                        "replaced when the amendment took effect"),
-                    status="superseded", notes=("Deleted matter ([bracketed]) of the rule notice: the amount before "
-                                                "the amendment.",),
-                    amount=ctx.amount(value, a0, a0 + len(d.group(1))), condition=" ".join(cond.split()))
+            yield from _deleted(ctx, route, node, start, m, deleted, eff)
 
 
 _PART_RE = rx(r"(?i)or (?:part|fraction) thereof")
 _INSTEAD_RE = rx(r"(?i)dismissed without rendering services|(?:arrival|departure|arrival/departure) of a vessel is "
                  r"cancelled")
+
+
+class _At:
+    """Amounts of one prose chunk read in its amended reading: offsets mapped back to the raw text."""
+
+    def __init__(self, ctx: Ctx, start: int, where: list[int]):
+        self.ctx, self.start, self.where = ctx, start, where
+
+    def amount(self, value: Decimal, a: int, b: int) -> Amount:
+        return self.ctx.amount(value, self.start + self.where[a], self.start + self.where[b - 1] + 1)
+
+    def offset(self, a: int) -> int:
+        return self.start + self.where[a]
+
+
+def _percentages(ctx: Ctx, route: str, node: Node, text: str, at: _At, eff: Effective,
+                 named: dict[str, tuple[str, str]]) -> Iterator[AnyTariff]:
+    percents = list(_PERCENT_RE.finditer(text))
+    for k, m in enumerate(percents, 1):
+        key = node.id if len(percents) == 1 else f"{node.id}#{k}"
+        option, choice = named.get(key, ("", ""))
+        if not option:
+            ctx.diag(Severity.INFO, at.offset(m.start()), f"fee in {node.citation} has no quote option", "tariff-option")
+        per = "hour" if m["per"] else "24 hours" if m["day"] else ""
+        max_per = "24 hours" if m["per"] and m["day"] else ""
+        of, words = ("base-rate", " ".join(m["named"].split())) if m["named"] else ("regular-fee", "")
+        notes: list[str] = []
+        if words:  # "the Zone 2 Base Rate": the base rate of the route those words select
+            owner = ctx.routes.get(ctx.routes.select(route, words))
+            notes.append(f"\"{words} Base Rate\" is read as the base pilotage charge of "
+                         f"{owner.name if owner else f'the route of {words}'} for the vessel's pilotage units on the "
+                         "same day (an interpretation: the rule does not define it).")
+        free, free_reason, reading = _hours_reading(text, of, per, notes)
+        yield Percentage(
+            id=f"{route}/{key.replace('#', '/')}", kind="percentage", route=route, series=f"{route}/{slug(key)}",
+            title=_title(ctx, option) + (f" ({choice})" if choice else ""), provision=node.id,
+            citation=node.citation,
+            file=ctx.doc.file, effective=eff, status=ctx.status, notes=tuple(notes),
+            percent=at.amount(Decimal(m["p"]), m.start("p"), m.end("p")), of=of, of_words=words, per=per,
+            max_percent=at.amount(Decimal(m["max"]), m.start("max"), m.end("max")) if m["max"] else None,
+            max_per=max_per, option=option, choice=choice, free_hours=free, free_reason=free_reason,
+            reading=reading, instead_of_pilotage=_instead(text), service=_service(ctx, node, text))
+
+
+def _hours_reading(text: str, of: str, per: str, notes: list[str]) -> tuple[int, str, str]:
+    """The hours that cost nothing and why, and the reading a charged line applies; adds their notes."""
+    part_words = bool(_PART_RE.search(text))
+    if per and part_words:
+        notes.append(f"Charged per {per} or part thereof.")
+    free, free_reason = _threshold(text)
+    reading = ""
+    if free_reason.startswith("services"):
+        notes.append("No charge if the pilot's services are used within one hour.")
+    elif free:
+        late = _LATER_RE.search(text)
+        assert late is not None
+        reading = (f"charged only when the vessel is more than {late['n']} hour{'s' if free != 1 else ''} late "
+                   f"(\"{' '.join(late.group(0).split())}\"); then every hour of the lateness is charged, a "
+                   "part of an hour as an hour (an interpretation: the rule does not say whether the first "
+                   "hour counts once the vessel is that late)")
+        notes.append(reading[0].upper() + reading[1:] + ".")
+    if of == "regular-fee" and re.search(r"(?i)require two pilots", text) and not reading:
+        reading = ("one second pilot: given with the statute's second pilot, it is charged once (an "
+                   "interpretation: the statute and the rule each price a second pilot)")
+        notes.append(reading[0].upper() + reading[1:] + ".")
+    if per == "hour" and not part_words and not reading:
+        reading = ("a part of an hour is charged as a whole hour (an interpretation: the rule says \"per hour\" "
+                   "and not how a part of an hour counts)")
+        notes.append(reading[0].upper() + reading[1:] + ".")
+    return free, free_reason, reading
+
+
+def _launches(ctx: Ctx, route: str, node: Node, text: str, at: _At, eff: Effective,
+              bounds: dict[str, Amount]) -> Iterator[AnyTariff]:
+    zone = _ZONE_RE.search(text)
+    for m in _LAUNCH_RE.finditer(text):
+        zoned = ctx.routes.select(route, f"Zone {zone['z']}") if zone else ""
+        what = re.sub(r"(?i)^pilot transport fee at ", "", " ".join(m["what"].split()))
+        clamp_note = (f"A minimum of {bounds['min'].value} and a maximum of {bounds['max'].value} units applies.",) \
+            if "min" in bounds and "max" in bounds else ()
+        yield PerUnitFee(
+            id=f"{zoned or route}/{node.id}/{slug(what)}", kind="per-unit", route=zoned or route,
+            series=f"{zoned or route}/launch/{slug(what)}",
+            title=f"Launch fee: {what}", provision=node.id, citation=node.citation, file=ctx.doc.file,
+            effective=eff, status=ctx.status, notes=clamp_note,
+            rate=at.amount(Decimal(m["rate"]), m.start("rate"), m.end("rate")),
+            min_units=bounds.get("min"), max_units=bounds.get("max"), choice=slug(what))
+
+
+def _transports(ctx: Ctx, route: str, node: Node, text: str, at: _At, eff: Effective) -> Iterator[AnyTariff]:
+    for m in _TRANSPORT_RE.finditer(text):
+        b = _UNIT_BOUNDS_RE.search(text, m.end())
+        station = slug(m["station"])
+        shared = ctx.routes.get(route) is None and bool(ctx.routes.family(route))  # a family's fee
+        reading = (f"charged on either river section: the rule names the {m['station']} Station but not the "
+                   "section of the transit (an interpretation)") if shared else ""
+        yield PerUnitFee(
+            id=f"{route}/{node.id}/transport-{station}-closed", kind="per-unit", route=route,
+            series=f"{route}/transport-{station}-closed", title=f"Pilot transport fee when {m['station']} Station is closed",
+            provision=node.id, citation=node.citation, file=ctx.doc.file, effective=eff, status=ctx.status,
+            notes=(reading[0].upper() + reading[1:] + ".",) if reading else (),
+            rate=at.amount(Decimal(m["rate"]), m.start("rate"), m.end("rate")),
+            min_units=at.amount(Decimal(b["min"]), b.start("min"), b.end("min")) if b else None,
+            max_units=at.amount(Decimal(b["max"]), b.start("max"), b.end("max")) if b else None,
+            choice=station, reading=reading)
+
+
+def _deleted(ctx: Ctx, route: str, node: Node, start: int, m: re.Match[str], k: int,
+             eff: Effective) -> Iterator[AnyTariff]:
+    """The dollar amounts of the ``k``-th [bracketed] deleted matter: the fees before the amendment."""
+    for j, d in enumerate(re.finditer(r"\$(\d[\d,]*(?:\.\d+)?)", m.group(1)), 1):
+        a0 = start + m.start(1) + d.start(1)
+        value = Decimal(d.group(1).replace(",", "").rstrip("."))
+        cond = m.group(1)
+        yield FlatFee(
+            id=f"{route}/{node.id}/deleted-{k}-{j}", kind="flat", route=route,
+            series=f"{route}/{slug(node.id)}/deleted-{k}-{j}", title=f"Former fee (deleted): {node.citation}",
+            provision=node.id, citation=node.citation, file=ctx.doc.file,
+            effective=Effective(None, eff.start, "unresolved", "in force before the amendment; its start is "
+                                "not in the corpus", "manifest" if eff.start else "unresolved",
+                                "replaced when the amendment took effect"),
+            status="superseded", notes=("Deleted matter ([bracketed]) of the rule notice: the amount before "
+                                        "the amendment.",),
+            amount=ctx.amount(value, a0, a0 + len(d.group(1))), condition=" ".join(cond.split()))
 
 
 def _instead(text: str) -> str:
@@ -232,3 +266,9 @@ def _bounds(ctx: Ctx) -> dict[str, Amount]:
             (b for b in (_unit_bounds(ctx, n) for n in ctx.section.walk()) if b), {})
     found: dict[str, Amount] = ctx.memo.get("bounds") or {}
     return found
+
+
+def _title(ctx: Ctx, option: str) -> str:
+    """What the manifest's [[option]] calls the charge of ``option`` ("Fee" for a fee with none)."""
+    decl = ctx.routes.option(option)
+    return decl.title if decl is not None else "Fee"

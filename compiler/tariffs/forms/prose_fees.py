@@ -9,7 +9,7 @@ from navlaw.frontend import numbers as W
 from navlaw.frontend.nodes import Node
 from navlaw.tariffs.formula import Num
 from navlaw.tariffs.model import AnyTariff, Bracket, BracketSchedule, FlatFee, TimeFee
-from navlaw.tariffs.reading import Ctx, slug, default_start, prose, rx
+from navlaw.tariffs.reading import Ctx, number_in_words, slug, default_start, prose, rx
 
 
 _TONS_RE = rx(r"(?i)for each vessel (?:(?P<over>over (?P<lo>[a-z\- ]+?))(?: and)?\s*)?(?:not over (?P<hi>[a-z\- ]+?)\s*)?"
@@ -28,8 +28,8 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
             ok = True
             for m in rows:
                 try:
-                    lo = Decimal(W.parse(m["lo"])[1]) if m["lo"] else Decimal(0)  # type: ignore[arg-type]
-                    hi = Decimal(W.parse(m["hi"])[1]) if m["hi"] else None  # type: ignore[arg-type]
+                    lo = number_in_words(m["lo"]) if m["lo"] else Decimal(0)
+                    hi = number_in_words(m["hi"]) if m["hi"] else None
                     fee = W.money(m["m"])
                 except ValueError:
                     ok = False

@@ -11,7 +11,7 @@ from navlaw.frontend import numbers as W
 from navlaw.frontend.nodes import Node
 from navlaw.tariffs.formula import Bin, Num, Units
 from navlaw.tariffs.model import Bracket, BracketSchedule, Effective
-from navlaw.tariffs.reading import Ctx, default_start, prose, start_date
+from navlaw.tariffs.reading import Ctx, day_of, default_start, prose, start_date
 
 
 def read(ctx: Ctx, route: str, node: Node) -> Iterator[BracketSchedule]:
@@ -32,7 +32,9 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[BracketSchedule]:
             if not money:
                 continue
             rate_p = money[0]
-            rate = ctx.amount(rate_p.value, c_start + rate_p.start, c_start + rate_p.end)  # type: ignore[arg-type]
+            rate_value = rate_p.value
+            assert isinstance(rate_value, Decimal), rate_p  # a money phrase's value
+            rate = ctx.amount(rate_value, c_start + rate_p.start, c_start + rate_p.end)
             dates = [p for p in phrases if p.kind == "date"]
             eff = lead if i == 0 else None
             s_date = e_date = None
@@ -43,7 +45,7 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[BracketSchedule]:
                 elif "from" in before or "on and after" in " ".join(before.split()) or "after" in before:
                     s_date = p
             if s_date is not None:
-                eff = Effective(s_date.value, e_date.value if e_date else None, "text",  # type: ignore[arg-type]
+                eff = Effective(day_of(s_date), day_of(e_date) if e_date else None, "text",
                                 " ".join(clause[max(0, s_date.start - 13):s_date.end].split()),
                                 "text" if e_date else "open",
                                 " ".join(e_date.text.split()) if e_date else "", "verified",

@@ -7,10 +7,9 @@ import re
 from decimal import Decimal
 from typing import Iterator
 
-from navlaw.frontend import numbers as W
 from navlaw.frontend.nodes import Node
 from navlaw.tariffs.model import AnyTariff, BoardSet, Effective, Percentage
-from navlaw.tariffs.reading import Ctx, prose, rx
+from navlaw.tariffs.reading import Ctx, number_in_words, prose, rx
 
 
 _SECOND_PILOT_RE = rx(r"(?i)the fee shall be the regular pilotage fee plus (?P<w>[a-z\- ]+?) percent for the "
@@ -26,10 +25,10 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
         text = ctx.text[start:end]
         for m in _SECOND_PILOT_RE.finditer(text):
             try:
-                kind, value = W.parse(m["w"])
+                value = number_in_words(m["w"])
             except ValueError:
                 continue
-            pct = ctx.amount(Decimal(int(value)), start + m.start("w"), start + m.end("w"))  # type: ignore[arg-type]
+            pct = ctx.amount(Decimal(int(value)), start + m.start("w"), start + m.end("w"))
             hours = re.search(r"(?i)continuous pilotage of more than (?P<h>[a-z\- ]{1,200}?) hours", text)
             cond = f" (a continuous pilotage of more than {hours['h']} hours)" if hours else ""
             yield Percentage(
@@ -39,7 +38,7 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                 status=ctx.status,
                 notes=(f"When two pilots are assigned{cond}, the fee is the regular pilotage fee plus {value}% for "
                        "the second pilot; not when the first pilot is relieved at the mid-river station.",),
-                percent=pct, of="regular-fee", option="second_pilot")
+                percent=pct, of="regular-fee")
         for m in _BOARD_FEE_RE.finditer(text):
             what = m["what"].lower()
             yield BoardSet(
@@ -49,5 +48,4 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                                                                               "in force with the same text"),
                 status=ctx.status, notes=(f"The {what} is set by the board of commissioners of pilots; its amount is "
                                           "not in the statute.",),
-                who="board of commissioners of pilots",
-                option="communication_fee" if what == "communication fee" else "")
+                who="board of commissioners of pilots")

@@ -38,7 +38,7 @@ def _after_periods(ctx: Ctx, route: str, node: Node, text: str, start: int) -> I
         hit = anchor_date(ctx, m["anchor"])
         phrase = " ".join(m.group(0).split(",")[0].split())
         where = ctx.src(start + m.start(), start + m.end())
-        eff = (Effective(add_months(hit[0], int(n)), None, "anchor", phrase, confidence=hit[2], source=where)  # type: ignore[call-overload]
+        eff = (Effective(add_months(hit[0], n), None, "anchor", phrase, confidence=hit[2], source=where)
                if hit and isinstance(n, int) else
                Effective(None, None, "unresolved", f"{phrase}: the manifest gives no date for \"{m['anchor']}\"",
                          source=where))
@@ -48,7 +48,7 @@ def _after_periods(ctx: Ctx, route: str, node: Node, text: str, start: int) -> I
             provision=node.id, citation=node.citation, file=ctx.doc.file, effective=eff, status=ctx.status,
             notes=("The law caps it only in the aggregate (per calendar year), not per vessel: an amount entered "
                    "is not checked against that cap.",),
-            who=" ".join(m["who"].split()), option="retirement_surcharge")
+            who=" ".join(m["who"].split()))
 
 
 def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
@@ -77,11 +77,12 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
             eff = Effective(None, None, "unresolved", f"{when}: the manifest gives no date for \"{m['anchor']}\"",
                             end_basis="unresolved", end_phrase=when, source=ctx.src(start + m.start("when"), start + m.end("when")))
             if hit and p:
-                first = W.parse(p["first"])[1] if p["first"] else None
-                lo_m = 0 if first else int(W.parse(p["from"])[1]) - 1  # type: ignore[call-overload]
-                hi_m = int(first) if first else int(W.parse(p["to"])[1])  # type: ignore[call-overload]
-                eff = Effective(add_months(hit[0], lo_m), add_months(hit[0], hi_m), "anchor", when, "anchor", when,
-                                hit[2], eff.source)
+                first = _whole(p["first"]) if p["first"] else None
+                lo = 1 if first else _whole(p["from"])
+                hi = first or _whole(p["to"])
+                if lo is not None and hi is not None:  # months counted in words: "the thirteenth through …"
+                    eff = Effective(add_months(hit[0], lo - 1), add_months(hit[0], hi), "anchor", when, "anchor", when,
+                                    hit[2], eff.source)
             yield BracketSchedule(
                 id=f"{route}/{node.id}/surcharge-period-{i}", kind="brackets", route=route,
                 series=f"{route}/retirement-surcharge", title=f"Retirement surcharge, period {i}",
@@ -91,3 +92,12 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff]:
                        "Ranges \"0 to 50\" and \"51 to 100\" are written in whole units: a vessel of 50.5 units "
                        "falls between them."),
                 brackets=brackets)
+
+
+def _whole(words: str) -> int | None:
+    """A whole number written in words ("thirteenth", "twenty-four"), or None when the words are not one."""
+    try:
+        value = W.parse(words)[1]
+    except ValueError:
+        return None
+    return value if isinstance(value, int) else None

@@ -103,8 +103,8 @@ def _table_schedule(ctx: Ctx, section: Node, parent: Node, table: Table, header:
                 ctx.diag(Severity.ERROR, f_cell.start, str(e), "tariff-formula")
                 continue
             fee: Expr = Bin("+", Bin("*", Units(), fv), av)
-            for cell, e in ((f_cell, fv), (a_cell, av)):
-                for n in numbers(e):
+            for cell, read in ((f_cell, fv), (a_cell, av)):
+                for n in numbers(read):
                     amounts.append(ctx.amount(n.value, cell.start + n.start, cell.start + n.end))
             written = f"{f_cell.text} × P.U. {a_cell.text}"
             fee_cell = f_cell

@@ -9,7 +9,7 @@ from typing import Iterator
 from navlaw.frontend import numbers as W
 from navlaw.frontend.nodes import Node
 from navlaw.tariffs.model import AnyTariff, Amount, Effective, FractionOfRate, TimeFee
-from navlaw.tariffs.reading import Ctx, prose, rx
+from navlaw.tariffs.reading import Ctx, fraction_in_words, number_in_words, prose, rx
 
 
 _MIN_RE = rx(r"(?i)A (?P<which>minimum|maximum) charge calculated on (?P<n>[a-z\- \n]+?) pilotage units")
@@ -33,14 +33,14 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff | tuple[str, Am
             yield ("unmeasured", node.citation)
         for m in _MIN_RE.finditer(text):
             try:
-                n = W.parse(m["n"])[1]
+                n = number_in_words(m["n"])
             except ValueError:
                 continue
-            yield (m["which"].lower(), ctx.amount(Decimal(n), start + m.start("n"), start + m.end("n")))  # type: ignore[arg-type]
+            yield (m["which"].lower(), ctx.amount(n, start + m.start("n"), start + m.end("n")))
         for m in _MILES_RE.finditer(text):
             try:
-                miles = W.parse(m["n"])[1]
-                frac = W.parse(m["f"])[1]
+                miles = number_in_words(m["n"])
+                frac = fraction_in_words(m["f"])
             except ValueError:
                 continue
             yield FractionOfRate(
@@ -50,13 +50,12 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff | tuple[str, Am
                 effective=Effective(None, None, "with", "in force with the rates of the same text"), status=ctx.status,
                 notes=("\"Two-thirds of the statutory rate\" is charged instead of the pilotage fee: two-thirds of "
                        "the fee at the statutory rate (with the unit minimum and maximum), rounded once.",),
-                numerator=frac.numerator, denominator=frac.denominator,  # type: ignore[union-attr]
+                numerator=frac.numerator, denominator=frac.denominator,
                 fraction_source=ctx.src(start + m.start("f"), start + m.end("f")),
-                condition_miles=ctx.amount(Decimal(miles), start + m.start("n"), start + m.end("n")),  # type: ignore[arg-type]
-                option="miles")
+                condition_miles=ctx.amount(miles, start + m.start("n"), start + m.end("n")))
         for m in _HOURLY_RE.finditer(text):
             try:
-                after = W.parse(m["after"])[1]
+                after = number_in_words(m["after"])
                 money = W.money(m["m"])
             except ValueError:
                 continue
@@ -68,8 +67,8 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff | tuple[str, Am
                 notes=("Read as: once the detention exceeds two hours, every hour of it is paid, a part of an hour "
                        "counting as an hour.",),
                 amount=ctx.amount(money, start + m.start("m"), start + m.end("m")), per="hour",
-                after=ctx.amount(Decimal(after), start + m.start("after"), start + m.end("after")),  # type: ignore[arg-type]
-                part_counts=bool(m["part"]), option="detention_hours")
+                after=ctx.amount(after, start + m.start("after"), start + m.end("after")),
+                part_counts=bool(m["part"]))
         for m in _DAILY_RE.finditer(text):
             try:
                 money = W.money(m["m"])
@@ -84,4 +83,4 @@ def read(ctx: Ctx, route: str, node: Node) -> Iterator[AnyTariff | tuple[str, Am
                        "refused rather than guessed.",) + ((
                     "Not included: the pilot's first class return transportation, which the law awards "
                     f"({node.citation}) but whose cost is not in the law text.",) if _RETURN_RE.search(text) else ()),
-                amount=ctx.amount(money, start + m.start("m"), start + m.end("m")), per="day", option="carried_off_days")
+                amount=ctx.amount(money, start + m.start("m"), start + m.end("m")), per="day")

@@ -162,7 +162,10 @@ function quoteOn(plan, base, units, on, options) {
   let baseCents = Q.cents(f.exact);
   const lines = [];
   const frac = extras.find((t) => t.kind === "fraction");
-  if (frac && options.miles !== undefined && Q.cmp(Q.of(options.miles), Q.of(frac.miles)) < 0) {
+  // the option a caller gives the miles piloted with (the manifest's [[option]] of kind "miles")
+  const byMiles = (plan.options.find((x) => x.kind === "miles") || {}).name;
+  const miles = byMiles === undefined ? undefined : options[byMiles];
+  if (frac && miles !== undefined && Q.cmp(Q.of(miles), Q.of(frac.miles)) < 0) {
     baseCents = Q.cents(Q.div(Q.mul(f.exact, Q.int(frac.numerator)), Q.int(frac.denominator)));
     lines.push({ description: `Transporting charge, piloted under ${frac.miles} miles: ${frac.numerator}/${frac.denominator} of ${f.bracket.describe.split("PU").join(usedText)}`, cents: baseCents, citation: frac.citation, provision: frac.provision,
       working: work(`(${exprText(f.bracket.expr, f.used)}) × ${frac.numerator} / ${frac.denominator}`, Q.div(Q.mul(f.exact, Q.int(frac.numerator)), Q.int(frac.denominator)), [`bracket "${f.bracket.written}" for ${dec(f.used)} PU`]) });
@@ -200,9 +203,9 @@ function quoteOn(plan, base, units, on, options) {
   };
   let instead = false;
   for (const name of plan.option_order) {
-    if (options[name] === undefined || name === "miles") continue;
+    if (options[name] === undefined) continue;
     const o = plan.options.find((x) => x.name === name) || { kind: "", most: 1 };
-    if (o.kind === "amount") continue;  // entered above, with the base
+    if (o.kind === "amount" || o.kind === "miles") continue;  // entered above, with the base
     const partner = (plan.one_person || {})[name];
     if (partner && options[partner]) continue;  // one second pilot, charged once
     const given = options[name];
@@ -211,12 +214,12 @@ function quoteOn(plan, base, units, on, options) {
       : (o.kind === "flag" && typeof given === "number") ? Array(given).fill(true) : [given];
     if (Array.isArray(given) && given.length > o.most) throw new Error(`${name}: at most ${o.most}`);
     for (const value of occurrences) {
-      const key = name === "undocking" ? "docking" : name;
+      const key = (plan.priced_as || {})[name] || name;  // an option priced by another's fees
       const t = [...extras, ...plan.rules].find((t) => t.option === key && (!t.choice || t.choice === value));
       if (!t) throw new Error(`${name}: ${value} is not an option`);
       if (t.since && on < t.since) throw new Error(`${name}: ${t.citation} is not in force on ${on}`);
       if (t.kind === "percentage") {
-        const isHours = name.endsWith("_hours");
+        const isHours = o.kind === "hours";
         if (!isHours && value !== true && !t.choice) continue;
         let pct, how;
         if (isHours) {
@@ -225,9 +228,9 @@ function quoteOn(plan, base, units, on, options) {
           if (t.free_hours && Q.cmp(h, Q.int(t.free_hours)) <= 0) continue;
           ({ pct, how } = hourly(t, h));
         } else { pct = Q.of(t.percent); how = `${t.percent}%`; }
-        const of = t.of === "zone-2-base-rate" ? z2() : baseCents;
+        const of = t.of === "base-rate" ? z2() : baseCents;
         const label = (plan.titles[name] || name) + (o.kind === "choice" ? ` (${value})` : "");
-        const what = t.of === "zone-2-base-rate" ? "the Zone 2 base rate" : "the regular pilotage fee";
+        const what = t.of === "base-rate" ? `the ${t.of_words} base rate` : "the regular pilotage fee";
         const exact = Q.div(Q.mul(moneyQ(of), pct), Q.int(100));
         lines.push({ description: `${label}: ${how} of ${what}`, cents: Q.cents(exact), citation: t.citation, provision: t.provision,
           working: work(`${money(of)} × ${dec(pct)} / 100`, exact, [`${dec(pct)}% of ${what}`]) });
