@@ -5,10 +5,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from navlaw.frontend.manifest import _Reader
+
+class _Reader(Protocol):
+    """What of the manifest's reader the route table needs: its lines, where each [[route]] starts, and
+    where to say what is wrong (navlaw.frontend.manifest's reader)."""
+
+    lines: list[str]
+    route_headers: list[int]
+
+    def error(self, line: int, message: str, hint: str = "") -> None: ...
 
 ROUTE_KEYS = {"id", "name", "title", "sections", "family", "selectors", "part", "not_charged"}
 
