@@ -116,3 +116,37 @@ def test_paragraphs_tile_the_text_and_each_holds_a_word() -> None:
         assert spans[0][0] == 0 and spans[-1][1] == len(t)
         assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
         assert all(_WORD.search(t, a, b) for a, b in spans)
+
+
+def test_a_build_after_a_one_section_edit_counts_that_section_s_paragraphs_only(tmp_path: Path) -> None:
+    """Two builds in one process, as `navlaw serve` makes them, of the corpus with an act whose new matter is
+    in CAPITALS (A4872 adds "2. UPON …" to § 175, so the case book is asked): after a word changed in § 12 of
+    the consolidated document the case book counts a few paragraphs, not the corpus, and the outputs are
+    those of a clean build."""
+    from navlaw.cli import main
+
+    from .test_acts_applied import NYLG, corpus_with
+
+    corpus = corpus_with(tmp_path, NYLG / "2023-A4872.md")
+
+    def build(name: str, *extra: str) -> None:
+        assert main(["build", "--no-site", "--corpus", str(corpus), "--out", str(tmp_path / name),
+                     "--module", str(tmp_path / f"{name}-fees"), *extra]) == 0
+
+    build("build")
+    path = corpus / "nav-law.consolidated.txt"
+    text = path.read_text(encoding="utf-8")
+    old = "who shall have a practical knowledge of the construction"
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, old.replace("practical", "thorough")), encoding="utf-8")
+    casecount.STATS.clear()
+    build("build")
+    assert 1 <= casecount.STATS["paragraphs counted"] <= 8
+    assert casecount.STATS["paragraphs kept"] > 300
+    casecount._LAST.clear()  # the clean build counts the whole corpus afresh
+    build("clean", "--no-cache")
+
+    def files(root: Path) -> dict[str, bytes]:
+        return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+    assert files(tmp_path / "build") == files(tmp_path / "clean")
