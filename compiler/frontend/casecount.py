@@ -16,13 +16,14 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
 _BLANK = re.compile(r"\n\n+")
 
 Counts = dict[str, Counter[str]]
 Pairs = dict[tuple[str, str, str], Counter[str]]
+K = TypeVar("K")
 STATS: Counter[str] = Counter()  # "paragraphs counted", "paragraphs kept": the work the last tallies did
 
 
@@ -50,19 +51,23 @@ def count(text: str, counts: Counts, pairs: Pairs, start: int = 0, end: int | No
     # a sentence starts at the text's first word, after a newline, after . : ; or after two spaces
     keep = [k for k in own if k > 0 and not caps[k] and not (
         "\n" in (b := text[max(0, at[k] - 2):at[k]]) or b.strip()[-1:] in ".:;")]
-    for table, got in ((counts, Counter((low[k], words[k]) for k in keep)),
-                       (pairs, Counter((("after", low[k - 1], low[k]), words[k]) for k in keep)),
-                       (pairs, Counter((("before", low[k + 1], low[k]), words[k])
-                                       for k in keep if k < last and not caps[k + 1]))):
-        for (key, w), n in got.items():
-            c = table.get(key)  # type: ignore[call-overload]
-            if c is None:
-                c = table[key] = Counter()  # type: ignore[index]
-            c[w] += sign * n
-            if c[w] <= 0:
-                del c[w]
-                if not c:
-                    del table[key]  # type: ignore[arg-type]
+    _add(counts, Counter((low[k], words[k]) for k in keep), sign)
+    _add(pairs, Counter((("after", low[k - 1], low[k]), words[k]) for k in keep), sign)
+    _add(pairs, Counter((("before", low[k + 1], low[k]), words[k]) for k in keep if k < last and not caps[k + 1]), sign)
+
+
+def _add(table: dict[K, Counter[str]], got: Counter[tuple[K, str]], sign: int) -> None:
+    """``got`` (a key and a word's form, how often) added to ``table`` (taken away: ``sign`` -1); a form, and a
+    key, that no word gives any more goes."""
+    for (key, w), n in got.items():
+        c = table.get(key)
+        if c is None:
+            c = table[key] = Counter()
+        c[w] += sign * n
+        if c[w] <= 0:
+            del c[w]
+            if not c:
+                del table[key]
 
 
 def paragraphs(text: str) -> list[tuple[int, int]]:
