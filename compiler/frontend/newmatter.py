@@ -13,12 +13,10 @@ label takes its list's case ("(E)" after "(d)" is "(e)"; an insert "3-A." is "3-
 from __future__ import annotations
 
 import re
-from collections import Counter
-from dataclasses import dataclass, field
+from navlaw.frontend.casecount import Counts, Pairs, tally
 
 TOKEN = re.compile(r"[A-Za-z0-9]+")
 MONTHS = ("January February March April May June July August September October November December").split()
-_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
 
 
 def is_caps(tok: str) -> bool:
@@ -71,27 +69,32 @@ def old_tokens(body: str) -> list[tuple[str, bool]]:
     return out
 
 
-@dataclass
 class CaseBook:
     """How each word is written in the law texts of the corpus, outside sentence starts: alone, and
-    beside the word before and after it ("the United States" but "states that"; "New York" but "new")."""
+    beside the word before and after it ("the United States" but "states that"; "New York" but "new").
+    Counted when first asked, by paragraph: only the paragraphs that changed since the last count of
+    this process are counted again (compiler/frontend/casecount.py)."""
 
-    counts: dict[str, Counter[str]] = field(default_factory=dict)
-    pairs: dict[tuple[str, str, str], Counter[str]] = field(default_factory=dict)  # (side, other word, word)
+    def __init__(self) -> None:
+        self._texts: list[str] = []
+        self._counted: tuple[Counts, Pairs] | None = None
 
     def learn(self, text: str) -> None:
-        words = list(_WORD.finditer(text))
-        for k, m in enumerate(words):
-            w = m.group(0)
-            before = text[max(0, m.start() - 2):m.start()]
-            sentence_start = k == 0 or before.strip()[-1:] in ".:;" or "\n" in before
-            if sentence_start or is_caps(w):
-                continue
-            self.counts.setdefault(w.lower(), Counter())[w] += 1
-            if k > 0:
-                self.pairs.setdefault(("after", words[k - 1].group(0).lower(), w.lower()), Counter())[w] += 1
-            if k + 1 < len(words) and not is_caps(words[k + 1].group(0)):
-                self.pairs.setdefault(("before", words[k + 1].group(0).lower(), w.lower()), Counter())[w] += 1
+        self._texts.append(text)
+        self._counted = None
+
+    @property
+    def counts(self) -> Counts:
+        return self._tally()[0]
+
+    @property
+    def pairs(self) -> Pairs:  # (side, other word, word) -> its forms
+        return self._tally()[1]
+
+    def _tally(self) -> tuple[Counts, Pairs]:
+        if self._counted is None:
+            self._counted = tally(self._texts) if self._texts else ({}, {})
+        return self._counted
 
     def form(self, word: str, prev: str = "", nxt: str = "") -> str:
         """The law-text form of a word printed in capitals, between ``prev`` and ``nxt`` (if known)."""
