@@ -11,7 +11,7 @@ import re
 import unicodedata
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
-from navlaw.frontend.normalize import NormalText, Stage
+from navlaw.model.text import NormalText, Stage
 
 # A label or a section number around the edit: "§ 8|8.", "(|b)", "(1|-a)", "4|." — the normalized text
 # just before and after the removed character.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from navlaw.frontend.formats import bill, lbdc, lbdc_update, nycrr, nysenate, plain, web
 from navlaw.frontend.formats.base import KEPT_ROLES, LAW_ROLES, Decoded, Format, SourceLine, lines_by_role
-from navlaw.frontend.normalize import Edit, NormalText, Stage
+from navlaw.model.text import Edit, NormalText, Stage
 
 __all__ = ["Decoded", "Format", "SourceLine", "KEPT_ROLES", "LAW_ROLES", "register", "unregister", "names",
            "named", "detect", "refuse", "copied_roles", "read_lines"]
