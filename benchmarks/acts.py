@@ -40,8 +40,8 @@ from navlaw.frontend.manifest import Entry  # noqa: E402
 
 SAMPLE = ROOT.parent / "shared" / "bills" / "nylg-sample"
 INSTRUCTION = re.compile(r"\b(?:is|are)\s+(?:hereby\s+)?(?:amended|repealed|renumbered|relettered|redesignated|added)\b", re.I)
-# the law the acts are read against (parse_act without the corpus's codes: the chapter the table of codes
-# takes when nothing else is said); an instruction for it is read, any other reported
+# the law the acts are read against (each act's entry names it, as a corpus's manifest does: an act read with
+# no law of its own amends none); an instruction for it is read, any other reported
 CORPUS_LAW = "navigation law"
 NAVIGATION_SUBJECT = re.compile(r"^(?:the\s+navigation\s+law\b|[^,:;]*?\bof\s+the\s+navigation\s+law\b)", re.I)
 
@@ -60,7 +60,7 @@ def first_sentence(text: str) -> str:
 
 
 def entry(name: str, became_law: dt.date) -> Entry:
-    return Entry(name, "act", (), None, became_law, "in-force", "benchmark", "verified", "", "", "", "", "", (), (), 0)
+    return Entry(name, "act", (), None, became_law, "in-force", "benchmark", "verified", "", "", "", "", "Nav. Law", (), (), 0)
 
 
 def read(name: str, text: str, became_law: dt.date) -> tuple[A.Act | None, Diagnostics, str]:

@@ -255,7 +255,7 @@ def read_act(text: str, name: str = "print.txt"):
     from navlaw.frontend.manifest import Entry
 
     entry = Entry(file=name, kind="act", covers=(), effective=None, became_law=dt.date(2024, 6, 1), status="in-force",
-                  source="", confidence="verified", note="", list_numbering="", section="", code_prefix="", code_cite="",
+                  source="", confidence="verified", note="", list_numbering="", section="", code_prefix="", code_cite="Nav. Law",  # the corpus's law
                   anchors=(), fragments=(), line=1)
     diags = Diagnostics()
     return parse_act(SourceDocument(name, text, "", len(text.encode())), entry, diags), diags

@@ -343,7 +343,6 @@ def test_every_benchmark_imports():
 # names that a later step of issue 26 removes, each with the engineer's branch that owns the file; the
 # test fails when one is no longer found, so that this list only shrinks
 PENDING = {
-    ("compiler/frontend/codes.py", "NAV"),  # _chapter(): the corpus's chapter as the default Code (NAV_LAW)
     ("compiler/frontend/acts.py", "Navigation Law"),  # CORPUS_LAW: the law acts may amend (26l)
 }
 

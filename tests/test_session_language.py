@@ -31,7 +31,8 @@ pytestmark = pytest.mark.skipif(not SAMPLE.is_dir() or not OUTSIDE.is_dir(), rea
 
 def read(text: str, became_law: dt.date, name: str = "bill.md", effective: dt.date | None = None) -> tuple[A.Act, Diagnostics]:
     diags = Diagnostics()
-    entry = Entry(name, "act", (), effective, became_law, "in-force", "test", "verified", "", "", "", "", "", (), (), 0)
+    entry = Entry(name, "act", (), effective, became_law, "in-force", "test", "verified", "", "", "", "", "Nav. Law",
+                  (), (), 0)  # an act of the Navigation Law's corpus: its own law is the one it may amend
     src = SourceDocument(name, text, hashlib.sha256(text.encode()).hexdigest(), len(text))
     return A.parse_act(src, entry, diags), diags
 

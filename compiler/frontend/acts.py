@@ -236,7 +236,7 @@ class _Reading:
 def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics, held: tuple[Code, ...] | None = None) -> Act:
     """The act in ``src`` read into instructions, with its dates. ``held``: the codes the corpus holds texts of
     (``codes_held``); an instruction for another law is reported. By default the code the act's entry names,
-    else the chapter the table of codes takes when nothing else is said."""
+    else none (an act read with no law named amends nothing: each instruction is reported, not guessed at)."""
     raw = src.text
     printed, removed = billprint.clean(raw)
     held = held if held is not None else ((Code(entry.code_prefix, entry.code_cite),) if entry.code_cite

@@ -105,14 +105,10 @@ def named_in(text: str) -> tuple[str, int] | None:
     return (law.name, base + m.start()) if law else None
 
 
-def _chapter() -> Code:
-    law = _BY_KEY["NAV"]
-    return Code("", law.cite)
-
-
-# The chapter navlaw's corpus holds when nothing else is said (acts amending it, tests); a document of the
-# corpus takes its law from the manifest or its own text (compiler/frontend/corpus.py).
-NAV_LAW = _chapter()
+# The code of a text read with no law named (``navlaw parse FILE`` without a manifest, a tree built in a
+# test): no code is guessed, so its provisions cite as "§ 88(4)" and an act read so amends no law. A document
+# of the corpus takes its law from the manifest or its own text (compiler/frontend/corpus.py).
+NAV_LAW = Code("", "")
 
 
 def law_of_record(law_id: str) -> str:
