@@ -342,9 +342,7 @@ def test_every_benchmark_imports():
 
 # names that a later step of issue 26 removes, each with the engineer's branch that owns the file; the
 # test fails when one is no longer found, so that this list only shrinks
-PENDING = {
-    ("compiler/frontend/acts.py", "Navigation Law"),  # CORPUS_LAW: the law acts may amend (26l)
-}
+PENDING: set[tuple[str, str]] = set()  # (file, name) a branch is removing: none
 
 
 def corpus_names() -> tuple[set[str], set[str]]:

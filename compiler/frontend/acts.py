@@ -380,7 +380,7 @@ def _instructions(r: _Reading, part: str, number: int, line: int, head: str, par
             "known: \"… is/are amended to read as follows:\", \"… is amended by adding a new subdivision N to read "
             "as follows:\", \"… is amended and a new … is added …\", \"… is/are REPEALED.\", \"… is renumbered …\"; "
             "targets \"paragraph (b) of subdivision 4 of section 12\", \"the opening paragraph of …\"; the law's name "
-            "(\"of the navigation law\", \"of chapter 57 of the laws of 2008\")")
+            "(\"of the ... law\", \"of chapter 57 of the laws of 2008\")")
         return
     code = _code_named(law, r.codes)
     if code is None:
