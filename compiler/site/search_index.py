@@ -1,0 +1,220 @@
+"""Splits the site's search index into small files that the search loads on demand (issue 32, item 4).
+
+Material's search fetches one ``search/search_index.json`` holding every page's text (36 MB at 100 times
+the corpus) on every page load and builds a lunr index from it in the browser. After MkDocs has written
+that file, ``split_search_index`` replaces it by
+
+- ``search/search_index.json``: Material's search configuration and no documents, with the list of
+  shards under ``config.navlaw`` (Material's bundle still fetches this file and hands its ``config`` to
+  the search worker; it stays a few kB per thousand pages);
+- ``search/terms/N.json``: lunr's inverted index, computed here as Material's worker computes it
+  (Material's tokenizer, the pipeline of mkdocs.yml, lunr's BM25 with Material's ``b = 0``), cut into
+  ranges of sorted terms of at most ``TERM_SHARD_BYTES``: each term with its index in lunr's term order
+  and, per field, the documents holding it and the weight lunr's field vector gives it there;
+- ``search/docs/N.json``: the documents (location, title, text, tags), whole pages per file, at most
+  ``DOC_SHARD_BYTES`` unless one page is larger;
+- ``assets/navlaw-search-worker.js``: the search worker (templates/site/search-worker.js), which the
+  page runs in place of Material's (site/overrides/main.html). For a query it fetches only the term
+  ranges its words can expand to and the documents of the results it shows, and ranks them with
+  lunr itself (taken from Material's worker) over that part of the index: the order, scores and
+  highlighting are the ones Material's worker gives with the whole index.
+
+The files are a function of the index Material wrote: the same site gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+from navlaw import resources
+
+TERM_SHARD_BYTES = 192_000  # a term range per file; the files a query fetches are a few of these
+DOC_SHARD_BYTES = 24_000  # the documents of a few pages per file: the results shown fetch one each
+FORMAT = 1  # the worker checks it: a page cached from an older build asks for files of its own format
+WORKER = "assets/navlaw-search-worker.js"
+T = TypeVar("T")
+_K1 = 1.2  # lunr's BM25 k1; Material sets b to 0, so field lengths do not count
+
+# lunr 2.3.9's English stop words (lunr.stopWordFilter), which Material's pipeline ["stopWordFilter"] applies
+# to the documents (its search pipeline is empty: the query's words are not filtered)
+STOP_WORDS = frozenset("""a able about across after all almost also am among an and any are as at be because been
+but by can cannot could dear did do does either else ever every for from get got had has have he her hers him his
+how however i if in into is it its just least let like likely may me might most must my neither no nor not of off
+often on only or other our own rather said say says she should since so some than that the their them then there
+these they this tis to too twas us wants was we were what when where which while who whom why will with would yet
+you your""".split())
+
+# JavaScript's \s (what the separator means in the browser), spelled out for Python's re
+_JS_SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+
+
+class SearchIndexError(Exception):
+    """The search configuration or index is not one this module can split faithfully."""
+
+
+def js_separator(separator: str) -> re.Pattern[str]:
+    """mkdocs.yml's search separator (a JavaScript pattern) as a Python pattern with the same meaning."""
+    if "(?<" in separator or "\\p{" in separator or "\\d" in separator.replace("\\\\", ""):
+        raise SearchIndexError(f"search separator {separator!r}: lookbehinds, \\p and \\d are not supported here; "
+                               "use character classes in mkdocs.yml")
+    out, in_class, i = [], False, 0
+    while i < len(separator):
+        two = separator[i:i + 2]
+        if two == "\\s":
+            out.append(_JS_SPACE if in_class else f"[{_JS_SPACE}]")
+        elif two[:1] == "\\":
+            out.append(two)
+        else:
+            in_class = (in_class or two[:1] == "[") and two[:1] != "]"
+            out.append(two[:1])
+            i += 1
+            continue
+        i += 2
+    return re.compile("".join(out))
+
+
+def tokens(value: str | list[str] | None, separator: re.Pattern[str]) -> Iterator[str]:
+    """The words Material's tokenizer gives lunr for one field (its ``extract`` and ``split``, lower-cased):
+    the text between markup, split at the separator."""
+    if value is None:
+        return
+    for text in [value] if isinstance(value, str) else value:
+        for start, end in _text_ranges(text):
+            for word in separator.split(text[start:end]):
+                if word:
+                    yield word.lower()
+
+
+def _text_ranges(text: str) -> Iterator[tuple[int, int]]:
+    """Material's ``extract``: the ranges of ``text`` outside markup (its tags and nesting rules, as written)."""
+    start = end = stack = 0
+    while end < len(text):
+        ch = text[end]
+        if ch == "<" and end > start:
+            yield start, end
+            start = end
+        elif ch == ">":
+            if text[start + 1:start + 2] == "/":
+                stack -= 1
+            elif text[end - 1] != "/":
+                stack += 1
+            start = end + 1
+        end += 1
+    if end > start:
+        yield start, end
+
+
+def _js_round3(score: float) -> float:
+    """``Math.round(score * 1000) / 1000`` (halves up, as JavaScript rounds)."""
+    x = score * 1000
+    r = math.floor(x)
+    return (r + (1 if x - r >= 0.5 else 0)) / 1000
+
+
+def _js_order(term: str) -> bytes:
+    return term.encode("utf-16-be")  # JavaScript compares strings by UTF-16 code units
+
+
+def build_index(config: dict[str, Any], docs: list[dict[str, Any]]) -> dict[str, tuple[int, list[list[Any]]]]:
+    """lunr's inverted index as Material's worker builds it: term -> (term index, per field [[doc, weight], ...])."""
+    pipeline = list(config.get("pipeline", []))
+    if [p for p in pipeline if p != "stopWordFilter"] or any(lang != "en" for lang in config.get("lang", ["en"])):
+        raise SearchIndexError(f"search pipeline {pipeline} / lang {config.get('lang')}: only English with "
+                               "the stop word filter (mkdocs.yml's search plugin) can be split")
+    stop = STOP_WORDS if pipeline else frozenset()
+    separator = js_separator(config["separator"])
+    fields = list(config["fields"])
+    boosts = [float(config["fields"][f].get("boost", 1) or 1) for f in fields]
+    postings: dict[str, tuple[int, list[dict[int, int]]]] = {}
+    for n, doc in enumerate(docs):
+        for k, field in enumerate(fields):
+            for term in tokens(doc.get(field), separator):
+                if term in stop:
+                    continue
+                posting = postings.get(term)
+                if posting is None:
+                    posting = postings[term] = (len(postings), [{} for _ in fields])
+                counts = posting[1][k]
+                counts[n] = counts.get(n, 0) + 1
+    out: dict[str, tuple[int, list[list[Any]]]] = {}
+    for term, (index, per_field) in postings.items():
+        with_term = sum(len(c) for c in per_field)
+        x = (len(docs) - with_term + 0.5) / (with_term + 0.5)
+        idf = math.log(1 + abs(x))
+        out[term] = (index, [[[n, _js_round3(idf * ((_K1 + 1) * tf) / (_K1 * 1.0 + tf) * boosts[k]
+                                              * float(docs[n].get("boost") or 1))] for n, tf in counts.items()]
+                             for k, counts in enumerate(per_field)])
+    return out
+
+
+def _shards(items: list[T], limit: int) -> Iterator[list[T]]:
+    """``items`` (each JSON text, or a tuple led by one) in consecutive runs of at most ``limit`` bytes
+    (an item larger than ``limit`` makes a run of its own)."""
+    run: list[T] = []
+    size = 0
+    for item in items:
+        n = len((item if isinstance(item, str) else item[0]).encode("utf-8")) + 1
+        if run and size + n > limit:
+            yield run
+            run, size = [], 0
+        run.append(item)
+        size += n
+    if run:
+        yield run
+
+
+def _doc(doc: dict[str, Any], fields: list[str]) -> list[Any]:
+    """A document as the worker reads it: its location, then its fields in order (null where it has none)."""
+    return [doc["location"], *[doc.get(f) for f in fields]]
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def split_search_index(site: Path) -> None:
+    """Replace the site's ``search/search_index.json`` by its split form (see the module's docstring)."""
+    path = site / "search" / "search_index.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    config, docs = data["config"], data["docs"]
+    fields = list(config["fields"])
+    articles: dict[str, int] = {}  # page -> its first document (Material's "article": the others' parent)
+    parent = [articles.setdefault(d["location"].split("#")[0], n) for n, d in enumerate(docs)]
+    index = build_index(config, docs)
+    for name in ("terms", "docs"):
+        shutil.rmtree(site / "search" / name, ignore_errors=True)
+        (site / "search" / name).mkdir()
+
+    def term_entry(term: str) -> str:
+        k, per_field = index[term]
+        # each posting: document, its page's first document (so results group without the documents), weight
+        return _dump([term, k, [[x for n, w in postings for x in (n, parent[n], w)] for postings in per_field]])
+
+    term_firsts = []
+    for i, run in enumerate(_shards([term_entry(t) for t in sorted(index, key=_js_order)], TERM_SHARD_BYTES)):
+        term_firsts.append(json.loads(run[0])[0])
+        (site / "search" / "terms" / f"{i}.json").write_text("[" + ",".join(run) + "]", encoding="utf-8")
+
+    pages: list[list[int]] = []  # documents of each page, in order
+    for n in range(len(docs)):
+        if parent[n] == n:
+            pages.append([])
+        pages[-1].append(n)
+    doc_firsts = []
+    for i, run in enumerate(_shards([(_dump([_doc(docs[n], fields) for n in page]), page) for page in pages],
+                                    DOC_SHARD_BYTES)):
+        doc_firsts.append(run[0][1][0])
+        (site / "search" / "docs" / f"{i}.json").write_text("[" + ",".join(t[1:-1] for t, _ in run) + "]",
+                                                            encoding="utf-8")
+    config = dict(config, navlaw={"format": FORMAT, "count": len(docs), "fields": fields,
+                                  "terms": term_firsts, "docs": doc_firsts})
+    path.write_text(_dump({"config": config, "docs": []}), encoding="utf-8")
+    worker = site / WORKER
+    worker.parent.mkdir(parents=True, exist_ok=True)
+    worker.write_bytes((resources.PACKAGE / "templates" / "site" / "search-worker.js").read_bytes())
