@@ -6,13 +6,13 @@ that file, ``split_search_index`` replaces it by
 
 - ``search/search_index.json``: Material's search configuration and no documents, with the list of
   shards under ``config.navlaw`` (Material's bundle still fetches this file and hands its ``config`` to
-  the search worker; it stays a few kB per thousand pages);
+  the search worker; it holds the first term of each term file);
 - ``search/terms/N.json``: lunr's inverted index, computed here as Material's worker computes it
   (Material's tokenizer, the pipeline of mkdocs.yml, lunr's BM25 with Material's ``b = 0``), cut into
   ranges of sorted terms of at most ``TERM_SHARD_BYTES``: each term with its index in lunr's term order
   and, per field, the documents holding it and the weight lunr's field vector gives it there;
-- ``search/docs/N.json``: the documents (location, title, text, tags), whole pages per file, at most
-  ``DOC_SHARD_BYTES`` unless one page is larger;
+- ``search/docs/N.json``: the documents (location, title, text, tags) of one page, N being the number
+  of its first document (the one Material makes the others' parent);
 - ``assets/navlaw-search-worker.js``: the search worker (templates/site/search-worker.js), which the
   page runs in place of Material's (site/overrides/main.html). For a query it fetches only the term
   ranges its words can expand to and the documents of the results it shows, and ranks them with
@@ -34,8 +34,7 @@ from typing import Any, TypeVar
 
 from navlaw import resources
 
-TERM_SHARD_BYTES = 192_000  # a term range per file; the files a query fetches are a few of these
-DOC_SHARD_BYTES = 24_000  # the documents of a few pages per file: the results shown fetch one each
+TERM_SHARD_BYTES = 64_000  # a range of terms per file (a term whose postings are larger has a file of its own)
 FORMAT = 1  # the worker checks it: a page cached from an older build asks for files of its own format
 WORKER = "assets/navlaw-search-worker.js"
 T = TypeVar("T")
@@ -110,19 +109,20 @@ def _text_ranges(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
-def _js_round3(score: float) -> float:
-    """``Math.round(score * 1000) / 1000`` (halves up, as JavaScript rounds)."""
+def _thousandths(score: float) -> int:
+    """``Math.round(score * 1000)``, halves up as JavaScript rounds: lunr keeps this over 1000 as the weight."""
     x = score * 1000
     r = math.floor(x)
-    return (r + (1 if x - r >= 0.5 else 0)) / 1000
+    return r + (1 if x - r >= 0.5 else 0)
 
 
 def _js_order(term: str) -> bytes:
     return term.encode("utf-16-be")  # JavaScript compares strings by UTF-16 code units
 
 
-def build_index(config: dict[str, Any], docs: list[dict[str, Any]]) -> dict[str, tuple[int, list[list[Any]]]]:
-    """lunr's inverted index as Material's worker builds it: term -> (term index, per field [[doc, weight], ...])."""
+def build_index(config: dict[str, Any], docs: list[dict[str, Any]]) -> dict[str, tuple[int, list[list[list[int]]]]]:
+    """lunr's inverted index as Material's worker builds it: term -> (its index in lunr's term order, per
+    field [[document, weight in thousandths], ...] in document order)."""
     pipeline = list(config.get("pipeline", []))
     if [p for p in pipeline if p != "stopWordFilter"] or any(lang != "en" for lang in config.get("lang", ["en"])):
         raise SearchIndexError(f"search pipeline {pipeline} / lang {config.get('lang')}: only English with "
@@ -142,12 +142,12 @@ def build_index(config: dict[str, Any], docs: list[dict[str, Any]]) -> dict[str,
                     posting = postings[term] = (len(postings), [{} for _ in fields])
                 counts = posting[1][k]
                 counts[n] = counts.get(n, 0) + 1
-    out: dict[str, tuple[int, list[list[Any]]]] = {}
+    out: dict[str, tuple[int, list[list[list[int]]]]] = {}
     for term, (index, per_field) in postings.items():
         with_term = sum(len(c) for c in per_field)
         x = (len(docs) - with_term + 0.5) / (with_term + 0.5)
         idf = math.log(1 + abs(x))
-        out[term] = (index, [[[n, _js_round3(idf * ((_K1 + 1) * tf) / (_K1 * 1.0 + tf) * boosts[k]
+        out[term] = (index, [[[n, _thousandths(idf * ((_K1 + 1) * tf) / (_K1 * 1.0 + tf) * boosts[k]
                                               * float(docs[n].get("boost") or 1))] for n, tf in counts.items()]
                              for k, counts in enumerate(per_field)])
     return out
@@ -167,6 +167,17 @@ def _shards(items: list[T], limit: int) -> Iterator[list[T]]:
         size += n
     if run:
         yield run
+
+
+def _postings(postings: list[list[int]], parent: list[int]) -> list[int]:
+    """A term's postings in one field, flat: for each document (in order) its number less the one before,
+    its number less its page's first document's, and lunr's weight in thousandths (an integer: lunr keeps
+    three decimals, and k / 1000 is the number lunr computes)."""
+    flat, before = [], 0
+    for n, weight in postings:
+        flat += [n - before, n - parent[n], weight]
+        before = n
+    return flat
 
 
 def _doc(doc: dict[str, Any], fields: list[str]) -> list[Any]:
@@ -193,28 +204,31 @@ def split_search_index(site: Path) -> None:
 
     def term_entry(term: str) -> str:
         k, per_field = index[term]
-        # each posting: document, its page's first document (so results group without the documents), weight
-        return _dump([term, k, [[x for n, w in postings for x in (n, parent[n], w)] for postings in per_field]])
+        return _dump([term, k, [_postings(postings, parent) for postings in per_field]])
 
     term_firsts = []
     for i, run in enumerate(_shards([term_entry(t) for t in sorted(index, key=_js_order)], TERM_SHARD_BYTES)):
         term_firsts.append(json.loads(run[0])[0])
         (site / "search" / "terms" / f"{i}.json").write_text("[" + ",".join(run) + "]", encoding="utf-8")
-
-    pages: list[list[int]] = []  # documents of each page, in order
-    for n in range(len(docs)):
-        if parent[n] == n:
-            pages.append([])
-        pages[-1].append(n)
-    doc_firsts = []
-    for i, run in enumerate(_shards([(_dump([_doc(docs[n], fields) for n in page]), page) for page in pages],
-                                    DOC_SHARD_BYTES)):
-        doc_firsts.append(run[0][1][0])
-        (site / "search" / "docs" / f"{i}.json").write_text("[" + ",".join(t[1:-1] for t, _ in run) + "]",
-                                                            encoding="utf-8")
-    config = dict(config, navlaw={"format": FORMAT, "count": len(docs), "fields": fields,
-                                  "terms": term_firsts, "docs": doc_firsts})
+    pages: dict[int, list[list[Any]]] = {}
+    for n, doc in enumerate(docs):
+        pages.setdefault(parent[n], []).append(_doc(doc, fields))
+    for n, page in pages.items():
+        (site / "search" / "docs" / f"{n}.json").write_text(_dump(page), encoding="utf-8")
+    config = dict(config, navlaw={"format": FORMAT, "count": len(docs), "fields": fields, "terms": term_firsts})
     path.write_text(_dump({"config": config, "docs": []}), encoding="utf-8")
     worker = site / WORKER
     worker.parent.mkdir(parents=True, exist_ok=True)
     worker.write_bytes((resources.PACKAGE / "templates" / "site" / "search-worker.js").read_bytes())
+
+
+def documents(site: Path) -> list[dict[str, Any]]:
+    """The search's documents, as Material wrote them in one file, read back from a built site's parts."""
+    manifest = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["config"]["navlaw"]
+    out = []
+    for path in sorted((site / "search" / "docs").glob("*.json"), key=lambda p: int(p.stem)):
+        for row in json.loads(path.read_text(encoding="utf-8")):
+            doc = {"location": row[0]}
+            doc.update((f, v) for f, v in zip(manifest["fields"], row[1:]) if v is not None)
+            out.append(doc)
+    return out

@@ -2,7 +2,7 @@
 // site/overrides/main.html and compiler/site/search_index.py). It speaks Material's messages (SETUP ->
 // READY, QUERY -> RESULT) and gives the results Material's worker gives, but it never holds the whole
 // index: for each query it fetches the term ranges the query's words can expand to (search/terms/N.json)
-// and the documents of the results it returns (search/docs/N.json), and ranks them with lunr itself,
+// and the documents of the pages it returns (search/docs/N.json, one page each), and ranks them with lunr itself,
 // taken from Material's worker (its URL comes as ?theme=), over that part of the index. The query's
 // rewriting, the post-query boosts, the grouping by page and the highlighting are Material's (9.x),
 // copied here because its worker does not export them. Results are the best MAX_GROUPS pages; the
@@ -19,7 +19,7 @@ var SETUP = 0, READY = 1, QUERY = 2, RESULT = 3;  // Material's SearchMessageTyp
 })();
 var lunr = self.lunr;
 
-var state = null;  // {config, fields, manifest, terms: {shard: Promise}, docs: {shard: Promise}, index: {key, lunr}}
+var state = null;  // {config, fields, manifest, terms: {shard: Promise}, docs: {page: Promise}, index: {key, lunr}}
 
 function fetchJSON(path) {
   return fetch(new URL("../search/" + path, self.location.href).href).then(function (r) {
@@ -74,12 +74,13 @@ function indexOf(shards, loaded) {
     entries.forEach(function (e) {
       var term = e[0], index = e[1], posting = { _index: index };
       fields.forEach(function (field, k) {
-        var flat = e[2][k], docs = {};
-        for (var i = 0; i < flat.length; i += 3) {
-          var ref = flat[i + 1] + ":" + flat[i];  // "page's first document:document"
+        var flat = e[2][k], docs = {}, n = 0;
+        for (var i = 0; i < flat.length; i += 3) {  // document (less the one before), less its page's, weight / 1000
+          n += flat[i];
+          var ref = (n - flat[i + 1]) + ":" + n;  // "page's first document:document"
           docs[ref] = {};
           var fref = field + "/" + ref;
-          (vectors[fref] || (vectors[fref] = [])).push([index, flat[i + 2]]);
+          (vectors[fref] || (vectors[fref] = [])).push([index, flat[i + 2] / 1000]);
         }
         posting[field] = docs;
       });
@@ -261,17 +262,14 @@ function highlighted(doc, metadata) {
 
 // ---- the search (Material's Search.search, over the loaded shards) -------------------------------------
 
-function documents(ids) {  // the documents with these numbers, fetched by their shards: id -> document
-  var firsts = state.manifest.docs, shards = {};
-  ids.forEach(function (id) { shards[shardOf(firsts, id)] = true; });
-  var list = Object.keys(shards).map(Number);
-  return Promise.all(list.map(function (s) { return load(state.docs, "docs", s); })).then(function (got) {
+function documents(pages) {  // the documents of these pages (by their first documents' numbers): number -> document
+  return Promise.all(pages.map(function (p) { return load(state.docs, "docs", p); })).then(function (got) {
     var byId = {};
-    list.forEach(function (s, k) {
+    pages.forEach(function (p, k) {
       got[k].forEach(function (d, i) {
         var doc = { location: d[0] };
         state.fields.forEach(function (f, j) { if (d[j + 1] !== null) doc[f] = d[j + 1]; });
-        byId[firsts[s] + i] = doc;
+        byId[p + i] = doc;
       });
     });
     return byId;
@@ -296,9 +294,8 @@ function search(raw) {
       if (!groups.has(r.article)) groups.set(r.article, []);
       groups.get(r.article).push(r);
     });
-    var shown = Array.from(groups.entries()).slice(0, MAX_GROUPS), ids = [];
-    shown.forEach(function (g) { ids.push(g[0]); g[1].forEach(function (r) { ids.push(r.id); }); });
-    return documents(ids).then(function (docs) {
+    var shown = Array.from(groups.entries()).slice(0, MAX_GROUPS);
+    return documents(shown.map(function (g) { return g[0]; })).then(function (docs) {
       var items = shown.map(function (g) {
         var article = docs[g[0]];
         var group = g[1].map(function (r) {
