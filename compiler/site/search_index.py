@@ -30,14 +30,13 @@ import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from navlaw import resources
 
 TERM_SHARD_BYTES = 64_000  # a range of terms per file (a term whose postings are larger has a file of its own)
 FORMAT = 1  # the worker checks it: a page cached from an older build asks for files of its own format
 WORKER = "assets/navlaw-search-worker.js"
-T = TypeVar("T")
 _K1 = 1.2  # lunr's BM25 k1; Material sets b to 0, so field lengths do not count
 
 # lunr 2.3.9's English stop words (lunr.stopWordFilter), which Material's pipeline ["stopWordFilter"] applies
@@ -153,16 +152,16 @@ def build_index(config: dict[str, Any], docs: list[dict[str, Any]]) -> dict[str,
     return out
 
 
-def _shards(items: list[T], limit: int) -> Iterator[list[T]]:
-    """``items`` (each JSON text, or a tuple led by one) in consecutive runs of at most ``limit`` bytes
-    (an item larger than ``limit`` makes a run of its own)."""
-    run: list[T] = []
-    size = 0
+def _shards(items: list[str], limit: int) -> Iterator[list[str]]:
+    """``items`` (JSON texts) in consecutive runs of at most ``limit`` bytes as a JSON list (an item
+    larger than that makes a run of its own)."""
+    run: list[str] = []
+    size = 1
     for item in items:
-        n = len((item if isinstance(item, str) else item[0]).encode("utf-8")) + 1
+        n = len(item.encode("utf-8")) + 1
         if run and size + n > limit:
             yield run
-            run, size = [], 0
+            run, size = [], 1
         run.append(item)
         size += n
     if run:

@@ -8,7 +8,7 @@
 // copied here because its worker does not export them. Results are the best MAX_GROUPS pages; the
 // count says how many matched (RESULT's `total`, which main.html's script shows).
 "use strict";
-var MAX_GROUPS = 100;
+var MAX_GROUPS = 50;  // pages returned: Material lists 10, then 4 more at each scroll to the end
 var SETUP = 0, READY = 1, QUERY = 2, RESULT = 3;  // Material's SearchMessageType
 
 (function () {  // lunr from Material's worker, without Material's message handler
@@ -276,12 +276,13 @@ function documents(pages) {  // the documents of these pages (by their first doc
   });
 }
 
-function search(raw) {
+function search(raw, seq) {  // null when a newer query came while this one waited for its files
   var query = transformSearchQuery(raw);  // (Material's experimental segmentation of Han script is not done here)
   if (!query) return Promise.resolve({ items: [] });
   var clauses = parseSearchQuery(query).filter(function (c) { return c.presence !== lunr.Query.presence.PROHIBITED; });
   var shards = termShards(query);
   return Promise.all(shards.map(function (s) { return load(state.terms, "terms", s); })).then(function (loaded) {
+    if (seq !== latest) return null;
     var idx = indexOf(shards, loaded);
     var found = idx.search(query).map(function (r) {
       var parts = r.ref.split(":"), article = +parts[0], id = +parts[1];
@@ -296,6 +297,7 @@ function search(raw) {
     });
     var shown = Array.from(groups.entries()).slice(0, MAX_GROUPS);
     return documents(shown.map(function (g) { return g[0]; })).then(function (docs) {
+      if (seq !== latest) return null;
       var items = shown.map(function (g) {
         var article = docs[g[0]];
         var group = g[1].map(function (r) {
@@ -345,12 +347,12 @@ function handle(message, seq) {
   }
   if (message.type !== QUERY) throw new TypeError("Invalid message type");
   if (seq !== latest) return Promise.resolve();  // a newer query is waiting: answer that one
-  return search(message.data).catch(function (err) {
+  return search(message.data, seq).catch(function (err) {
     console.warn("Invalid query: " + message.data + " – see https://bit.ly/2s3ChXG");
     console.warn(err);
     return { items: [] };
   }).then(function (data) {
-    if (seq === latest) postMessage({ type: RESULT, data: data });
+    if (data && seq === latest) postMessage({ type: RESULT, data: data });
   });
 }
 
