@@ -41,7 +41,11 @@ def served(site: Path) -> Iterator[str]:
         def log_message(self, *args):  # type: ignore[no-untyped-def]
             pass
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    class Server(http.server.ThreadingHTTPServer):
+        def handle_error(self, request, client_address):  # type: ignore[no-untyped-def]
+            pass  # a page closed while a part was on its way
+
+    httpd = Server(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{httpd.server_address[1]}"
@@ -163,7 +167,7 @@ def test_a_page_fetches_the_search_by_parts_whose_size_does_not_grow_with_the_co
     """At 1x and 4x: a page load fetches the same few search files (the manifest grows by a term per
     64 kB of index); typing a word fetches term files of at most TERM_SHARD_BYTES and one documents file
     per listed page, never the whole index; the largest file fetched is no larger at 4x than at 1x."""
-    load, typed = {}, {}
+    load, typed, share = {}, {}, {}
     for size, site in sites.items():
         with served(site) as server:
             load[size] = _fetched(site, server, browser, None)
@@ -173,8 +177,10 @@ def test_a_page_fetches_the_search_by_parts_whose_size_does_not_grow_with_the_co
             terms = [n for path, n in files if path.startswith("/search/terms/")]
             docs = {path for path, _ in files if path.startswith("/search/docs/")}
             assert terms and max(terms) <= TERM_SHARD_BYTES, (size, query, max(terms))
-            assert len(docs) <= 8 * LISTED, (size, query, len(docs))  # the pages listed for each key typed
-            assert sum(n for _, n in files) < parts / 2, (size, query)
+            assert len(docs) <= len(query) * LISTED, (size, query, len(docs))  # the pages listed at each key
+            share[size, query] = sum(n for _, n in files) / parts
+    for query in typed[4]:  # a part of the index, and a smaller part of a larger one
+        assert share[4, query] < 0.5 and share[4, query] < share[1, query], (query, share)
     assert {p for p, _ in load[1]} == {p for p, _ in load[4]}
     assert "/search/search_index.json" in {p for p, _ in load[1]}
     assert sum(n for _, n in load[4]) - sum(n for _, n in load[1]) < 1000, (load[1], load[4])
@@ -182,7 +188,7 @@ def test_a_page_fetches_the_search_by_parts_whose_size_does_not_grow_with_the_co
     docs_bound = max(p.stat().st_size for p in (sites[1] / "search" / "docs").iterdir())  # one page's documents
     assert biggest[4] <= max(TERM_SHARD_BYTES, docs_bound), biggest
     whole = {size: len(json.dumps(documents(site))) for size, site in sites.items()}
-    assert whole[4] > 3.5 * whole[1]  # what every page fetched before the split: four times as much
+    assert whole[4] > 2.5 * whole[1]  # what every page fetched whole before the split (the law four times)
 
 
 def test_the_search_box_lists_the_best_pages_highlighted_and_says_how_many_matched(sites, browser):
@@ -193,12 +199,12 @@ def test_the_search_box_lists_the_best_pages_highlighted_and_says_how_many_match
         try:
             page.goto(server + "/")
             page.click("label.md-search__icon, label[for=__search]")
-            page.fill("input.md-search__input", "p")
+            page.keyboard.type("p")  # Material searches at each key (keyup)
             page.wait_for_function("/the best 50 are listed/.test(document.querySelector('.md-search-result__meta')"
                                    ".textContent)", timeout=600_000)
             assert page.locator(".md-search-result__meta").inner_text().startswith("244 matching documents")
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
-            page.fill("input.md-search__input", "pilotage")
+            page.keyboard.type("ilotage")
             page.wait_for_function("/^\\d+ matching documents$/.test(document.querySelector('.md-search-result__meta')"
                                    ".textContent)", timeout=600_000)
             assert page.locator(".md-search-result__item").count() == 10  # Material lists 10, more on scrolling
@@ -209,3 +215,23 @@ def test_the_search_box_lists_the_best_pages_highlighted_and_says_how_many_match
             page.wait_for_url("**/law/**")
         finally:
             page.close()
+
+
+def test_the_search_works_on_the_site_navlaw_serve_serves(tmp_path, browser):
+    """`navlaw serve` (its own server, with the live-preview script) serves the parts and the worker."""
+    from .test_serve import serving
+
+    with serving(tmp_path) as (base, _):
+        page = browser.new_page()
+        failed: list[str] = []
+        page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+        try:
+            page.goto(base)
+            page.keyboard.press("/")
+            page.keyboard.type("overall length", delay=30)
+            page.wait_for_function("/\\d+ matching document/.test(document.querySelector('.md-search-result__meta')"
+                                   ".textContent)", timeout=600_000)
+            assert page.locator(".md-search-result__item mark").count() > 0
+        finally:
+            page.close()
+    assert failed == []

@@ -28,6 +28,7 @@ import json
 import math
 import re
 import shutil
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -77,35 +78,32 @@ def js_separator(separator: str) -> re.Pattern[str]:
     return re.compile("".join(out))
 
 
-def tokens(value: str | list[str] | None, separator: re.Pattern[str]) -> Iterator[str]:
+def tokens(value: str | list[str] | None, separator: re.Pattern[str]) -> list[str]:
     """The words Material's tokenizer gives lunr for one field (its ``extract`` and ``split``, lower-cased):
     the text between markup, split at the separator."""
-    if value is None:
-        return
-    for text in [value] if isinstance(value, str) else value:
+    out: list[str] = []
+    for text in [] if value is None else [value] if isinstance(value, str) else value:
         for start, end in _text_ranges(text):
-            for word in separator.split(text[start:end]):
-                if word:
-                    yield word.lower()
+            out += separator.split(text[start:end].lower())
+    return [w for w in out if w]
 
 
 def _text_ranges(text: str) -> Iterator[tuple[int, int]]:
-    """Material's ``extract``: the ranges of ``text`` outside markup (its tags and nesting rules, as written)."""
-    start = end = stack = 0
-    while end < len(text):
-        ch = text[end]
-        if ch == "<" and end > start:
+    """Material's ``extract``: the ranges of ``text`` outside markup, as it cuts them (a range ends at a
+    "<" and starts after a ">"; only those move it, so only they are visited)."""
+    start = 0
+    for m in _ANGLE.finditer(text):
+        end = m.start()
+        if m.group() == ">":
+            start = end + 1
+        elif end > start:
             yield start, end
             start = end
-        elif ch == ">":
-            if text[start + 1:start + 2] == "/":
-                stack -= 1
-            elif text[end - 1] != "/":
-                stack += 1
-            start = end + 1
-        end += 1
-    if end > start:
-        yield start, end
+    if len(text) > start:
+        yield start, len(text)
+
+
+_ANGLE = re.compile("[<>]")
 
 
 def _thousandths(score: float) -> int:
@@ -133,14 +131,12 @@ def build_index(config: dict[str, Any], docs: list[dict[str, Any]]) -> dict[str,
     postings: dict[str, tuple[int, list[dict[int, int]]]] = {}
     for n, doc in enumerate(docs):
         for k, field in enumerate(fields):
-            for term in tokens(doc.get(field), separator):
-                if term in stop:
-                    continue
+            counts = Counter(w for w in tokens(doc.get(field), separator) if w not in stop)  # in first-seen order
+            for term, tf in counts.items():
                 posting = postings.get(term)
                 if posting is None:
                     posting = postings[term] = (len(postings), [{} for _ in fields])
-                counts = posting[1][k]
-                counts[n] = counts.get(n, 0) + 1
+                posting[1][k][n] = tf
     out: dict[str, tuple[int, list[list[list[int]]]]] = {}
     for term, (index, per_field) in postings.items():
         with_term = sum(len(c) for c in per_field)
