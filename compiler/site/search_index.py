@@ -193,28 +193,44 @@ def split_search_index(site: Path) -> None:
     articles: dict[str, int] = {}  # page -> its first document (Material's "article": the others' parent)
     parent = [articles.setdefault(d["location"].split("#")[0], n) for n, d in enumerate(docs)]
     index = build_index(config, docs)
-    for name in ("terms", "docs"):
-        shutil.rmtree(site / "search" / name, ignore_errors=True)
-        (site / "search" / name).mkdir()
 
     def term_entry(term: str) -> str:
         k, per_field = index[term]
         return _dump([term, k, [_postings(postings, parent) for postings in per_field]])
 
-    term_firsts = []
+    term_firsts, terms = [], {}
     for i, run in enumerate(_shards([term_entry(t) for t in sorted(index, key=_js_order)], TERM_SHARD_BYTES)):
         term_firsts.append(json.loads(run[0])[0])
-        (site / "search" / "terms" / f"{i}.json").write_text("[" + ",".join(run) + "]", encoding="utf-8")
+        terms[f"{i}.json"] = "[" + ",".join(run) + "]"
     pages: dict[int, list[list[Any]]] = {}
     for n, doc in enumerate(docs):
         pages.setdefault(parent[n], []).append(_doc(doc, fields))
-    for n, page in pages.items():
-        (site / "search" / "docs" / f"{n}.json").write_text(_dump(page), encoding="utf-8")
+    _write_dir(site / "search" / "terms", terms)
+    _write_dir(site / "search" / "docs", {f"{n}.json": _dump(page) for n, page in pages.items()})
     config = dict(config, navlaw={"format": FORMAT, "count": len(docs), "fields": fields, "terms": term_firsts})
     path.write_text(_dump({"config": config, "docs": []}), encoding="utf-8")
     worker = site / WORKER
     worker.parent.mkdir(parents=True, exist_ok=True)
     worker.write_bytes((resources.PACKAGE / "templates" / "site" / "search-worker.js").read_bytes())
+
+
+def _write_dir(where: Path, files: dict[str, str]) -> None:
+    """Make ``where`` hold exactly ``files`` (name -> text). A file already there with the same bytes is
+    left alone: a rebuild after a small edit (``navlaw serve``, a build with the cache, which starts from
+    a copy of the last site) rewrites only the parts that changed, and browsers keep the others cached."""
+    where.mkdir(parents=True, exist_ok=True)
+    for old in where.iterdir():
+        if old.name not in files:
+            shutil.rmtree(old) if old.is_dir() else old.unlink()
+    for name, text in files.items():
+        data = text.encode("utf-8")
+        path = where / name
+        try:
+            if path.stat().st_size == len(data) and path.read_bytes() == data:
+                continue
+        except FileNotFoundError:
+            pass
+        path.write_bytes(data)
 
 
 def documents(site: Path) -> list[dict[str, Any]]:
