@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import shutil
 from collections import Counter
@@ -217,7 +218,8 @@ def split_search_index(site: Path) -> None:
 def _write_dir(where: Path, files: dict[str, str]) -> None:
     """Make ``where`` hold exactly ``files`` (name -> text). A file already there with the same bytes is
     left alone: a rebuild after a small edit (``navlaw serve``, a build with the cache, which starts from
-    a copy of the last site) rewrites only the parts that changed, and browsers keep the others cached."""
+    a copy of the last site) rewrites only the parts that changed, and browsers keep the others cached;
+    a part that changed is a new file (a hard link to the last site's would be safe)."""
     where.mkdir(parents=True, exist_ok=True)
     for old in where.iterdir():
         if old.name not in files:
@@ -230,7 +232,9 @@ def _write_dir(where: Path, files: dict[str, str]) -> None:
                 continue
         except FileNotFoundError:
             pass
-        path.write_bytes(data)
+        tmp = where / f".{name}.tmp"  # a new file, not one written in place: the last site may share it
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
 
 
 def documents(site: Path) -> list[dict[str, Any]]:
