@@ -356,9 +356,9 @@ def test_search_finds_each_version_once_not_again_in_every_redline_between_two(s
     ("As of …"); the version in force on the site's date is found on the law page, not again on the
     history page; the redlines between any two versions and the date controls are not indexed (they
     repeated every version: 39 KB of § 89-a's 43 KB "Compare two versions" entry)."""
-    import json
+    from navlaw.site.search_index import documents
 
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    index = documents(site)
     at = {e["location"]: e for e in index}
     assert at["history/89-a/#compare"]["text"] == ""
     phrase = "portion of the Hudson river specified in this section shall be subject to base pilotage"

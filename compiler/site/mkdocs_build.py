@@ -406,6 +406,7 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
     from mkdocs.exceptions import Abort
 
     from navlaw.site.mkdocs_parallel import parallel_loops
+    from navlaw.site.search_index import split_search_index
 
     collect = _Collect()
     logger = logging.getLogger("mkdocs")
@@ -433,6 +434,7 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
             collect.messages.append(str(exc))
         if collect.messages:
             raise RuntimeError("mkdocs build --strict failed:\n" + "\n".join(collect.messages)[-4000:])
+        split_search_index(out)  # the search's files, fetched a part at a time (compiler/site/search_index.py)
         if keeper is not None:
             _record_pages(keeper, dirty)
     finally:

@@ -1,0 +1,249 @@
+"""Splits the site's search index into small files that the search loads on demand (issue 32, item 4).
+
+Material's search fetches one ``search/search_index.json`` holding every page's text (36 MB at 100 times
+the corpus) on every page load and builds a lunr index from it in the browser. After MkDocs has written
+that file, ``split_search_index`` replaces it by
+
+- ``search/search_index.json``: Material's search configuration and no documents, with the list of
+  shards under ``config.navlaw`` (Material's bundle still fetches this file and hands its ``config`` to
+  the search worker; it holds the first term of each term file);
+- ``search/terms/N.json``: lunr's inverted index, computed here as Material's worker computes it
+  (Material's tokenizer, the pipeline of mkdocs.yml, lunr's BM25 with Material's ``b = 0``), cut into
+  ranges of sorted terms of at most ``TERM_SHARD_BYTES``: each term with its index in lunr's term order
+  and, per field, the documents holding it and the weight lunr's field vector gives it there;
+- ``search/docs/N.json``: the documents (location, title, text, tags) of one page, N being the number
+  of its first document (the one Material makes the others' parent);
+- ``assets/navlaw-search-worker.js``: the search worker (templates/site/search-worker.js), which the
+  page runs in place of Material's (site/overrides/main.html). For a query it fetches only the term
+  ranges its words can expand to and the documents of the results it shows, and ranks them with
+  lunr itself (taken from Material's worker) over that part of the index: the order, scores and
+  highlighting are the ones Material's worker gives with the whole index.
+
+The files are a function of the index Material wrote: the same site gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shutil
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from navlaw import resources
+
+TERM_SHARD_BYTES = 64_000  # a range of terms per file (a term whose postings are larger has a file of its own)
+FORMAT = 1  # the worker checks it: a page cached from an older build asks for files of its own format
+WORKER = "assets/navlaw-search-worker.js"
+_K1 = 1.2  # lunr's BM25 k1; Material sets b to 0, so field lengths do not count
+
+# lunr 2.3.9's English stop words (lunr.stopWordFilter), which Material's pipeline ["stopWordFilter"] applies
+# to the documents (its search pipeline is empty: the query's words are not filtered)
+STOP_WORDS = frozenset("""a able about across after all almost also am among an and any are as at be because been
+but by can cannot could dear did do does either else ever every for from get got had has have he her hers him his
+how however i if in into is it its just least let like likely may me might most must my neither no nor not of off
+often on only or other our own rather said say says she should since so some than that the their them then there
+these they this tis to too twas us wants was we were what when where which while who whom why will with would yet
+you your""".split())
+
+# JavaScript's \s (what the separator means in the browser), spelled out for Python's re
+_JS_SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+
+
+class SearchIndexError(Exception):
+    """The search configuration or index is not one this module can split faithfully."""
+
+
+def js_separator(separator: str) -> re.Pattern[str]:
+    """mkdocs.yml's search separator (a JavaScript pattern) as a Python pattern with the same meaning."""
+    if "(?<" in separator or "\\p{" in separator or "\\d" in separator.replace("\\\\", ""):
+        raise SearchIndexError(f"search separator {separator!r}: lookbehinds, \\p and \\d are not supported here; "
+                               "use character classes in mkdocs.yml")
+    out, in_class, i = [], False, 0
+    while i < len(separator):
+        two = separator[i:i + 2]
+        if two == "\\s":
+            out.append(_JS_SPACE if in_class else f"[{_JS_SPACE}]")
+        elif two[:1] == "\\":
+            out.append(two)
+        else:
+            in_class = (in_class or two[:1] == "[") and two[:1] != "]"
+            out.append(two[:1])
+            i += 1
+            continue
+        i += 2
+    return re.compile("".join(out))
+
+
+def tokens(value: str | list[str] | None, separator: re.Pattern[str]) -> list[str]:
+    """The words Material's tokenizer gives lunr for one field (its ``extract`` and ``split``, lower-cased):
+    the text between markup, split at the separator."""
+    out: list[str] = []
+    for text in [] if value is None else [value] if isinstance(value, str) else value:
+        for start, end in _text_ranges(text):
+            out += separator.split(text[start:end].lower())
+    return [w for w in out if w]
+
+
+def _text_ranges(text: str) -> Iterator[tuple[int, int]]:
+    """Material's ``extract``: the ranges of ``text`` outside markup, as it cuts them (a range ends at a
+    "<" and starts after a ">"; only those move it, so only they are visited)."""
+    start = 0
+    for m in _ANGLE.finditer(text):
+        end = m.start()
+        if m.group() == ">":
+            start = end + 1
+        elif end > start:
+            yield start, end
+            start = end
+    if len(text) > start:
+        yield start, len(text)
+
+
+_ANGLE = re.compile("[<>]")
+
+
+def _thousandths(score: float) -> int:
+    """``Math.round(score * 1000)``, halves up as JavaScript rounds: lunr keeps this over 1000 as the weight."""
+    x = score * 1000
+    r = math.floor(x)
+    return r + (1 if x - r >= 0.5 else 0)
+
+
+def _js_order(term: str) -> bytes:
+    return term.encode("utf-16-be")  # JavaScript compares strings by UTF-16 code units
+
+
+def build_index(config: dict[str, Any], docs: list[dict[str, Any]]) -> dict[str, tuple[int, list[list[list[int]]]]]:
+    """lunr's inverted index as Material's worker builds it: term -> (its index in lunr's term order, per
+    field [[document, weight in thousandths], ...] in document order)."""
+    pipeline = list(config.get("pipeline", []))
+    if [p for p in pipeline if p != "stopWordFilter"] or any(lang != "en" for lang in config.get("lang", ["en"])):
+        raise SearchIndexError(f"search pipeline {pipeline} / lang {config.get('lang')}: only English with "
+                               "the stop word filter (mkdocs.yml's search plugin) can be split")
+    stop = STOP_WORDS if pipeline else frozenset()
+    separator = js_separator(config["separator"])
+    fields = list(config["fields"])
+    boosts = [float(config["fields"][f].get("boost", 1) or 1) for f in fields]
+    postings: dict[str, tuple[int, list[dict[int, int]]]] = {}
+    for n, doc in enumerate(docs):
+        for k, field in enumerate(fields):
+            counts = Counter(w for w in tokens(doc.get(field), separator) if w not in stop)  # in first-seen order
+            for term, tf in counts.items():
+                posting = postings.get(term)
+                if posting is None:
+                    posting = postings[term] = (len(postings), [{} for _ in fields])
+                posting[1][k][n] = tf
+    out: dict[str, tuple[int, list[list[list[int]]]]] = {}
+    for term, (index, per_field) in postings.items():
+        with_term = sum(len(c) for c in per_field)
+        x = (len(docs) - with_term + 0.5) / (with_term + 0.5)
+        idf = math.log(1 + abs(x))
+        out[term] = (index, [[[n, _thousandths(idf * ((_K1 + 1) * tf) / (_K1 * 1.0 + tf) * boosts[k]
+                                              * float(docs[n].get("boost") or 1))] for n, tf in counts.items()]
+                             for k, counts in enumerate(per_field)])
+    return out
+
+
+def _shards(items: list[str], limit: int) -> Iterator[list[str]]:
+    """``items`` (JSON texts) in consecutive runs of at most ``limit`` bytes as a JSON list (an item
+    larger than that makes a run of its own)."""
+    run: list[str] = []
+    size = 1
+    for item in items:
+        n = len(item.encode("utf-8")) + 1
+        if run and size + n > limit:
+            yield run
+            run, size = [], 1
+        run.append(item)
+        size += n
+    if run:
+        yield run
+
+
+def _postings(postings: list[list[int]], parent: list[int]) -> list[int]:
+    """A term's postings in one field, flat: for each document (in order) its number less the one before,
+    its number less its page's first document's, and lunr's weight in thousandths (an integer: lunr keeps
+    three decimals, and k / 1000 is the number lunr computes)."""
+    flat, before = [], 0
+    for n, weight in postings:
+        flat += [n - before, n - parent[n], weight]
+        before = n
+    return flat
+
+
+def _doc(doc: dict[str, Any], fields: list[str]) -> list[Any]:
+    """A document as the worker reads it: its location, then its fields in order (null where it has none)."""
+    return [doc["location"], *[doc.get(f) for f in fields]]
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def split_search_index(site: Path) -> None:
+    """Replace the site's ``search/search_index.json`` by its split form (see the module's docstring)."""
+    path = site / "search" / "search_index.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    config, docs = data["config"], data["docs"]
+    fields = list(config["fields"])
+    articles: dict[str, int] = {}  # page -> its first document (Material's "article": the others' parent)
+    parent = [articles.setdefault(d["location"].split("#")[0], n) for n, d in enumerate(docs)]
+    index = build_index(config, docs)
+
+    def term_entry(term: str) -> str:
+        k, per_field = index[term]
+        return _dump([term, k, [_postings(postings, parent) for postings in per_field]])
+
+    term_firsts, terms = [], {}
+    for i, run in enumerate(_shards([term_entry(t) for t in sorted(index, key=_js_order)], TERM_SHARD_BYTES)):
+        term_firsts.append(json.loads(run[0])[0])
+        terms[f"{i}.json"] = "[" + ",".join(run) + "]"
+    pages: dict[int, list[list[Any]]] = {}
+    for n, doc in enumerate(docs):
+        pages.setdefault(parent[n], []).append(_doc(doc, fields))
+    _write_dir(site / "search" / "terms", terms)
+    _write_dir(site / "search" / "docs", {f"{n}.json": _dump(page) for n, page in pages.items()})
+    config = dict(config, navlaw={"format": FORMAT, "count": len(docs), "fields": fields, "terms": term_firsts})
+    path.write_text(_dump({"config": config, "docs": []}), encoding="utf-8")
+    worker = site / WORKER
+    worker.parent.mkdir(parents=True, exist_ok=True)
+    worker.write_bytes((resources.PACKAGE / "templates" / "site" / "search-worker.js").read_bytes())
+
+
+def _write_dir(where: Path, files: dict[str, str]) -> None:
+    """Make ``where`` hold exactly ``files`` (name -> text). A file already there with the same bytes is
+    left alone: a rebuild after a small edit (``navlaw serve``, a build with the cache, which starts from
+    a copy of the last site) rewrites only the parts that changed, and browsers keep the others cached;
+    a part that changed is a new file (a hard link to the last site's would be safe)."""
+    where.mkdir(parents=True, exist_ok=True)
+    for old in where.iterdir():
+        if old.name not in files:
+            shutil.rmtree(old) if old.is_dir() else old.unlink()
+    for name, text in files.items():
+        data = text.encode("utf-8")
+        path = where / name
+        try:
+            if path.stat().st_size == len(data) and path.read_bytes() == data:
+                continue
+        except FileNotFoundError:
+            pass
+        tmp = where / f".{name}.tmp"  # a new file, not one written in place: the last site may share it
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+
+
+def documents(site: Path) -> list[dict[str, Any]]:
+    """The search's documents, as Material wrote them in one file, read back from a built site's parts."""
+    manifest = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["config"]["navlaw"]
+    out = []
+    for path in sorted((site / "search" / "docs").glob("*.json"), key=lambda p: int(p.stem)):
+        for row in json.loads(path.read_text(encoding="utf-8")):
+            doc = {"location": row[0]}
+            doc.update((f, v) for f, v in zip(manifest["fields"], row[1:]) if v is not None)
+            out.append(doc)
+    return out
