@@ -21,7 +21,7 @@ import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, MutableMapping
 
 from navlaw.cache import BuildCache, FileState, changed_since, digest, files_digest, tree_files, tree_stamp
 from navlaw.diagnostics import Diagnostics, Severity
@@ -128,26 +128,45 @@ def fee_module(result: Law, previous: Path | None = None) -> dict[str, str]:
     return attach(files, plans, package_version(result.tariffs, sources), previous)
 
 
-def outputs(result: Law, cache: BuildCache | None = None) -> dict[str, str]:
-    """The build directory's data files: each document's tree, the tariffs, the findings, the changes."""
-    from navlaw.frontend.outline import document_json
+def outputs(result: Law, cache: BuildCache | None = None) -> MutableMapping[str, str]:
+    """The build directory's data files: each document's tree, the tariffs, the findings, the changes;
+    each made when it is written (compiler/export/streamed.py), so they are not all held at once."""
+    from navlaw.export.streamed import Files, tree_json
 
-    files: dict[str, str] = {}
+    files = Files()
     for c in result.corpus.documents:
-        def tree_json(doc: Any = c.document) -> str:
-            return dump(document_json(doc)) + "\n"
-
+        name = f"tree/{tree_name(result.corpus, c)}.json"
         key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
-        files[f"tree/{tree_name(result.corpus, c)}.json"] = (cache.through("tree-json", key, tree_json)
-                                                              if cache is not None else tree_json())
+        if cache is not None and key and cache.enabled:
+            files.put(name, lambda doc=c.document, key=key: cache.through(  # type: ignore[misc]
+                "tree-json", key, lambda: "".join(tree_json(doc, dump))))
+        else:
+            files.stream(name, lambda doc=c.document: tree_json(doc, dump))  # type: ignore[misc]
     from navlaw.export import stamped
 
-    files["tariffs.json"] = dump(stamped("tariffs", {"tariffs": tariffs_json(result.tariffs)})) + "\n"
-    files.update({f"akn/{k}": v for k, v in akn_of(result).items()})
-    files["diagnostics.json"] = dump(stamped("lint", {"diagnostics": [d.to_json() for d in result.diagnostics],
-                                                      "summary": summary(result.diagnostics)})) + "\n"
-    files["changes.md"] = changes_md(result)
+    files.put("tariffs.json", lambda: dump(stamped("tariffs", {"tariffs": tariffs_json(result.tariffs)})) + "\n")
+    akn_later(result, files)
+    files.put("diagnostics.json", lambda: dump(stamped("lint", {"diagnostics": [d.to_json() for d in result.diagnostics],
+                                                                "summary": summary(result.diagnostics)})) + "\n")
+    files.put("changes.md", lambda: changes_md(result))
     return files
+
+
+def akn_later(result: Law, files: Any) -> None:
+    """OUT/akn/: each section's Akoma Ntoso, made as it is written (or taken from the site's, when the
+    site made them first)."""
+    from navlaw.export import akn_path
+    from navlaw.export.akn import Export
+
+    if result.akn is not None:
+        files.update({f"akn/{k}": v for k, v in result.akn.items()})
+        return
+    export = Export(result.corpus, result.timeline)
+    for sec in result.timeline.sections():
+        for day in export.dates(sec):
+            name = akn_path(sec, day.isoformat())
+            files.put(f"akn/{name}", lambda name=name, sec=sec, day=day: (
+                result.akn[name] if result.akn is not None else export.document(sec, day)))
 
 
 def site_pages(result: Law, on: dt.date | None = None, cache: BuildCache | None = None) -> dict[str, str]:
@@ -306,7 +325,7 @@ def _build(options: Options, progress: Callable[[str], None] | None = None) -> R
             step("site pages")
         pages = site_pages(result, options.on, cache) if options.site else None
         if options.dump in ("module", "outputs", "site"):
-            return Report(0, dumped=dump({"module": module, "outputs": files, "site": pages}[options.dump]))
+            return Report(0, dumped=dump({"module": module, "outputs": dict(files), "site": pages}[options.dump]))
         if pages is not None:
             files.update({f"site-docs/{k}": v for k, v in pages.items()})
         step("writing the outputs" + (" and the MkDocs site" if pages is not None else ""))
@@ -451,19 +470,25 @@ def dated_changes(result: Law) -> list[Changes]:
     return result.changes
 
 
-def write_files(target: Path, files: dict[str, str], previous: Path | None = None,
+def write_files(target: Path, files: MutableMapping[str, str], previous: Path | None = None,
                 known: dict[str, tuple[str, int, int]] | None = None) -> dict[str, tuple[str, int, int]]:
     """Write ``files`` under ``target``; returns each file's (digest, size, mtime). A file whose text is the
     one the last build wrote, and whose copy in ``previous`` (that build's output) is as that build left
-    it (size and time, from ``known``), is a hard link to that copy, not written again."""
+    it (size and time, from ``known``), is a hard link to that copy, not written again. Files given piece
+    by piece (compiler/export/streamed.py) are written as their pieces come, one file's text at a time."""
+    from navlaw.export.streamed import Files, write_pieces
+
     made: set[Path] = set()  # one mkdir per directory, not per file (a mkdir costs a system call each)
     record: dict[str, tuple[str, int, int]] = {}
-    for name, text in sorted(files.items()):
+    for name in sorted(files):
         path = target / name
         if path.parent not in made:
             path.parent.mkdir(parents=True, exist_ok=True)
             made.add(path.parent)
-        data = text.encode("utf-8")
+        if isinstance(files, Files) and files.streamed(name):
+            record[name] = write_pieces(path, files.pieces(name))
+            continue
+        data = files[name].encode("utf-8")
         d = digest(data)
         old = known.get(name) if known else None
         if old is not None and old[0] == d and previous is not None:

@@ -80,18 +80,21 @@ class CaseBook:
     pairs: dict[tuple[str, str, str], Counter[str]] = field(default_factory=dict)  # (side, other word, word)
 
     def learn(self, text: str) -> None:
-        words = list(_WORD.finditer(text))
-        for k, m in enumerate(words):
-            w = m.group(0)
-            before = text[max(0, m.start() - 2):m.start()]
-            sentence_start = k == 0 or before.strip()[-1:] in ".:;" or "\n" in before
-            if sentence_start or is_caps(w):
-                continue
-            self.counts.setdefault(w.lower(), Counter())[w] += 1
-            if k > 0:
-                self.pairs.setdefault(("after", words[k - 1].group(0).lower(), w.lower()), Counter())[w] += 1
-            if k + 1 < len(words) and not is_caps(words[k + 1].group(0)):
-                self.pairs.setdefault(("before", words[k + 1].group(0).lower(), w.lower()), Counter())[w] += 1
+        # one word ahead, not a list of every word's match: the corpus's whole text in match objects
+        # was most of a large build's peak memory (benchmarks/memory.py)
+        found = _WORD.finditer(text)
+        m, prev = next(found, None), ""
+        while m is not None:
+            after, w, at = next(found, None), m.group(0), m.start()
+            before = text[max(0, at - 2):at]
+            sentence_start = not prev or before.strip()[-1:] in ".:;" or "\n" in before
+            if not (sentence_start or is_caps(w)):
+                self.counts.setdefault(w.lower(), Counter())[w] += 1
+                if prev:
+                    self.pairs.setdefault(("after", prev.lower(), w.lower()), Counter())[w] += 1
+                if after is not None and not is_caps(after.group(0)):
+                    self.pairs.setdefault(("before", after.group(0).lower(), w.lower()), Counter())[w] += 1
+            m, prev = after, w
 
     def form(self, word: str, prev: str = "", nxt: str = "") -> str:
         """The law-text form of a word printed in capitals, between ``prev`` and ``nxt`` (if known)."""

@@ -1,0 +1,114 @@
+"""Output files made one at a time, as they are written: a build's memory is what the law holds, not
+that plus every output file at once (at 500x the corpus, OUT/akn/ alone is about 900 MB of text and the
+consolidated text's tree JSON about 250 MB; held together with the tree it came from, they were most of
+the build's peak memory).
+
+``Files`` maps a file's name under OUT/ to its text, as a dict does, but a value may be given as a
+function that makes it (``put``), or as one that yields it piece by piece (``stream``): the text is made
+when the file is written (``pieces``) and dropped once written. Reading a value (``files[name]``) makes
+it whole, as before: ``--dump outputs`` and the tests see the same texts.
+
+``tree_json`` writes a document's tree as JSON one top-level child at a time, byte for byte the text
+of ``dump(document_json(doc))``: the whole tree as one dict of dicts took several times the JSON's size.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Callable, Iterator, MutableMapping
+from pathlib import Path
+from typing import Any, Union
+
+from navlaw.frontend.nodes import Document
+from navlaw.frontend.outline import document_json, node_json
+
+Made = Union[str, Callable[[], str], "Pieces"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Pieces:
+    """A file's text given as the pieces that make it, in order."""
+
+    make: Callable[[], Iterator[str]]
+
+
+class Files(MutableMapping[str, str]):
+    """Name -> text, each text made when it is read or written (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, Made] = {}
+
+    def put(self, name: str, make: Callable[[], str]) -> None:
+        """``name``'s text is what ``make()`` returns, called when the file is written (or read)."""
+        self._made[name] = make
+
+    def stream(self, name: str, make: Callable[[], Iterator[str]]) -> None:
+        """``name``'s text is the pieces ``make()`` yields, written as they come."""
+        self._made[name] = Pieces(make)
+
+    def streamed(self, name: str) -> bool:
+        """Whether ``name`` is given piece by piece (then written as its pieces come)."""
+        return isinstance(self._made[name], Pieces)
+
+    def pieces(self, name: str) -> Iterator[str]:
+        """The text of ``name``, piece by piece (a plain value is one piece)."""
+        made = self._made[name]
+        if isinstance(made, Pieces):
+            yield from made.make()
+        elif isinstance(made, str):
+            yield made
+        else:
+            yield made()
+
+    def __getitem__(self, name: str) -> str:
+        return "".join(self.pieces(name))
+
+    def __setitem__(self, name: str, text: str) -> None:
+        self._made[name] = text
+
+    def __delitem__(self, name: str) -> None:
+        del self._made[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._made)
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+
+_MARK = "navlaw-streamed-children-9f1c"
+
+
+def tree_json(doc: Document, dump: Callable[[Any], str]) -> Iterator[str]:
+    """``dump(document_json(doc)) + "\\n"`` (``dump``: JSON indented by two), one top-level child at a
+    time. A child's JSON is its own dump indented two levels deeper: a JSON text holds no line break but
+    those of its indentation (one in a string is written as \\n)."""
+    if not doc.children:
+        yield dump(document_json(doc)) + "\n"
+        return
+    head = document_json(dataclasses.replace(doc, children=()))
+    head["children"] = [_MARK]
+    text = dump(head)
+    mark = f'"{_MARK}"'
+    assert text.count(mark) == 1 and text.count(_MARK) == 1, "the mark is found once, where the children go"
+    at = text.index(mark)
+    yield text[:at]
+    for k, child in enumerate(doc.children):
+        piece = dump(node_json(child, lambda n: doc.normal, doc.normal)).replace("\n", "\n    ")
+        yield (",\n    " + piece) if k else piece
+    yield text[at + len(mark):] + "\n"
+
+
+def write_pieces(path: Path, pieces: Iterator[str]) -> tuple[str, int, int]:
+    """Write the pieces to ``path`` as they come; its (digest, size, mtime) as build.write_files records
+    them (cache.digest of the whole file's bytes, computed from the file once written)."""
+    with open(path, "wb") as f:
+        for piece in pieces:
+            f.write(piece.encode("utf-8"))
+    size = path.stat().st_size
+    h = hashlib.sha256(size.to_bytes(8, "little"))  # cache.digest's length prefix, then the bytes
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest(), size, path.stat().st_mtime_ns
