@@ -95,10 +95,8 @@ def main() -> None:
     print(f"no-site build, --no-cache, fresh process each, {args.per_file} copies a file; {load()}")
     print(f"{'N':>5} {'corpus':>10} {'peak RSS':>10} {'per corpus byte':>16} {'growth past 1x':>15}")
     for n, size, rss in rows:
-        growth = (rss - base_rss) / (size - base_size) if size > base_size else 0.0
-        print(f"{n:>5} {size / 1e6:>7.1f} MB {rss / 2**20:>6.0f} MiB {rss / size:>14.1f} B "
-              f"{growth:>12.1f} B/B" if n > 1 else f"{n:>5} {size / 1e6:>7.1f} MB {rss / 2**20:>6.0f} MiB "
-              f"{rss / size:>14.1f} B {'(baseline)':>15}")
+        growth = f"{(rss - base_rss) / (size - base_size):>12.1f} B/B" if n > 1 else f"{'(baseline)':>15}"
+        print(f"{n:>5} {size / 1e6:>7.1f} MB {rss / 2**20:>6.0f} MiB {rss / size:>14.1f} B {growth}")
     big = [r for r in rows if r[0] == 500]
     if big:
         print(f"500x: peak {big[0][2] / 2**20:.0f} MiB (target <= 1024 MiB: {'met' if big[0][2] <= GIB else 'NOT met'})")

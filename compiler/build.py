@@ -146,8 +146,8 @@ def outputs(result: Law, cache: BuildCache | None = None) -> MutableMapping[str,
 
     files.put("tariffs.json", lambda: dump(stamped("tariffs", {"tariffs": tariffs_json(result.tariffs)})) + "\n")
     akn_later(result, files)
-    files.put("diagnostics.json", lambda: dump(stamped("lint", {"diagnostics": [d.to_json() for d in result.diagnostics],
-                                                                "summary": summary(result.diagnostics)})) + "\n")
+    files.put("diagnostics.json", lambda: dump(stamped("lint", {
+        "diagnostics": [d.to_json() for d in result.diagnostics], "summary": summary(result.diagnostics)})) + "\n")
     files.put("changes.md", lambda: changes_md(result))
     return files
 
@@ -209,7 +209,7 @@ def akn_of(result: Law, export: Any = None) -> dict[str, str]:
     return result.akn
 
 
-def publish_all(options: Options, files: dict[str, str], module: dict[str, str], site: dict[str, str] | None,
+def publish_all(options: Options, files: MutableMapping[str, str], module: dict[str, str], site: dict[str, str] | None,
                 cache: BuildCache | None, kept: list[str] | None = None) -> SiteReport | None:
     """Write OUT (with the MkDocs site in OUT/site) and MODULE together: see compiler/publish.py. Files of
     OUT that are not navlaw's are carried over (their names go to ``kept``)."""
