@@ -129,44 +129,20 @@ def fee_module(result: Law, previous: Path | None = None) -> dict[str, str]:
 
 
 def outputs(result: Law, cache: BuildCache | None = None) -> MutableMapping[str, str]:
-    """The build directory's data files: each document's tree, the tariffs, the findings, the changes;
-    each made when it is written (compiler/export/streamed.py), so they are not all held at once."""
-    from navlaw.export.streamed import Files, tree_json
+    """OUT's data files (trees, tariffs, findings, changes), each made as it is written (export/streamed.py)."""
+    from navlaw.export import stamped
+    from navlaw.export.streamed import Files, akn_later, put_tree
 
     files = Files()
     for c in result.corpus.documents:
-        name = f"tree/{tree_name(result.corpus, c)}.json"
         key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
-        if cache is not None and key and cache.enabled:
-            files.put(name, lambda doc=c.document, key=key: cache.through(  # type: ignore[misc]
-                "tree-json", key, lambda: "".join(tree_json(doc, dump))))
-        else:
-            files.stream(name, lambda doc=c.document: tree_json(doc, dump))  # type: ignore[misc]
-    from navlaw.export import stamped
-
+        put_tree(files, f"tree/{tree_name(result.corpus, c)}.json", c.document, dump, cache, key)
     files.put("tariffs.json", lambda: dump(stamped("tariffs", {"tariffs": tariffs_json(result.tariffs)})) + "\n")
     akn_later(result, files)
     files.put("diagnostics.json", lambda: dump(stamped("lint", {
         "diagnostics": [d.to_json() for d in result.diagnostics], "summary": summary(result.diagnostics)})) + "\n")
     files.put("changes.md", lambda: changes_md(result))
     return files
-
-
-def akn_later(result: Law, files: Any) -> None:
-    """OUT/akn/: each section's Akoma Ntoso, made as it is written (or taken from the site's, when the
-    site made them first)."""
-    from navlaw.export import akn_path
-    from navlaw.export.akn import Export
-
-    if result.akn is not None:
-        files.update({f"akn/{k}": v for k, v in result.akn.items()})
-        return
-    export = Export(result.corpus, result.timeline)
-    for sec in result.timeline.sections():
-        for day in export.dates(sec):
-            name = akn_path(sec, day.isoformat())
-            files.put(f"akn/{name}", lambda name=name, sec=sec, day=day: (
-                result.akn[name] if result.akn is not None else export.document(sec, day)))
 
 
 def site_pages(result: Law, on: dt.date | None = None, cache: BuildCache | None = None) -> dict[str, str]:
@@ -477,7 +453,6 @@ def write_files(target: Path, files: MutableMapping[str, str], previous: Path | 
     it (size and time, from ``known``), is a hard link to that copy, not written again. Files given piece
     by piece (compiler/export/streamed.py) are written as their pieces come, one file's text at a time."""
     from navlaw.export.streamed import Files, write_pieces
-
     made: set[Path] = set()  # one mkdir per directory, not per file (a mkdir costs a system call each)
     record: dict[str, tuple[str, int, int]] = {}
     for name in sorted(files):

@@ -18,10 +18,13 @@ import dataclasses
 import hashlib
 from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from navlaw.frontend.nodes import Document
 from navlaw.frontend.outline import document_json, node_json
+
+if TYPE_CHECKING:
+    from navlaw.cache import BuildCache
 
 Made = Union[str, Callable[[], str], "Pieces"]
 
@@ -112,3 +115,32 @@ def write_pieces(path: Path, pieces: Iterator[str]) -> tuple[str, int, int]:
         while chunk := f.read(1 << 20):
             h.update(chunk)
     return h.hexdigest(), size, path.stat().st_mtime_ns
+
+
+def put_tree(files: Files, name: str, doc: Document, dump: Callable[[Any], str], cache: BuildCache | None,
+             key: str) -> None:
+    """A document's tree JSON: written piece by piece, or (with a cache) whole through the cache."""
+    if cache is not None and key and cache.enabled:
+        files.put(name, lambda: cache.through("tree-json", key, lambda: "".join(tree_json(doc, dump))))
+    else:
+        files.stream(name, lambda: tree_json(doc, dump))
+
+
+def akn_later(result: Any, files: Files) -> None:
+    """OUT/akn/: each section's Akoma Ntoso (``result``: the build's Law), made as it is written, or
+    taken from the site's when the site made them first (build.akn_of keeps them in ``result.akn``)."""
+    from navlaw.export import akn_path
+    from navlaw.export.akn import Export
+
+    if result.akn is not None:
+        files.update({f"akn/{k}": v for k, v in result.akn.items()})
+        return
+    export = Export(result.corpus, result.timeline)
+
+    def made(name: str, sec: str, day: Any) -> Callable[[], str]:
+        return lambda: result.akn[name] if result.akn is not None else export.document(sec, day)
+
+    for sec in result.timeline.sections():
+        for day in export.dates(sec):
+            name = akn_path(sec, day.isoformat())
+            files.put(f"akn/{name}", made(name, sec, day))
