@@ -131,13 +131,13 @@ def fee_module(result: Law, previous: Path | None = None) -> dict[str, str]:
 def outputs(result: Law, cache: BuildCache | None = None) -> MutableMapping[str, str]:
     """OUT's data files (trees, tariffs, findings, changes), each made as it is written (export/streamed.py)."""
     from navlaw.export import stamped
-    from navlaw.export.streamed import Files, akn_later, put_tree
+    from navlaw.export.streamed import Files, akn_later, put_tariffs, put_tree
 
     files = Files()
     for c in result.corpus.documents:
         key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
         put_tree(files, f"tree/{tree_name(result.corpus, c)}.json", c.document, dump, cache, key)
-    files.put("tariffs.json", lambda: dump(stamped("tariffs", {"tariffs": tariffs_json(result.tariffs)})) + "\n")
+    put_tariffs(files, result.tariffs, dump)
     akn_later(result, files)
     files.put("diagnostics.json", lambda: dump(stamped("lint", {
         "diagnostics": [d.to_json() for d in result.diagnostics], "summary": summary(result.diagnostics)})) + "\n")

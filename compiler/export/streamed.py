@@ -84,22 +84,31 @@ _MARK = "navlaw-streamed-children-9f1c"
 
 
 def tree_json(doc: Document, dump: Callable[[Any], str]) -> Iterator[str]:
-    """``dump(document_json(doc)) + "\\n"`` (``dump``: JSON indented by two), one top-level child at a
-    time. A child's JSON is its own dump indented two levels deeper: a JSON text holds no line break but
-    those of its indentation (one in a string is written as \\n)."""
+    """``dump(document_json(doc)) + "\\n"`` (``dump``: JSON indented by two), one top-level child at a time."""
     if not doc.children:
         yield dump(document_json(doc)) + "\n"
         return
     head = document_json(dataclasses.replace(doc, children=()))
-    head["children"] = [_MARK]
-    text = dump(head)
+    yield from listed(head, "children", (node_json(c, lambda n: doc.normal, doc.normal) for c in doc.children), dump)
+
+
+def listed(head: dict[str, Any], key: str, items: Iterator[Any], dump: Callable[[Any], str]) -> Iterator[str]:
+    """``dump(head) + "\\n"`` with ``head[key]`` the list of ``items``, made and written one item at a time
+    (``dump``: JSON indented by two; ``head[key]`` at the top level). An item's JSON is its own dump
+    indented two levels deeper: a JSON text holds no line break but those of its indentation (one in a
+    string is written as \\n)."""
+    first = next(items, None)
+    if first is None:
+        yield dump({**head, key: []}) + "\n"
+        return
+    text = dump({**head, key: [_MARK]})
     mark = f'"{_MARK}"'
-    assert text.count(mark) == 1 and text.count(_MARK) == 1, "the mark is found once, where the children go"
+    assert text.count(mark) == 1 and text.count(_MARK) == 1, "the mark is found once, where the items go"
     at = text.index(mark)
     yield text[:at]
-    for k, child in enumerate(doc.children):
-        piece = dump(node_json(child, lambda n: doc.normal, doc.normal)).replace("\n", "\n    ")
-        yield (",\n    " + piece) if k else piece
+    yield dump(first).replace("\n", "\n    ")
+    for item in items:
+        yield ",\n    " + dump(item).replace("\n", "\n    ")
     yield text[at + len(mark):] + "\n"
 
 
@@ -124,6 +133,14 @@ def put_tree(files: Files, name: str, doc: Document, dump: Callable[[Any], str],
         files.put(name, lambda: cache.through("tree-json", key, lambda: "".join(tree_json(doc, dump))))
     else:
         files.stream(name, lambda: tree_json(doc, dump))
+
+
+def put_tariffs(files: Files, tariffs: list[Any], dump: Callable[[Any], str]) -> None:
+    """tariffs.json (export/api.py's tariffs_list, stamped), written one tariff at a time."""
+    from navlaw.export import stamped
+    from navlaw.export.api import tariffs_sorted
+
+    files.stream("tariffs.json", lambda: listed(stamped("tariffs", {}), "tariffs", tariffs_sorted(tariffs), dump))
 
 
 def akn_later(result: Any, files: Files) -> None:
