@@ -22,7 +22,7 @@ import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, MutableMapping
 
 from navlaw.cache import BuildCache, FileState, files_digest, tree_files, tree_stamp
 from navlaw.diagnostics import Diagnostics, Severity, print_errors, shown_from  # noqa: F401  (navlaw.build's, as before)
@@ -164,25 +164,20 @@ def fee_module(result: Result, previous: Path | None = None) -> dict[str, str]:
     return attach(files, plans, package_version(result.tariffs, sources), previous, about)
 
 
-def outputs(result: Result, cache: BuildCache | None = None) -> dict[str, str]:
-    """The build directory's data files: each document's tree, the tariffs, the findings, the changes."""
-    from navlaw.frontend.outline import document_json
-
-    files: dict[str, str] = {}
-    for c in result.corpus.documents:
-        def tree_json(doc: Any = c.document) -> str:
-            return dump(document_json(doc)) + "\n"
-
-        key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
-        files[f"tree/{tree_name(result.corpus, c)}.json"] = (cache.through("tree-json", key, tree_json)
-                                                              if cache is not None else tree_json())
+def outputs(result: Result, cache: BuildCache | None = None) -> MutableMapping[str, str]:
+    """OUT's data files (trees, tariffs, findings, changes), each made as it is written (export/streamed.py)."""
     from navlaw.export import stamped
+    from navlaw.export.streamed import Files, akn_later, put_tariffs, put_tree
 
-    files["tariffs.json"] = dump(stamped("tariffs", {"tariffs": tariffs_json(result.tariffs)})) + "\n"
-    files.update({f"akn/{k}": v for k, v in result.akn.items()})
-    files["diagnostics.json"] = dump(stamped("lint", {"diagnostics": [d.to_json() for d in result.diagnostics],
-                                                      "summary": summary(result.diagnostics)})) + "\n"
-    files["changes.md"] = changes_md(result)
+    files = Files()
+    for c in result.corpus.documents:
+        key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
+        put_tree(files, f"tree/{tree_name(result.corpus, c)}.json", c.document, dump, cache, key)
+    put_tariffs(files, result.tariffs, dump)
+    akn_later(result, files)
+    files.put("diagnostics.json", lambda: dump(stamped("lint", {
+        "diagnostics": [d.to_json() for d in result.diagnostics], "summary": summary(result.diagnostics)})) + "\n")
+    files.put("changes.md", lambda: changes_md(result))
     return files
 
 
@@ -214,7 +209,7 @@ def data_files(result: Result) -> dict[str, str]:
     return out
 
 
-def publish_all(options: Options, files: dict[str, str], module: dict[str, str], site: dict[str, str] | None,
+def publish_all(options: Options, files: MutableMapping[str, str], module: dict[str, str], site: dict[str, str] | None,
                 cache: BuildCache | None, kept: list[str] | None = None) -> SiteReport | None:
     """Write OUT (with the MkDocs site in OUT/site) and MODULE together: see compiler/publish.py. Files of
     OUT that are not navlaw's are carried over (their names go to ``kept``)."""
@@ -320,7 +315,7 @@ def _build(options: Options, progress: Callable[[str], None] | None = None) -> R
             step("site pages")
         pages = site_pages(result, options.on, cache) if options.site else None
         if options.dump in ("module", "outputs", "site"):
-            return Report(0, dumped=dump({"module": module, "outputs": files, "site": pages}[options.dump]))
+            return Report(0, dumped=dump({"module": module, "outputs": dict(files), "site": pages}[options.dump]))
         if pages is not None:
             files.update({f"site-docs/{k}": v for k, v in pages.items()})
         step("writing the outputs" + (" and the MkDocs site" if pages is not None else ""))

@@ -8,6 +8,7 @@ import os
 import shutil
 import stat
 from pathlib import Path
+from typing import MutableMapping
 
 from navlaw.cache import FileState, changed_since, digest
 from navlaw.publish import Output, kept, link_or_copy
@@ -82,19 +83,24 @@ def changed_while_read(root: Path, before: dict[str, FileState], read: dict[str,
     return sorted(set(between) | set(changed_since(root, before)))
 
 
-def write_files(target: Path, files: dict[str, str], previous: Path | None = None,
+def write_files(target: Path, files: MutableMapping[str, str], previous: Path | None = None,
                 known: dict[str, tuple[str, int, int]] | None = None) -> dict[str, tuple[str, int, int]]:
     """Write ``files`` under ``target``; returns each file's (digest, size, mtime). A file whose text is the
     one the last build wrote, and whose copy in ``previous`` (that build's output) is as that build left
-    it (size and time, from ``known``), is a hard link to that copy, not written again."""
+    it (size and time, from ``known``), is a hard link to that copy, not written again. Files given piece
+    by piece (compiler/export/streamed.py) are written as their pieces come, one file's text at a time."""
+    from navlaw.export.streamed import Files, write_pieces
     made: set[Path] = set()  # one mkdir per directory, not per file (a mkdir costs a system call each)
     record: dict[str, tuple[str, int, int]] = {}
-    for name, text in sorted(files.items()):
+    for name in sorted(files):
         path = target / name
         if path.parent not in made:
             path.parent.mkdir(parents=True, exist_ok=True)
             made.add(path.parent)
-        data = text.encode("utf-8")
+        if isinstance(files, Files) and files.streamed(name):
+            record[name] = write_pieces(path, files.pieces(name))
+            continue
+        data = files[name].encode("utf-8")
         d = digest(data)
         old = known.get(name) if known else None
         if old is not None and old[0] == d and previous is not None:

@@ -16,7 +16,7 @@ import datetime as dt
 import json
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from navlaw.export import VERSION, akn_path, api_path, slug, stamped
 from navlaw.frontend.nodes import Node
@@ -136,10 +136,15 @@ def show_json(corpus: Corpus, comp: Composed, day: dt.date, pending: list[str]) 
 
 def tariffs_list(tariffs: list[AnyTariff]) -> list[dict[str, Any]]:
     """Stable and sorted: by route, series, start date (unresolved first), id."""
+    return list(tariffs_sorted(tariffs))
+
+
+def tariffs_sorted(tariffs: list[AnyTariff]) -> Iterator[dict[str, Any]]:
+    """``tariffs_list``, one tariff's JSON at a time (build writes tariffs.json as they come)."""
     def key(t: AnyTariff) -> tuple[str, str, str, str]:
         s = t.effective.start
         return (t.route, t.series, s.isoformat() if s else "", t.id)
-    return [to_json(t) for t in sorted(tariffs, key=key)]
+    return (to_json(t) for t in sorted(tariffs, key=key))
 
 
 def changes_json(found: Changes) -> dict[str, Any]:
