@@ -150,7 +150,8 @@ def akn_later(result: Any, files: Files) -> None:
     from navlaw.export import akn_path
 
     def made_before() -> dict[str, str] | None:
-        return result.__dict__.get("akn")  # a cached property keeps its value in the instance's dict
+        akn: dict[str, str] | None = result.__dict__.get("akn")  # a cached property keeps its value there
+        return akn
 
     before = made_before()
     if before is not None:

@@ -141,8 +141,8 @@ def tally(texts: list[str]) -> tuple[Counts, Pairs]:
         STATS["paragraphs kept"] += len(keyed) - sum(new.values())
     else:
         counts, pairs = {}, {}
-        for text in texts:
-            count(text, counts, pairs)
+        for _, p in keyed:  # paragraph by paragraph: what counting holds at once is one paragraph's words
+            count(p.text, counts, pairs, p.start, p.end, p.prev, p.next)
         STATS["paragraphs counted"] += len(keyed)
     _LAST[:] = [_State(keys, where, counts, pairs)]
     return counts, pairs
