@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # the stages' modules are imported where they run: a build wi
     from navlaw.export.akn import Export
     from navlaw.frontend.corpus import Compiled, Corpus
     from navlaw.law import Law
-    from navlaw.tariffs.model import AnyTariff
+    from navlaw.model.tariffs import AnyTariff
     from navlaw.law.timeline import Timeline
     from navlaw.report.changes import Changes
     from navlaw.site.mkdocs_build import SiteReport

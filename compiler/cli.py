@@ -72,7 +72,7 @@ def _read_law(command: str, corpus_dir: str) -> Law | None:
 
 
 def _section_id(timeline: Timeline, name: str) -> str:
-    from navlaw.frontend.nodes import other_code
+    from navlaw.model.nodes import other_code
 
     section = name.strip().lstrip("§ ").strip().lower()
     if section not in timeline.versions:  # "55.2": a section of another code, named without its prefix

@@ -189,10 +189,8 @@ def _bound_from_the_model(source: str) -> set[str]:
     return names
 
 
-MOVED = (COMPILER / "model" / "nodes.py").exists()  # until tools/move_model.py
 
 
-@pytest.mark.skipif(not MOVED, reason="the shared types are moved by tools/move_model.py")  # until tools/move_model.py
 def test_shared_types_are_imported_from_the_model():
     """A stage takes a shared type from navlaw.model, never through another module that imported it there
     (``from navlaw.frontend.normalize import NormalText``); and no stage keeps the modules that moved."""
@@ -338,7 +336,7 @@ def test_every_benchmark_imports():
 # (comments excepted: ``//``, ``/* */``, ``{# #}`` and ``#`` lines). A name of several words (a route
 # id, "second_pilot", "Nav. Law") is found anywhere in a literal; a one-word name ("hudson", "docking")
 # only as the whole literal, or its "name=choice" form, or quoted in a template. The table of codes
-# (frontend/codes.py's LAWS: every New York code, the corpus's among them) is the one place that names codes.
+# (model/codes.py's LAWS: every New York code, the corpus's among them) is the one place that names codes.
 
 # names that a later step of issue 26 removes, each with the engineer's branch that owns the file; the
 # test fails when one is no longer found, so that this list only shrinks
@@ -353,7 +351,7 @@ def corpus_names() -> tuple[set[str], set[str]]:
     import sys
     import tomllib
 
-    from navlaw.frontend import codes
+    from navlaw.model import codes
     from navlaw.frontend.options import KINDS
     from .conftest import CORPUS, load_module
 

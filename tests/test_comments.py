@@ -1,10 +1,10 @@
 """Comments and docstrings name code that exists (issue 26: nine comments named files that no longer did).
 
 A path under compiler/ (``compiler/site/render.py``, ``compiler/site/render.anchor``) or a dotted name of
-the package (``navlaw.tariffs.formula.to_python``; never its old import name, ``compiler.…``) in a comment
+the package (``navlaw.model.formula.to_python``; never its old import name, ``compiler.…``) in a comment
 or docstring of compiler/, tests/, benchmarks/, tools/, in a grammar's comments or in a template must name
 a module of the tree as it is when the test runs, and a name the module binds: nothing here lists the
-modules, so the test stays right when modules move (tools/move_model.py rewrites such names; one it missed
+modules, so the test stays right when modules move (a move rewrites such names, as the model move did; one it missed
 fails here, with its file and line)."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ PACKAGE = "navlaw"  # the import name of the compiler/ folder (pyproject.toml's 
 # "compiler/site/render.py", "compiler/site/render.anchor", "compiler/site" (a directory path such as a wheel's
 # "compiler/_data/" is not a module: left alone)
 PATH = re.compile(r"(?<![\w/.-])compiler/((?:\w+/)*\w+)(?:\.(\w+))?\b(?!/)")
-# "navlaw.tariffs.formula.to_python", "navlaw.frontend.acts.Act" (not navlaw_fees, not a path's "/navlaw.css")
+# "navlaw.model.formula.to_python", "navlaw.frontend.acts.Act" (not navlaw_fees, not a path's "/navlaw.css")
 DOTTED = re.compile(r"(?<![\w/.-])" + PACKAGE + r"((?:\.\w+)+)")
 # the package's import name before it was navlaw, followed by a module's ("compiler.py" is a file name)
 OLD = re.compile(r"(?<![\w/.-])compiler((?:\.\w+)+)")

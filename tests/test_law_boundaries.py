@@ -19,7 +19,7 @@ from navlaw.diagnostics import Diagnostics, Severity
 from navlaw.frontend.assess import summarize
 from navlaw.frontend.corpus import compile_file, compile_text
 from navlaw.frontend.invariants import check_tree
-from navlaw.frontend.nodes import Document, Provision, Section, Text
+from navlaw.model.nodes import Document, Provision, Section, Text
 
 from .conftest import CONSOLIDATED, CORPUS, ROOT
 
@@ -200,7 +200,7 @@ def test_the_manifest_law_key_and_the_text_disagreeing_is_a_warning(tmp_path):
 
 
 def test_no_nav_law_literal_outside_the_table_of_codes():
-    """Comments and docstrings may cite the law; code names a code only through compiler/frontend/codes.py."""
+    """Comments and docstrings may cite the law; code names a code only through compiler/model/codes.py."""
     found = []
     for path in sorted((ROOT / "compiler").rglob("*.py")):
         if path.name == "codes.py":

@@ -9,8 +9,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, strategies as st
 
-from navlaw.frontend import numbers as W
-from navlaw.tariffs.formula import FormulaError, describe, evaluate, parse_formula, unit_offsets
+from navlaw.model import numbers as W
+from navlaw.model.formula import FormulaError, describe, evaluate, parse_formula, unit_offsets
 
 
 @pytest.mark.parametrize("words, kind, value", [

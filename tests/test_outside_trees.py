@@ -11,7 +11,7 @@ import pytest
 
 from navlaw.diagnostics import Diagnostics, Severity
 from navlaw.frontend.corpus import compile_file
-from navlaw.frontend.nodes import Document, Node
+from navlaw.model.nodes import Document, Node
 
 from .conftest import ROOT
 

@@ -12,7 +12,7 @@ import pytest
 from navlaw.report.changes import brief
 from navlaw.report.tariffs import stated
 from navlaw.site.calculator import _extra_json
-from navlaw.tariffs.model import FlatFee, Percentage, PerUnitFee, TimeFee
+from navlaw.model.tariffs import FlatFee, Percentage, PerUnitFee, TimeFee
 
 KINDS = ((Percentage, "percent"), (PerUnitFee, "rate"), (TimeFee, "amount"), (FlatFee, "amount"))
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from navlaw.build import compile_law, site_pages
-from navlaw.frontend.nodes import Article, Formula, Node, Part, Provision, Section, Table, Text
+from navlaw.model.nodes import Article, Formula, Node, Part, Provision, Section, Table, Text
 
 from .conftest import CORPUS
 

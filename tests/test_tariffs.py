@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from navlaw.frontend import numbers as W
+from navlaw.model import numbers as W
 from navlaw.cli import main
 from navlaw.diagnostics import Severity
-from navlaw.tariffs.model import BracketSchedule, Effective, amounts
+from navlaw.model.tariffs import BracketSchedule, Effective, amounts
 
 from .conftest import CONSOLIDATED, CORPUS, HUDSON, LIS_2022, RULE, SANDY_HOOK
 

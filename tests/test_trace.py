@@ -138,7 +138,7 @@ def test_a_trace_names_the_provision_its_version_and_its_pages():
     assert [(w.value, w.file) for w in rate] == [("10.89", "089-b.2022.txt")]
     assert rate[0].words == "ten\\ndollars and eighty-nine cents"  # the text's own characters: a literal "\\n" there
     for pid in ("89-b/4/b/1", "21nycrr/55.2/d/3", "88/4/b/1/ii/1/A/v", "45-aaaa*2/1"):
-        from navlaw.frontend.nodes import section_of
+        from navlaw.model.nodes import section_of
         assert site_anchor(pid) == anchor(pid) and site_slug(section_of(pid)) == section_slug(section_of(pid))
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from navlaw.diagnostics import Diagnostics, Severity
 from navlaw.frontend.corpus import compile_text
-from navlaw.frontend.nodes import Article, Formula, Part, Provision, Section, Table
+from navlaw.model.nodes import Article, Formula, Part, Provision, Section, Table
 
 from .conftest import CONSOLIDATED, CORPUS, HUDSON, LIS_2022, RULE, SANDY_HOOK
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from navlaw.export import akn_path
-from navlaw.frontend.nodes import Formula, Node, Provision, Section, Table, Text, other_code, section_of
+from navlaw.model.nodes import Formula, Node, Provision, Section, Table, Text, other_code, section_of
 from navlaw.law.references import in_text
 
 if TYPE_CHECKING:

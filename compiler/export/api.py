@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from navlaw.export import VERSION, akn_path, api_path, slug, stamped
-from navlaw.frontend.nodes import Node
-from navlaw.frontend.normalize import NormalText
+from navlaw.model.nodes import Node
+from navlaw.model.text import NormalText
 from navlaw.frontend.outline import node_json
 from navlaw.law.redline import render_json
 from navlaw.law.references import in_text
-from navlaw.tariffs.model import AnyTariff, to_json
+from navlaw.model.tariffs import AnyTariff, to_json
 
 if TYPE_CHECKING:
     from navlaw.frontend.corpus import Corpus

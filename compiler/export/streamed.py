@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
-from navlaw.frontend.nodes import Document
+from navlaw.model.nodes import Document
 from navlaw.frontend.outline import document_json, node_json
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from decimal import Decimal
 from navlaw.fees.names import V, comment, ident, ident_plain, pystr, text
 from navlaw.fees.plans import ROUNDED_BASE, Option, Plan, instead_note, label_for, one_person_note
 from navlaw.fees.trace_gen import Traces, fmt_literal, work
-from navlaw.tariffs.model import AnyTariff, Percentage, PerUnitFee, TimeFee
+from navlaw.model.tariffs import AnyTariff, Percentage, PerUnitFee, TimeFee
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 The output is straight-line Python: a named ``Decimal`` constant for every number of the law (named
 after its provision), one function per schedule with a docstring citing it, one quote function per
-route. Numbers reach the code only through :func:`navlaw.tariffs.formula.to_python` (numbers, the units
+route. Numbers reach the code only through :func:`navlaw.model.formula.to_python` (numbers, the units
 variable, + - ×) and ``repr()`` of strings, so nothing from the corpus is ever emitted as code.
 Output is deterministic: same corpus, same bytes.
 """
@@ -20,13 +20,13 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from navlaw import resources
 from navlaw.cache import jinja_bytecode
 from navlaw.fees.emit import Module, option_block
-from navlaw.frontend import codes
+from navlaw.model import codes
 from navlaw.fees.names import V, comment, constant_roles, docstring, ident, ident_plain, prefixes, pystr, text
 from navlaw.fees.package import EXAMPLE_ON, EXAMPLE_UNITS, About, header_lines, pyproject
 from navlaw.fees.trace_gen import Traces, Versions, fmt_literal, work
 from navlaw.fees.plans import ROUNDED_BASE, board_refusal, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
-from navlaw.tariffs.formula import Bin, Expr, Num, Units, describe, numbers, to_python
-from navlaw.tariffs.model import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
+from navlaw.model.formula import Bin, Expr, Num, Units, describe, numbers, to_python
+from navlaw.model.tariffs import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
                       to_json)
 
 TEMPLATES = resources.PACKAGE / "templates"

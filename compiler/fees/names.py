@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from navlaw.tariffs.formula import Bin, Expr, Num, Units, numbers
-from navlaw.tariffs.model import BracketSchedule
+from navlaw.model.formula import Bin, Expr, Num, Units, numbers
+from navlaw.model.tariffs import BracketSchedule
 
 
 def ident(text: str, own: str) -> str:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from navlaw.fees.plans import Plan
     from navlaw.frontend.corpus import Corpus
-    from navlaw.tariffs.model import AnyTariff
+    from navlaw.model.tariffs import AnyTariff
 
 
 EXAMPLE_UNITS, EXAMPLE_ON = Decimal("350"), dt.date(2026, 6, 1)  # the quote the module's docstring shows

@@ -21,8 +21,8 @@ from navlaw.runtime import MAX_OCCURRENCES, FeeError
 from navlaw.tariffs.complete import quotable
 from navlaw.tariffs.routes import RouteTable
 from navlaw.frontend.options import OptionDecl
-from navlaw.tariffs.model import AnyTariff, BoardSet, BracketSchedule, Percentage, PerUnitFee
-from navlaw.frontend.codes import without_code
+from navlaw.model.tariffs import AnyTariff, BoardSet, BracketSchedule, Percentage, PerUnitFee
+from navlaw.model.codes import without_code
 
 # The quote options are the manifest's [[option]] table (compiler/frontend/options.py): their names,
 # kinds, words and order; the law's numbers and the citations come from the tariffs that price each (help()).

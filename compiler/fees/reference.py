@@ -12,9 +12,9 @@ from navlaw.fees.plans import (board_refusal, ROUNDED_BASE, Option, Plan, board_
 from navlaw.runtime import (FeeError, Line, Period, Quote, board_amount, cents, check_options, choice, exclusive,
                               choices as choose_many, clamp, day, flag, number, occurrences, started, times,
                               undecided, unmeasured_units, vessel_or_unmeasured, whole)
-from navlaw.tariffs.formula import describe
-from navlaw.tariffs.model import Amount, AnyTariff, Bracket, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
-from navlaw.tariffs.model import clamp as clamp_amounts
+from navlaw.model.formula import describe
+from navlaw.model.tariffs import Amount, AnyTariff, Bracket, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
+from navlaw.model.tariffs import clamp as clamp_amounts
 
 
 def amount_of(a: Amount | None) -> Decimal:

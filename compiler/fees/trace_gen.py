@@ -16,8 +16,8 @@ from decimal import Decimal
 from pathlib import PurePosixPath
 from typing import Callable
 
-from navlaw.frontend.nodes import section_of
-from navlaw.tariffs.model import Amount, AnyTariff, BracketSchedule, FractionOfRate, Source
+from navlaw.model.nodes import section_of
+from navlaw.model.tariffs import Amount, AnyTariff, BracketSchedule, FractionOfRate, Source
 
 # The date of the version of a section's text in force on a day (None: not known), and whether the site
 # has a history page of the section; build.py gives them from the timeline.

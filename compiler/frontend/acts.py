@@ -13,7 +13,7 @@ navigation law, …"), the enacting clause, then sections:
 
 The first sentence of each section is read by ``grammar/acts.lark`` (the instruction language: amend,
 add, amend and add, repeal, repeal and add, renumber; plural and listed targets; the law it names).
-The law it names is looked up in the table of codes (compiler/frontend/codes.py): an instruction for a
+The law it names is looked up in the table of codes (compiler/model/codes.py): an instruction for a
 code the corpus holds texts of (its chapter, a title of the NYCRR, another consolidated law) is read
 into targets of that code (their ids carry its prefix: "21nycrr/55.2/b"); one for any other law is
 *reported*, not applied: one act may amend several laws. In the new text, matter in [brackets] is deleted and matter in CAPITALS is new
@@ -30,10 +30,11 @@ from typing import Any, Callable
 from lark.exceptions import LarkError
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
-from navlaw.frontend import codes, effective as E
+from navlaw.model import codes
+from navlaw.frontend import effective as E
 from navlaw.frontend.formats import bill as billprint
 from navlaw.frontend.bodies import Err, sections_of, split_bodies
-from navlaw.frontend.codes import Code
+from navlaw.model.codes import Code
 from navlaw.frontend.instructions import INSTRUCTS, SENTENCE, Target, citation_id, read_instruction  # noqa: F401
 from navlaw.frontend.load import SourceDocument
 from navlaw.frontend.manifest import Entry

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.frontend.formats import bill, lbdc, lbdc_update
 from navlaw.frontend.manifest import Entry
-from navlaw.frontend.nodes import Document
+from navlaw.model.nodes import Document
 
 # Text nodes that are navigation or record-keeping, not law left unread: contents entries, an LBDC
 # chapter record's title lines, LBDC's "* NB" notes, a record line with nothing after it.

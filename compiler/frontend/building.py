@@ -14,8 +14,9 @@ from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.frontend import labels as L
 from navlaw.frontend import formats
 from navlaw.frontend.formats import lbdc, web
-from navlaw.frontend.normalize import NormalText
-from navlaw.frontend.nodes import NAV_LAW, Code, Document, Node, Text
+from navlaw.model.text import NormalText
+from navlaw.model.codes import NAV_LAW, Code
+from navlaw.model.nodes import Document, Node, Text
 from navlaw.frontend.parse import Line
 
 @dataclass

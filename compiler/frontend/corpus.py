@@ -13,9 +13,11 @@ from navlaw.diagnostics import Diagnostic, Diagnostics, NavlawError, Severity
 from navlaw.frontend.load import SourceDocument, decode, load
 from navlaw.frontend.manifest import Entry, Manifest, load_manifest
 from navlaw.frontend.normalize import normalize
-from navlaw.frontend import codes
-from navlaw.frontend.nodes import Code, Document
-from navlaw.frontend.normalize import ListNumbering, NormalText
+from navlaw.model import codes
+from navlaw.model.codes import Code
+from navlaw.model.nodes import Document
+from navlaw.frontend.normalize import ListNumbering
+from navlaw.model.text import NormalText
 from navlaw.frontend.assess import assess
 from navlaw.frontend import formats
 from navlaw.frontend.formats import lbdc

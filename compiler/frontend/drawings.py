@@ -6,7 +6,7 @@ import re
 
 from navlaw.diagnostics import Severity
 from navlaw.frontend.building import BuilderBase, _B
-from navlaw.frontend.nodes import Formula, Row, Table, Text, table_row
+from navlaw.model.nodes import Formula, Row, Table, Text, table_row
 from navlaw.frontend.parse import Line
 
 _EQUALS_RE = re.compile(r"\s*equals\b", re.I)

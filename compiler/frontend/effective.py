@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from navlaw.frontend import numbers as W
+from navlaw.model import numbers as W
 from navlaw.frontend.newmatter import MONTHS as _MONTHS
 
 _TAKE_EFFECT = re.compile(r"^(?:This act|This part|This article|This title|This subpart)\s+shall\s+take\s+effect\s+(?P<when>.+)$",

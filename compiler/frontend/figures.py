@@ -11,8 +11,8 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
-from navlaw.frontend import numbers as W
-from navlaw.frontend.normalize import NormalText
+from navlaw.model import numbers as W
+from navlaw.model.text import NormalText
 
 # "(7.5%)", "(30)", "($100)", "($1,250.00)": a figure in parentheses. Most texts hold few, so the
 # words before each are parsed only there (a literal "(" lets the regex engine skip ahead fast).

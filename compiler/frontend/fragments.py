@@ -8,7 +8,8 @@ from dataclasses import replace
 from typing import TypeVar
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
-from navlaw.frontend.nodes import Code, Document, Node, Provision, Section, citation
+from navlaw.model.codes import Code
+from navlaw.model.nodes import Document, Node, Provision, Section, citation
 
 
 def wrap_fragments(doc: Document, fragments: list[tuple[str, int, int]], code: Code,

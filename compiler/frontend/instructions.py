@@ -16,7 +16,7 @@ from lark import Lark, Token, Tree
 
 from navlaw import resources
 from navlaw.cache import lark_parser
-from navlaw.frontend import numbers as W
+from navlaw.model import numbers as W
 
 GRAMMAR = resources.path("grammar", "acts.lark")
 LEVELS = ("section", "subdivision", "paragraph", "subparagraph", "clause", "subclause", "item", "subitem")

@@ -12,7 +12,7 @@ from bisect import bisect_left
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.frontend import labels as L
-from navlaw.frontend.nodes import Document, Node
+from navlaw.model.nodes import Document, Node
 
 # Words of a web page or a printed bill that are never law text: "Top of Page", "Last modified: …",
 # "‹ Prev", a site's "Universal Citation:", a bill's "EXPLANATION--Matter in italics" and its LBD number.

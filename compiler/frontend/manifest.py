@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from navlaw.frontend import codes, formats
+from navlaw.model import codes
+from navlaw.frontend import formats
 from navlaw.frontend.options import OptionDecl, read_options
 from navlaw.diagnostics import Diagnostic, NavlawError, Severity
 from navlaw.frontend.load import read_regular
@@ -99,7 +100,7 @@ class Entry:
     became_law_bounds: Bounds | None = None
     cite: str = ""  # how the document is cited ("A.8982-A of 2024"); quotes and reports name it so
     # whose law the text is, as the manifest says (``law = "Vehicle and Traffic Law"``, or the manifest's
-    # top-level ``law``, the corpus's own chapter); "" = read from the text (compiler/frontend/codes.py)
+    # top-level ``law``, the corpus's own chapter); "" = read from the text (compiler/model/codes.py)
     law: str = ""
 
 

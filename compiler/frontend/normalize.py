@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable, Iterator, Literal
 
-from navlaw.model.text import Edit, NormalText as NormalText, Stage  # NormalText re-exported until tools/move_model.py
+from navlaw.model.text import Edit, NormalText, Stage
 
 ListNumbering = Literal["auto", "artifact", "real"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import textwrap
 from typing import Any, Callable
 
-from navlaw.frontend.normalize import NormalText
-from navlaw.frontend.nodes import Article, Document, Formula, Node, Part, Provision, Row, Section, Table, Text
+from navlaw.model.text import NormalText
+from navlaw.model.nodes import Article, Document, Formula, Node, Part, Provision, Row, Section, Table, Text
 
 
 def row_json(row: Row) -> list[dict[str, Any]]:

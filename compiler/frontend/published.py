@@ -11,7 +11,7 @@ from navlaw.frontend import labels as L
 from navlaw.frontend import layout
 from navlaw.frontend.formats import lbdc, nycrr
 from navlaw.frontend.building import BuilderBase, _B
-from navlaw.frontend.nodes import Article, Part, Section, Text
+from navlaw.model.nodes import Article, Part, Section, Text
 from navlaw.frontend.parse import Line, article_head, line_at, section_head
 
 

@@ -14,13 +14,13 @@ from navlaw.frontend import labels as L
 from navlaw.diagnostics import Diagnostics, Severity
 from navlaw.frontend.building import MAX_DEPTH, _B
 from navlaw.frontend.drawings import Drawings
-from navlaw.frontend.normalize import NormalText
+from navlaw.model.text import NormalText
 from navlaw.frontend.parse import Line, article_head, line_at, parse_lines, section_head
 from navlaw.frontend.published import PublishedLayouts
 from navlaw.frontend import layout
 from navlaw.frontend.formats import nycrr
-from navlaw.frontend.nodes import (NAV_LAW, Article, Code, Document, Node, Part, Provision, Row, Section, Table, Text,
-                                   citation)
+from navlaw.model.codes import NAV_LAW, Code
+from navlaw.model.nodes import Article, Document, Node, Part, Provision, Row, Section, Table, Text, citation
 
 
 class Builder(PublishedLayouts, Drawings):

@@ -21,7 +21,8 @@ from navlaw.frontend.corpus import Compiled, Corpus
 from navlaw.frontend.load import SourceDocument
 from navlaw.frontend.newmatter import TOKEN, CaseBook, new_text, old_text, old_tokens, old_words
 from navlaw.frontend.normalize import normalize
-from navlaw.frontend.nodes import Code, Node, Table, citation, other_code, section_name, section_of
+from navlaw.model.codes import Code
+from navlaw.model.nodes import Node, Table, citation, other_code, section_name, section_of
 from navlaw.frontend.tree import build
 from navlaw.law.timeline import Composed, TextVersion, Timeline
 

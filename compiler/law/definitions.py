@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from navlaw import escape as esc
 from navlaw.frontend.corpus import Corpus, per_document
-from navlaw.frontend.nodes import other_code, Article, Document, Text, lineage, section_of
+from navlaw.model.nodes import other_code, Article, Document, Text, lineage, section_of
 
 _QUOTE = "\"“”"
 _DEF = re.compile(r"[\"“](?P<term>[A-Za-z][A-Za-z -]{1,60}?)[\"”]\s+(?:is defined to mean|shall mean|means|is|shall "

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from navlaw import escape as esc
-from navlaw.frontend.nodes import Node, Provision, Table, Text
+from navlaw.model.nodes import Node, Provision, Table, Text
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from navlaw.frontend import numbers as W
+from navlaw.model import numbers as W
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.frontend.corpus import Corpus, per_document
-from navlaw.frontend.nodes import other_code, Document, Node, Text, section_of
+from navlaw.model.nodes import other_code, Document, Node, Text, section_of
 
 _NUM = r"(?:\d+(?:-[a-z]{1,5})?)"
 _WORDS = r"(?:[a-z]+(?:[- ][a-z]+){0,3}?)"

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.frontend.corpus import Compiled, Corpus
-from navlaw.frontend.nodes import Node, Section, Text, lineage, section_of
+from navlaw.model.nodes import Node, Section, Text, lineage, section_of
 
 
 @dataclass(frozen=True)

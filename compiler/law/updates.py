@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
-from navlaw.frontend import codes
+from navlaw.model import codes
 from navlaw.frontend.acts import codes_held
-from navlaw.frontend.codes import Code
+from navlaw.model.codes import Code
 from navlaw.frontend.corpus import Corpus
 from navlaw.frontend.formats.lbdc import record
 from navlaw.frontend.formats.lbdc_update import UPDATE_RE

@@ -20,10 +20,10 @@ from typing import Any, Callable
 from navlaw.diagnostics import Diagnostic, NavlawError, Severity
 from navlaw.frontend.acts import Act, Instruction
 from navlaw.frontend.load import read_regular
-from navlaw.frontend.nodes import citation, section_of
+from navlaw.model.nodes import citation, section_of
 from navlaw.law.amend import ActOutcome
 from navlaw.law.timeline import Timeline
-from navlaw.tariffs.model import AnyTariff
+from navlaw.model.tariffs import AnyTariff
 
 
 @dataclass

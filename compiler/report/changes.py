@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from navlaw.law.redline import Change, compare, render_html, render_text
-from navlaw.tariffs.model import (of_what, AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
+from navlaw.model.tariffs import (of_what, AnyTariff, BoardSet, BracketSchedule, FlatFee, FractionOfRate, Penalty, Percentage,
                       PerUnitFee, TimeFee)
 from navlaw.frontend.acts import Act
-from navlaw.frontend.nodes import section_name, section_of, section_order
+from navlaw.model.nodes import section_name, section_of, section_order
 from navlaw.law.amend import ActOutcome, earliest_reading
 from navlaw.law.timeline import Timeline
 from navlaw.report.tariffs import stated
-from navlaw.frontend.codes import without_code
+from navlaw.model.codes import without_code
 
 
 def _money(x: Decimal) -> str:

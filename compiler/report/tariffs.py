@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from navlaw.tariffs.model import Amount, AnyTariff, BracketSchedule, amounts
+from navlaw.model.tariffs import Amount, AnyTariff, BracketSchedule, amounts
 
 
 def _when(t: AnyTariff) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from navlaw.frontend.acts import Act
-from navlaw.frontend.nodes import section_name, section_of
+from navlaw.model.nodes import section_name, section_of
 from navlaw.law.amend import ActOutcome
 from navlaw.report.changes import Changes
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from navlaw.report.tariffs import stated
-from navlaw.tariffs.model import AnyTariff
+from navlaw.model.tariffs import AnyTariff
 
 if TYPE_CHECKING:
     from navlaw.fees.plans import Plan
-    from navlaw.tariffs.formula import Expr
+    from navlaw.model.formula import Expr
 
 
 def _expr_json(e: Expr) -> dict[str, object]:
-    from navlaw.tariffs.formula import Bin, Neg, Num, Units
+    from navlaw.model.formula import Bin, Neg, Num, Units
     if isinstance(e, Num):
         return {"num": str(e.value)}
     if isinstance(e, Units):
@@ -26,7 +26,7 @@ def _expr_json(e: Expr) -> dict[str, object]:
 
 
 def _extra_json(t: AnyTariff) -> dict[str, object]:
-    from navlaw.tariffs.model import FractionOfRate, Percentage, PerUnitFee, TimeFee
+    from navlaw.model.tariffs import FractionOfRate, Percentage, PerUnitFee, TimeFee
     d: dict[str, object] = {"kind": t.kind, "citation": t.citation, "provision": t.provision, "title": t.title,
                             "option": getattr(t, "option", ""), "choice": getattr(t, "choice", "")}
     if isinstance(t, Percentage):
@@ -49,7 +49,7 @@ def _extra_json(t: AnyTariff) -> dict[str, object]:
 
 def plans_json(plans: dict[str, Plan]) -> dict[str, object]:
     """The fee plans as data for the calculator (same objects the fee module is generated from)."""
-    from navlaw.tariffs.formula import describe
+    from navlaw.model.formula import describe
     from navlaw.fees.plans import label_for, board_line_words, established, no_schedule_message
     out: dict[str, object] = {}
     for route, plan in plans.items():

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from navlaw import escape as esc
 from navlaw.runtime import cents
-from navlaw.tariffs.model import BracketSchedule
+from navlaw.model.tariffs import BracketSchedule
 
 if TYPE_CHECKING:
     from navlaw.site.money import Quotes

@@ -14,7 +14,7 @@ from jinja2 import Environment
 from navlaw import escape as esc
 from navlaw.diagnostics import Diagnostic, Diagnostics
 from navlaw.frontend.corpus import Corpus
-from navlaw.frontend.nodes import lineage, section_of
+from navlaw.model.nodes import lineage, section_of
 from navlaw.site.render import Pages, _rel, cite_id
 
 SEVERITIES = ("error", "warning", "info")

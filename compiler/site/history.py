@@ -16,12 +16,12 @@ from typing import Callable, Sequence
 from jinja2 import Environment
 
 from navlaw import escape as esc
-from navlaw.frontend.nodes import Provision, Section, Table, lineage, section_name
+from navlaw.model.nodes import Provision, Section, Table, lineage, section_name
 from navlaw.frontend.newmatter import TOKEN
 from navlaw.law.redline import compare
 from navlaw.law.timeline import Composed, Timeline, TextVersion, short_name
 from navlaw.report.changes import Changes, cited, redline_html, report, under_its_date
-from navlaw.tariffs.model import AnyTariff
+from navlaw.model.tariffs import AnyTariff
 from navlaw.site.render import Memo, Pages, _rel, cite_id, content, sec_name, named, render_node, section_slug
 
 # Up to this many versions of a section, its history page holds the redline between every two of

@@ -10,7 +10,7 @@ from decimal import Decimal
 from navlaw.fees.plans import Plan
 from navlaw.fees.reference import reference_quote
 from navlaw.runtime import FeeError, Quote
-from navlaw.tariffs.model import BracketSchedule
+from navlaw.model.tariffs import BracketSchedule
 
 
 class Quotes:

@@ -25,7 +25,7 @@ from navlaw import escape as esc
 from navlaw.cache import jinja_bytecode
 from navlaw.diagnostics import Diagnostics
 from navlaw.frontend.corpus import Corpus
-from navlaw.frontend.nodes import Article, Node, Part, Provision, Section, Text, section_of
+from navlaw.model.nodes import Article, Node, Part, Provision, Section, Text, section_of
 from navlaw.law.definitions import find as find_definitions
 from navlaw.law.references import Reference
 from navlaw.law.timeline import Composed, Timeline
@@ -40,8 +40,8 @@ from navlaw.site.history import (act_insertions, older_parts, change_pages, hist
 from navlaw.site.render import Memo, Pages, _rel, anchor, content, sec_name, rel_path, render_node, section_slug, tariff_link
 from navlaw.site.announced import pending, upcoming
 from navlaw.tariffs.complete import prove
-from navlaw.tariffs.model import AnyTariff, BracketSchedule
-from navlaw.frontend.codes import chapter_name
+from navlaw.model.tariffs import AnyTariff, BracketSchedule
+from navlaw.model.codes import chapter_name
 
 SITE = resources.path("site")
 TEMPLATES = resources.PACKAGE / "templates" / "site"

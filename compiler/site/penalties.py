@@ -11,11 +11,11 @@ from typing import Sequence
 from jinja2 import Environment
 
 from navlaw import escape as esc
-from navlaw.frontend.nodes import section_of, section_order
+from navlaw.model.nodes import section_of, section_order
 from navlaw.report.changes import brief
 from navlaw.report.tariffs import stated
 from navlaw.site.render import Pages, _rel, tariff_link
-from navlaw.tariffs.model import AnyTariff, Penalty
+from navlaw.model.tariffs import AnyTariff, Penalty
 
 BOUND = {"max": "at most", "min": "at least"}
 

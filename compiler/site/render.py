@@ -15,11 +15,12 @@ from typing import Callable
 
 from navlaw import escape as esc
 from navlaw.cache import digest
-from navlaw.frontend.nodes import (NAV_LAW, Formula, Node, Provision, Section, Table, Text, citation, lineage, other_code,
-                                     section_name, section_of)
-from navlaw.frontend.codes import without_code
+from navlaw.model.codes import NAV_LAW
+from navlaw.model.nodes import (Formula, Node, Provision, Section, Table, Text, citation, lineage, other_code,
+                                section_name, section_of)
+from navlaw.model.codes import without_code
 from navlaw.law.definitions import Definition, mark
-from navlaw.tariffs.model import AnyTariff
+from navlaw.model.tariffs import AnyTariff
 
 
 def anchor(node_id: str) -> str:

@@ -1,4 +1,4 @@
-"""Tariffs: the typed model (model.py), rate-table formulas (formula.py), extraction from the trees by
+"""Tariffs: their types and formulas are navlaw.model's (tariffs.py, formula.py); extraction from the trees by
 form (extract.py), dating on the timeline — the one place schedules succeed one another (dating.py) —
 and lint (lint.py). ``tariffs_and_lint`` runs the stage."""
 
@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from navlaw.diagnostics import Diagnostics
     from navlaw.frontend.corpus import Corpus
     from navlaw.law.timeline import Timeline
-    from navlaw.tariffs.model import AnyTariff
+    from navlaw.model.tariffs import AnyTariff
 
 
 def tariffs_and_lint(corpus: Corpus, timeline: Timeline | None = None,

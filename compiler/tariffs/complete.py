@@ -26,8 +26,8 @@ from typing import Callable
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.runtime import MAX_UNITS
-from navlaw.tariffs.formula import evaluate
-from navlaw.tariffs.model import AnyTariff, Bracket, BracketSchedule, Source
+from navlaw.model.formula import evaluate
+from navlaw.model.tariffs import AnyTariff, Bracket, BracketSchedule, Source
 
 RawLine = Callable[[str, int], str]
 

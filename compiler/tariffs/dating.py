@@ -17,9 +17,9 @@ from dataclasses import replace
 from typing import Any
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
-from navlaw.frontend.nodes import lineage, section_name, section_of
+from navlaw.model.nodes import lineage, section_name, section_of
 from navlaw.law.timeline import Span, TextVersion, Timeline, short_name
-from navlaw.tariffs.model import AnyTariff, Effective
+from navlaw.model.tariffs import AnyTariff, Effective
 from navlaw.tariffs.routes import RouteTable
 
 
@@ -186,7 +186,7 @@ def in_print(t: AnyTariff, raw_file: str, raw: str | None, target: str) -> AnyTa
     """``t`` with its amounts' sources in the act as printed: from the new text of ``target`` (its label at a line
     start after an instruction's "to read as follows:"), each amount is the next occurrence of its characters,
     outside [brackets] (the deleted old matter). Left as read when the print does not hold them in that order."""
-    from navlaw.tariffs.model import Amount, Effective, Source
+    from navlaw.model.tariffs import Amount, Effective, Source
 
     if raw is None:
         return t
@@ -270,7 +270,7 @@ def _restates(timeline: Timeline, file: str, provision: str, words: str) -> bool
 
 def _sentence(timeline: Timeline, t: AnyTariff) -> str:
     """The sentence of the raw text a tariff's first amount was read from."""
-    from navlaw.tariffs.model import amounts
+    from navlaw.model.tariffs import amounts
 
     v = _version_of(timeline, t.file, t.provision)
     first = next(iter(amounts(t)), None)
@@ -430,7 +430,7 @@ def _never_law(e: Effective, v: TextVersion | None) -> Effective:
 
 
 def _report_silent(diags: Diagnostics, t: AnyTariff, later: str, end: dt.date) -> None:
-    from navlaw.tariffs.model import amounts
+    from navlaw.model.tariffs import amounts
 
     where = next(iter(amounts(t)), None)
     line, col, text = (where.source.line, where.source.column, where.source.text) if where else (0, 0, "")
@@ -470,7 +470,7 @@ def inherit_clamps(tariffs: list[AnyTariff]) -> list[AnyTariff]:
     """A schedule read from an act's new text keeps the unit minimum and maximum of the schedule it
     replaces when the act leaves the provision that states them unchanged (§ 89-b(4)(b)(2) when an act
     amends only (b)(1))."""
-    from navlaw.tariffs.model import BracketSchedule
+    from navlaw.model.tariffs import BracketSchedule
 
     out = list(tariffs)
     for i, t in enumerate(out):

@@ -1,7 +1,7 @@
 """Extracts tariffs from the section trees: rate tables, prose fee schedules, board-set fees, penalties.
 
 Extractors read the tree (nodes with ids and spans of the normalized text), never the raw file; every
-number they keep is an :class:`~navlaw.tariffs.model.Amount` whose :class:`~navlaw.tariffs.model.Source`
+number they keep is an :class:`~navlaw.model.tariffs.Amount` whose :class:`~navlaw.model.tariffs.Source`
 slices the raw file at the characters it came from. Dates come from the text ("Effective January
 first, two thousand twenty-two"), from manifest anchors for relative phrases ("twelve months after
 the effective date of this clause"), or from manifest fragments; anything else stays unresolved.
@@ -21,10 +21,10 @@ from typing import Any, Callable
 from navlaw.cache import BuildCache
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.frontend.corpus import Compiled, Corpus
-from navlaw.frontend.nodes import section_of
+from navlaw.model.nodes import section_of
 from navlaw.tariffs.forms import LATE, PRICED, UNPRICED
 from navlaw.tariffs.forms import table
-from navlaw.tariffs.model import AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
+from navlaw.model.tariffs import AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
 from navlaw.tariffs.reading import Ctx, provisions
 from navlaw.tariffs.routes import RouteTable
 

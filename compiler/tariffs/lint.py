@@ -15,8 +15,8 @@ from decimal import Decimal
 from typing import Callable
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
-from navlaw.tariffs.formula import evaluate, numbers, unit_offsets, uses_units
-from navlaw.tariffs.model import AnyTariff, Bracket, BracketSchedule, Percentage, Source, amounts, of_what
+from navlaw.model.formula import evaluate, numbers, unit_offsets, uses_units
+from navlaw.model.tariffs import AnyTariff, Bracket, BracketSchedule, Percentage, Source, amounts, of_what
 
 RawLine = Callable[[str, int], str]
 

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
-from navlaw.frontend import numbers as W
+from navlaw.model import numbers as W
 from navlaw.frontend.corpus import Compiled
 from navlaw.frontend.manifest import Bounds, Entry, Fragment
-from navlaw.frontend.nodes import Document, Node, Table, Text, lineage
-from navlaw.tariffs.model import Amount, Effective, Source
+from navlaw.model.nodes import Document, Node, Table, Text, lineage
+from navlaw.model.tariffs import Amount, Effective, Source
 from navlaw.tariffs.routes import RouteTable
 
 

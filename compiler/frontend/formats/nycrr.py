@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from navlaw.frontend.codes import NYCRR_TEXT_RE
+from navlaw.model.codes import NYCRR_TEXT_RE
 from navlaw.frontend.formats.base import Decoded, SourceLine, decode_text, lines_by_role
 
 name = "nycrr"

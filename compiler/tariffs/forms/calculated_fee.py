@@ -7,9 +7,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Iterator
 
-from navlaw.frontend import numbers as W
-from navlaw.frontend.nodes import Node
-from navlaw.tariffs.model import AnyTariff, BoardSet, Effective, Percentage
+from navlaw.model import numbers as W
+from navlaw.model.nodes import Node
+from navlaw.model.tariffs import AnyTariff, BoardSet, Effective, Percentage
 from navlaw.tariffs.reading import Ctx, default_start, prose, rx
 
 

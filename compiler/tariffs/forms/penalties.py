@@ -5,9 +5,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Iterator
 
-from navlaw.frontend import numbers as W
-from navlaw.frontend.nodes import Node
-from navlaw.tariffs.model import AnyTariff, Penalty
+from navlaw.model import numbers as W
+from navlaw.model.nodes import Node
+from navlaw.model.tariffs import AnyTariff, Penalty
 from navlaw.tariffs.reading import Ctx, default_start, prose, rx
 
 

@@ -7,9 +7,9 @@ import re
 from decimal import Decimal
 from typing import Iterator
 
-from navlaw.frontend.nodes import Node
-from navlaw.tariffs.formula import Bin, Num, Units
-from navlaw.tariffs.model import AnyTariff, Amount, Bracket, BracketSchedule
+from navlaw.model.nodes import Node
+from navlaw.model.formula import Bin, Num, Units
+from navlaw.model.tariffs import AnyTariff, Amount, Bracket, BracketSchedule
 from navlaw.tariffs.reading import Ctx, prose, rx, start_date
 
 

@@ -9,9 +9,9 @@ from decimal import Decimal
 from typing import Iterator
 
 from navlaw.diagnostics import Severity
-from navlaw.frontend.nodes import Node
-from navlaw.tariffs.model import AnyTariff, Amount, Effective, FlatFee, Percentage, PerUnitFee
-from navlaw.frontend import numbers as W
+from navlaw.model.nodes import Node
+from navlaw.model.tariffs import AnyTariff, Amount, Effective, FlatFee, Percentage, PerUnitFee
+from navlaw.model import numbers as W
 from navlaw.tariffs.reading import Ctx, slug, default_start, prose, rx
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Iterator
 
-from navlaw.frontend import numbers as W
-from navlaw.frontend.nodes import Node
-from navlaw.tariffs.formula import Num
-from navlaw.tariffs.model import AnyTariff, Bracket, BracketSchedule, FlatFee, TimeFee
+from navlaw.model import numbers as W
+from navlaw.model.nodes import Node
+from navlaw.model.formula import Num
+from navlaw.model.tariffs import AnyTariff, Bracket, BracketSchedule, FlatFee, TimeFee
 from navlaw.tariffs.reading import Ctx, number_in_words, slug, default_start, prose, rx
 
 

@@ -7,10 +7,10 @@ import re
 from decimal import Decimal
 from typing import Iterator
 
-from navlaw.frontend import numbers as W
-from navlaw.frontend.nodes import Node
-from navlaw.tariffs.formula import Bin, Num, Units
-from navlaw.tariffs.model import Bracket, BracketSchedule, Effective
+from navlaw.model import numbers as W
+from navlaw.model.nodes import Node
+from navlaw.model.formula import Bin, Num, Units
+from navlaw.model.tariffs import Bracket, BracketSchedule, Effective
 from navlaw.tariffs.reading import Ctx, day_of, default_start, prose, start_date
 
 

@@ -7,8 +7,8 @@ import re
 from decimal import Decimal
 from typing import Iterator
 
-from navlaw.frontend.nodes import Node
-from navlaw.tariffs.model import AnyTariff, BoardSet, Effective, Percentage
+from navlaw.model.nodes import Node
+from navlaw.model.tariffs import AnyTariff, BoardSet, Effective, Percentage
 from navlaw.tariffs.reading import Ctx, number_in_words, prose, rx
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Iterator
 
-from navlaw.frontend import numbers as W
-from navlaw.frontend.nodes import Node
-from navlaw.tariffs.formula import Bin, Num, Units
-from navlaw.tariffs.model import AnyTariff, Amount, BoardSet, Bracket, BracketSchedule, Effective
+from navlaw.model import numbers as W
+from navlaw.model.nodes import Node
+from navlaw.model.formula import Bin, Num, Units
+from navlaw.model.tariffs import AnyTariff, Amount, BoardSet, Bracket, BracketSchedule, Effective
 from navlaw.tariffs.reading import Ctx, add_months, anchor_date, prose, rx
 
 

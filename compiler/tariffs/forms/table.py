@@ -9,9 +9,9 @@ from decimal import Decimal
 from typing import Iterator
 
 from navlaw.diagnostics import Severity
-from navlaw.frontend.nodes import Node, Table, section_of
-from navlaw.tariffs.formula import Bin, Expr, FormulaError, Units, numbers, parse_formula
-from navlaw.tariffs.model import Amount, Bracket, BracketSchedule, Effective
+from navlaw.model.nodes import Node, Table, section_of
+from navlaw.model.formula import Bin, Expr, FormulaError, Units, numbers, parse_formula
+from navlaw.model.tariffs import Amount, Bracket, BracketSchedule, Effective
 from navlaw.tariffs.reading import Ctx, provisions, prose, start_date
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Iterator
 
-from navlaw.frontend import numbers as W
-from navlaw.frontend.nodes import Node
-from navlaw.tariffs.model import AnyTariff, Amount, Effective, FractionOfRate, TimeFee
+from navlaw.model import numbers as W
+from navlaw.model.nodes import Node
+from navlaw.model.tariffs import AnyTariff, Amount, Effective, FractionOfRate, TimeFee
 from navlaw.tariffs.reading import Ctx, fraction_in_words, number_in_words, prose, rx
 
 

@@ -1,5 +1,5 @@
 """The section tree's nodes — typed, frozen, each with its id, label, span and citation — and how ids
-and citations are formed ("88/4/b/1/ii/1/A" -> "Nav. Law § 88(4)(b)(1)(ii)(1)(A)", the code from compiler/frontend/codes.py)."""
+and citations are formed ("88/4/b/1/ii/1/A" -> "Nav. Law § 88(4)(b)(1)(ii)(1)(A)", the code from compiler/model/codes.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterator
 
-from navlaw.frontend.codes import NAV_LAW as NAV_LAW, Code as Code  # the table of codes (re-exported)
+from navlaw.model.codes import Code
 from navlaw.model.text import NormalText
 
 

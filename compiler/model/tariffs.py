@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Union
 
-from navlaw.tariffs.formula import Bin, Expr, Neg, Num, Units, describe, evaluate
+from navlaw.model.formula import Bin, Expr, Neg, Num, Units, describe, evaluate
 
 
 @dataclass(frozen=True)
