@@ -241,7 +241,7 @@ def parse_act(src: SourceDocument, entry: Entry, diags: Diagnostics, held: tuple
     raw = src.text
     printed, removed = billprint.clean(raw)
     held = held if held is not None else ((Code(entry.code_prefix, entry.code_cite),) if entry.code_cite
-                                          else (codes.NAV_LAW,))
+                                          else (codes.NO_LAW,))
     r = _Reading(src.path, entry, held, diags, raw.replace("\r\n", "\n").split("\n"))
     joined = [(pl.line, pl.text) for pl in printed]
     enact = next((k for k, (_, t) in enumerate(joined)

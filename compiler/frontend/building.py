@@ -15,7 +15,7 @@ from navlaw.frontend import labels as L
 from navlaw.frontend import formats
 from navlaw.frontend.formats import lbdc, web
 from navlaw.model.text import NormalText
-from navlaw.model.codes import NAV_LAW, Code
+from navlaw.model.codes import NO_LAW, Code
 from navlaw.model.nodes import Document, Node, Text
 from navlaw.frontend.parse import Line
 
@@ -92,7 +92,7 @@ class BuilderBase:
     and where the reading is (``rec``: an LBDC record; labels inside lines; whether the text names its
     sections, is hard-wrapped, or its web page has ended)."""
 
-    def __init__(self, nt: NormalText, file: str, code: Code = NAV_LAW, section: str = "",
+    def __init__(self, nt: NormalText, file: str, code: Code = NO_LAW, section: str = "",
                  diagnostics: Diagnostics | None = None, roles: dict[int, str] | None = None):
         self.nt = nt
         # lines kept out of the law, by their start: chrome, furniture, notes, titles (formats.read_lines)

@@ -19,7 +19,7 @@ from navlaw.frontend.parse import Line, article_head, line_at, parse_lines, sect
 from navlaw.frontend.published import PublishedLayouts
 from navlaw.frontend import layout
 from navlaw.frontend.formats import nycrr
-from navlaw.model.codes import NAV_LAW, Code
+from navlaw.model.codes import NO_LAW, Code
 from navlaw.model.nodes import Article, Document, Node, Part, Provision, Row, Section, Table, Text, citation
 
 
@@ -422,7 +422,7 @@ class Builder(PublishedLayouts, Drawings):
 _LABEL_DIGITS = re.compile(r"[ \t]*(?:(?:Article|ARTICLE|Part|PART|Section|§+)[ \t]*|\()?(\d+)")
 
 
-def build(nt: NormalText, file: str, code: Code = NAV_LAW, section: str = "",
+def build(nt: NormalText, file: str, code: Code = NO_LAW, section: str = "",
           diagnostics: Diagnostics | None = None, roles: dict[int, str] | None = None) -> Document:
     """The tree of ``nt``; ``roles``: the lines its format keeps out of the law (formats.read_lines),
     by default those any text is searched for (formats.copied_roles)."""

@@ -108,7 +108,7 @@ def named_in(text: str) -> tuple[str, int] | None:
 # The code of a text read with no law named (``navlaw parse FILE`` without a manifest, a tree built in a
 # test): no code is guessed, so its provisions cite as "§ 88(4)" and an act read so amends no law. A document
 # of the corpus takes its law from the manifest or its own text (compiler/frontend/corpus.py).
-NAV_LAW = Code("", "")
+NO_LAW = Code("", "")
 
 
 def law_of_record(law_id: str) -> str:

@@ -15,7 +15,7 @@ from typing import Callable
 
 from navlaw import escape as esc
 from navlaw.cache import digest
-from navlaw.model.codes import NAV_LAW
+from navlaw.model.codes import NO_LAW
 from navlaw.model.nodes import (Formula, Node, Provision, Section, Table, Text, citation, lineage, other_code,
                                 section_name, section_of)
 from navlaw.model.codes import without_code
@@ -439,7 +439,7 @@ def cite_id(node_id: str) -> str:
     if code:
         head = section_name(section_of(node_id))
         return head + "".join(f"({p.split('*')[0]})" for p in node_id.split("/")[2:])
-    return without_code(citation(NAV_LAW, node_id))
+    return without_code(citation(NO_LAW, node_id))
 
 
 def sec_name(sec: str) -> str:
