@@ -80,7 +80,7 @@ def test_a_mistyped_option_name_in_the_manifest_is_an_error_at_its_line(tmp_path
     assert main(["lint", "--corpus", str(root)]) == 1
     err = capsys.readouterr().out + capsys.readouterr().err
     assert f"manifest.toml:{line}:1: error: 21nycrr-55.2.proposed-2016.txt: option 'shiftng' of '21nycrr/55.2/e' " \
-           "is not an option any fee form declares" in err
+           "is not an option the manifest declares: the fee would be left out of quotes" in err
     assert "did you mean 'shifting'?" in err
 
 
