@@ -35,9 +35,12 @@ from pathlib import Path
 from typing import Any
 
 from navlaw import resources
+from navlaw.site.search_top import dump as _dump, file_name, flat_postings as _postings, top_files
 
-TERM_SHARD_BYTES = 64_000  # a range of terms per file (a term whose postings are larger has a file of its own)
-FORMAT = 1  # the worker checks it: a page cached from an older build asks for files of its own format
+TERM_SHARD_BYTES = 64_000  # a range of terms per file
+INLINE_BYTES = 2_000  # a term's postings up to this size are in its range's file; larger ones in postings/
+POSTING_BYTES = 32_000  # postings/K-J.json: one run of documents of the postings of term K
+FORMAT = 2  # the worker checks it: a page cached from an older build asks for files of its own format
 WORKER = "assets/navlaw-search-worker.js"
 _K1 = 1.2  # lunr's BM25 k1; Material sets b to 0, so field lengths do not count
 
@@ -165,24 +168,28 @@ def _shards(items: list[str], limit: int) -> Iterator[list[str]]:
         yield run
 
 
-def _postings(postings: list[list[int]], parent: list[int]) -> list[int]:
-    """A term's postings in one field, flat: for each document (in order) its number less the one before,
-    its number less its page's first document's, and lunr's weight in thousandths (an integer: lunr keeps
-    three decimals, and k / 1000 is the number lunr computes)."""
-    flat, before = [], 0
-    for n, weight in postings:
-        flat += [n - before, n - parent[n], weight]
-        before = n
-    return flat
-
-
 def _doc(doc: dict[str, Any], fields: list[str]) -> list[Any]:
     """A document as the worker reads it: its location, then its fields in order (null where it has none)."""
     return [doc["location"], *[doc.get(f) for f in fields]]
 
 
-def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+def _chunks(per_field: list[list[list[int]]], parent: list[int], limit: int) -> list[list[list[int]]]:
+    """A term's postings cut by document ranges into runs of about ``limit`` bytes of JSON each (each run:
+    per field, the flat postings of ``_postings`` for its documents)."""
+    by_doc: dict[int, list[tuple[int, int]]] = {}
+    for k, postings in enumerate(per_field):
+        for n, weight in postings:
+            by_doc.setdefault(n, []).append((k, weight))
+    runs: list[list[list[list[int]]]] = [[[] for _ in per_field]]
+    size = 0
+    for n in sorted(by_doc):
+        if size > limit:
+            runs.append([[] for _ in per_field])
+            size = 0
+        for k, weight in by_doc[n]:
+            runs[-1][k].append([n, weight])
+            size += 6 + len(str(n)) + len(str(weight))
+    return [[_postings(postings, parent) for postings in run] for run in runs]
 
 
 def split_search_index(site: Path) -> None:
@@ -194,21 +201,32 @@ def split_search_index(site: Path) -> None:
     articles: dict[str, int] = {}  # page -> its first document (Material's "article": the others' parent)
     parent = [articles.setdefault(d["location"].split("#")[0], n) for n, d in enumerate(docs)]
     index = build_index(config, docs)
+    order = sorted(index, key=_js_order)
+    postings: dict[str, str] = {}
 
     def term_entry(term: str) -> str:
         k, per_field = index[term]
-        return _dump([term, k, [_postings(postings, parent) for postings in per_field]])
+        flat = [_postings(p, parent) for p in per_field]
+        if len(_dump(flat)) <= INLINE_BYTES:
+            return _dump([term, k, flat])
+        runs = _chunks(per_field, parent, POSTING_BYTES)
+        postings.update((f"{k}-{j}.json", _dump(run)) for j, run in enumerate(runs))
+        return _dump([term, k, len(runs)])
 
     term_firsts, terms = [], {}
-    for i, run in enumerate(_shards([term_entry(t) for t in sorted(index, key=_js_order)], TERM_SHARD_BYTES)):
+    for i, run in enumerate(_shards([term_entry(t) for t in order], TERM_SHARD_BYTES)):
         term_firsts.append(json.loads(run[0])[0])
         terms[f"{i}.json"] = "[" + ",".join(run) + "]"
     pages: dict[int, list[list[Any]]] = {}
     for n, doc in enumerate(docs):
         pages.setdefault(parent[n], []).append(_doc(doc, fields))
+    tops = top_files(index, order, parent)
     _write_dir(site / "search" / "terms", terms)
+    _write_dir(site / "search" / "postings", postings)
+    _write_dir(site / "search" / "top", {file_name(prefix): text for prefix, text in tops.items()})
     _write_dir(site / "search" / "docs", {f"{n}.json": _dump(page) for n, page in pages.items()})
-    config = dict(config, navlaw={"format": FORMAT, "count": len(docs), "fields": fields, "terms": term_firsts})
+    config = dict(config, navlaw={"format": FORMAT, "count": len(docs), "fields": fields, "terms": term_firsts,
+                                  "top": sorted(tops, key=_js_order)})  # as the worker compares them
     path.write_text(_dump({"config": config, "docs": []}), encoding="utf-8")
     worker = site / WORKER
     worker.parent.mkdir(parents=True, exist_ok=True)

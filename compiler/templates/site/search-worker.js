@@ -1,14 +1,21 @@
 // The site's search worker, run by Material's search box in place of Material's own worker (see
 // site/overrides/main.html and compiler/site/search_index.py). It speaks Material's messages (SETUP ->
 // READY, QUERY -> RESULT) and gives the results Material's worker gives, but it never holds the whole
-// index: for each query it fetches the term ranges the query's words can expand to (search/terms/N.json)
-// and the documents of the pages it returns (search/docs/N.json, one page each), and ranks them with lunr itself,
-// taken from Material's worker (its URL comes as ?theme=), over that part of the index. The query's
-// rewriting, the post-query boosts, the grouping by page and the highlighting are Material's (9.x),
-// copied here because its worker does not export them. Results are the best MAX_GROUPS pages; the
-// count says how many matched (RESULT's `total`, which main.html's script shows).
+// index. For a query it fetches the term ranges the query's words can expand to (search/terms/N.json),
+// the postings of the large terms among them (search/postings/K-J.json, a run of documents each) and the
+// documents of the pages it returns (search/docs/N.json, one page each), and ranks them with lunr itself,
+// taken from Material's worker (its URL comes as ?theme=), over that part of the index. A query of one
+// word that begins many terms ("p", "§": a wide prefix, listed in the manifest) fetches instead that
+// prefix's candidates (search/top/NAME.json, compiler/site/search_top.py): the same results, from a file
+// whose size does not grow with the corpus. In a query of more than one word, a word of one character
+// matches that one-character word only (Material's worker: every word it begins, thousands of terms at
+// scale): "89-b" is searched as Material searches "89-b~0" (the words "89" and "b"). The query's rewriting, the post-query boosts,
+// the grouping by page and the highlighting are Material's (9.x), copied here because its worker does not
+// export them. Results are the best MAX_GROUPS pages; the count says how many matched (RESULT's `total`,
+// which main.html's script shows).
 "use strict";
-var MAX_GROUPS = 50;  // pages returned: Material lists 10, then 4 more at each scroll to the end
+var MAX_GROUPS = 50;  // pages returned: Material lists 10, then 4 more at each scroll to the end (search_top.py)
+var FORMAT = 2;  // the split index's format (search_index.py)
 var SETUP = 0, READY = 1, QUERY = 2, RESULT = 3;  // Material's SearchMessageType
 
 (function () {  // lunr from Material's worker, without Material's message handler
@@ -19,7 +26,7 @@ var SETUP = 0, READY = 1, QUERY = 2, RESULT = 3;  // Material's SearchMessageTyp
 })();
 var lunr = self.lunr;
 
-var state = null;  // {config, fields, manifest, terms: {shard: Promise}, docs: {page: Promise}, index: {key, lunr}}
+var state = null;  // {config, fields, manifest, terms/postings/top/docs: {name: Promise}, index: {key, lunr}}
 
 function fetchJSON(path) {
   return fetch(new URL("../search/" + path, self.location.href).href).then(function (r) {
@@ -39,12 +46,16 @@ function shardOf(firsts, term) {  // the last shard whose first term is <= term 
   return lo;
 }
 
-function termShards(query) {
+function clausesOf(query) {
   var q = new lunr.Query(state.fields);
   new lunr.QueryParser(query, q).parse();
-  var firsts = state.manifest.terms, need = {};
-  for (var i = 0; i < q.clauses.length; i++) {
-    var c = q.clauses[i], star = c.term.indexOf("*");
+  return q.clauses;
+}
+
+function termShards(query) {
+  var firsts = state.manifest.terms, need = {}, clauses = clausesOf(query);
+  for (var i = 0; i < clauses.length; i++) {
+    var c = clauses[i], star = c.term.indexOf("*");
     if (c.editDistance > 0 || star === 0) {  // fuzzy or leading wildcard: any term may match
       for (var k = 0; k < firsts.length; k++) need[k] = true;
       continue;
@@ -56,25 +67,78 @@ function termShards(query) {
   return Object.keys(need).map(Number).sort(function (a, b) { return a - b; });
 }
 
-function load(cache, kind, shard) {
-  if (!(shard in cache)) cache[shard] = fetchJSON(kind + "/" + shard + ".json");
-  return cache[shard];
+// The postings files of the large terms the query's words expand to, among the loaded ranges' terms (as
+// lunr expands them: its token sets)
+function postingFiles(query, loaded) {
+  var entries = [].concat.apply([], loaded), files = [];
+  var large = entries.filter(function (e) { return typeof e[2] === "number"; });
+  if (!large.length) return files;
+  var all = lunr.TokenSet.fromArray(entries.map(function (e) { return e[0]; })), want = {};
+  clausesOf(query).forEach(function (c) {
+    all.intersect(lunr.TokenSet.fromClause(c)).toArray().forEach(function (t) { want[t] = true; });
+  });
+  large.forEach(function (e) { if (want[e[0]]) for (var j = 0; j < e[2]; j++) files.push(e[1] + "-" + j); });
+  return files;
+}
+
+// The one word of a query that is a wide prefix ("p*"), or null: then its top file holds its candidates
+function widePrefix(query) {
+  var clauses = clausesOf(query);
+  if (clauses.length !== 1) return null;
+  var c = clauses[0], m = /^([^*]+)\*+$/.exec(c.term);
+  if (!m || c.editDistance > 0 || c.boost !== 1 || c.presence !== lunr.Query.presence.OPTIONAL
+      || c.fields.length !== state.fields.length) return null;
+  var top = state.manifest.top, lo = 0, hi = top.length - 1;
+  while (lo <= hi) {
+    var mid = (lo + hi) >> 1;
+    if (top[mid] === m[1]) return m[1];
+    if (top[mid] < m[1]) lo = mid + 1; else hi = mid - 1;
+  }
+  return null;
+}
+
+function fileName(prefix) {  // search_top.file_name
+  return prefix.replace(/[^a-z0-9-]/g, function (c) { return "_" + ("000" + c.charCodeAt(0).toString(16)).slice(-4); }) + ".json";
+}
+
+// In a query lunr reads as more than one word, a word of one character that Material's rewriting made a
+// prefix ("89-b" -> "89-b*": lunr's words "89" and "b*") is that word ("89-b~0": "89" and "b")
+function oneLetterWords(query) {
+  if (clausesOf(query).length < 2) return query;
+  return query.split(" ").map(function (part) {
+    var lexer = new lunr.QueryLexer(part), out = "", at = 0;
+    lexer.run();
+    lexer.lexemes.forEach(function (x) {
+      if (x.type !== lunr.QueryLexer.TERM || !/^(?:[^*]|[\ud800-\udbff][\udc00-\udfff])\*+$/.test(x.str)) return;
+      out += part.slice(at, x.start) + x.str.replace(/\*+$/, "~0");
+      at = x.end;
+    });
+    return out + part.slice(at);
+  }).join(" ");
+}
+
+function load(cache, kind, name) {
+  if (!(name in cache)) cache[name] = fetchJSON(kind + "/" + name + (/\.json$/.test(name) ? "" : ".json"));
+  return cache[name];
 }
 
 // ---- lunr over the loaded part of the index ----------------------------------------------------------
 
-// A lunr index of the given term shards, as lunr.Index.load reads a serialized one: the terms in sorted
-// order with their term indexes from the whole index, and each document field's vector holding the
-// weights of these terms (the query vector has no others, so every score is the whole index's).
-function indexOf(shards, loaded) {
-  var key = shards.join(",");
+// A lunr index of the given terms ([term, index in the whole index's term order, [postings per field, ...]
+// a run of documents each]), as lunr.Index.load reads a serialized one: the terms in sorted order with
+// their term indexes from the whole index, and each document field's vector holding the weights of these
+// terms (the query vector has no others, so every score is the whole index's). `more` terms named after
+// `prefix` with no postings stand for the prefix's terms that are not here (they count in the length of
+// the query's vector, as in the whole index).
+function indexOf(key, terms, more) {
   if (state.index && state.index.key === key) return state.index.lunr;
   var fields = state.fields, inverted = [], vectors = {};
-  loaded.forEach(function (entries) {
-    entries.forEach(function (e) {
-      var term = e[0], index = e[1], posting = { _index: index };
-      fields.forEach(function (field, k) {
-        var flat = e[2][k], docs = {}, n = 0;
+  terms.forEach(function (e) {
+    var term = e[0], index = e[1], posting = { _index: index };
+    fields.forEach(function (field, k) {
+      var docs = {};
+      e[2].forEach(function (run) {
+        var flat = run[k], n = 0;
         for (var i = 0; i < flat.length; i += 3) {  // document (less the one before), less its page's, weight / 1000
           n += flat[i];
           var ref = (n - flat[i + 1]) + ":" + n;  // "page's first document:document"
@@ -82,11 +146,19 @@ function indexOf(shards, loaded) {
           var fref = field + "/" + ref;
           (vectors[fref] || (vectors[fref] = [])).push([index, flat[i + 2] / 1000]);
         }
-        posting[field] = docs;
       });
-      inverted.push([term, posting]);
+      posting[field] = docs;
     });
+    inverted.push([term, posting]);
   });
+  if (more) {
+    var width = String(more.count).length;
+    for (var j = 0; j < more.count; j++) {
+      var stand = { _index: more.base + j };
+      fields.forEach(function (field) { stand[field] = {}; });
+      inverted.push([more.prefix + "\uffff" + ("0000000000" + j).slice(-width), stand]);
+    }
+  }
   var fieldVectors = Object.keys(vectors).map(function (fref) {
     var pairs = vectors[fref].sort(function (a, b) { return a[0] - b[0]; }), flat = [];
     pairs.forEach(function (p) { flat.push(p[0], p[1]); });
@@ -279,45 +351,75 @@ function documents(pages) {  // the documents of these pages (by their first doc
 function search(raw, seq) {  // null when a newer query came while this one waited for its files
   var query = transformSearchQuery(raw);  // (Material's experimental segmentation of Han script is not done here)
   if (!query) return Promise.resolve({ items: [] });
-  var clauses = parseSearchQuery(query).filter(function (c) { return c.presence !== lunr.Query.presence.PROHIBITED; });
+  var prefix = widePrefix(query);
+  if (prefix !== null) {
+    return load(state.top, "top", fileName(prefix)).then(function (top) {
+      if (seq !== latest) return null;
+      var terms = top.terms.map(function (e) { return [e[0], e[1], [e[2]]]; });
+      var idx = indexOf("top:" + prefix, terms, { prefix: prefix, count: top.more, base: top.base });
+      return ranked(idx, query, seq, top.total);
+    });
+  }
+  query = oneLetterWords(query);
   var shards = termShards(query);
   return Promise.all(shards.map(function (s) { return load(state.terms, "terms", s); })).then(function (loaded) {
     if (seq !== latest) return null;
-    var idx = indexOf(shards, loaded);
-    var found = idx.search(query).map(function (r) {
-      var parts = r.ref.split(":"), article = +parts[0], id = +parts[1];
-      var terms = getSearchQueryTerms(clauses, Object.keys(r.matchData.metadata));
-      var boost = +(article === id) + Object.values(terms).filter(function (t) { return t; }).length / Object.keys(terms).length;
-      return { id: id, article: article, score: r.score * (1 + Math.pow(boost, 2)), terms: terms, metadata: r.matchData.metadata };
-    }).sort(function (a, b) { return b.score - a.score; });
-    var groups = new Map();
-    found.forEach(function (r) {
-      if (!groups.has(r.article)) groups.set(r.article, []);
-      groups.get(r.article).push(r);
-    });
-    var shown = Array.from(groups.entries()).slice(0, MAX_GROUPS);
-    return documents(shown.map(function (g) { return g[0]; })).then(function (docs) {
+    var files = postingFiles(query, loaded);
+    return Promise.all(files.map(function (f) { return load(state.postings, "postings", f); })).then(function (runs) {
       if (seq !== latest) return null;
-      var items = shown.map(function (g) {
-        var article = docs[g[0]];
-        var group = g[1].map(function (r) {
-          var item = highlighted(docs[r.id], r.metadata);
-          if (r.id !== r.article) item.parent = article;
-          item.score = r.score;
-          item.terms = r.terms;
-          return item;
+      var got = {};
+      files.forEach(function (f, i) { got[f] = runs[i]; });
+      var terms = [];
+      loaded.forEach(function (entries) {
+        entries.forEach(function (e) {
+          if (typeof e[2] !== "number") { terms.push([e[0], e[1], [e[2]]]); return; }
+          var all = [];
+          for (var j = 0; j < e[2]; j++) if (got[e[1] + "-" + j]) all.push(got[e[1] + "-" + j]);
+          if (all.length === e[2]) terms.push([e[0], e[1], all]);  // (a large term the query does not reach is left out)
         });
-        if (!g[1].some(function (r) { return r.id === g[0]; })) {
-          var whole = { location: article.location, title: article.title, text: article.text, score: 0, terms: {} };
-          if (article.tags) whole.tags = article.tags.slice();
-          group.push(whole);
-        }
-        return group;
       });
-      var result = { items: items, total: groups.size };
-      if (state.suggest) result.suggest = suggestions(idx, clauses);
-      return result;
+      return ranked(indexOf(shards.join(",") + "|" + files.join(","), terms, null), query, seq, null);
     });
+  });
+}
+
+// Material's Search.search over an index of the needed part: the best MAX_GROUPS pages, their documents
+// highlighted; `total`: how many pages matched (null: those found here)
+function ranked(idx, query, seq, total) {
+  var clauses = parseSearchQuery(query).filter(function (c) { return c.presence !== lunr.Query.presence.PROHIBITED; });
+  var found = idx.search(query).map(function (r) {
+    var parts = r.ref.split(":"), article = +parts[0], id = +parts[1];
+    var terms = getSearchQueryTerms(clauses, Object.keys(r.matchData.metadata));
+    var boost = +(article === id) + Object.values(terms).filter(function (t) { return t; }).length / Object.keys(terms).length;
+    return { id: id, article: article, score: r.score * (1 + Math.pow(boost, 2)), terms: terms, metadata: r.matchData.metadata };
+  }).sort(function (a, b) { return b.score - a.score; });
+  var groups = new Map();
+  found.forEach(function (r) {
+    if (!groups.has(r.article)) groups.set(r.article, []);
+    groups.get(r.article).push(r);
+  });
+  var shown = Array.from(groups.entries()).slice(0, MAX_GROUPS);
+  return documents(shown.map(function (g) { return g[0]; })).then(function (docs) {
+    if (seq !== latest) return null;
+    var items = shown.map(function (g) {
+      var article = docs[g[0]];
+      var group = g[1].map(function (r) {
+        var item = highlighted(docs[r.id], r.metadata);
+        if (r.id !== r.article) item.parent = article;
+        item.score = r.score;
+        item.terms = r.terms;
+        return item;
+      });
+      if (!g[1].some(function (r) { return r.id === g[0]; })) {
+        var whole = { location: article.location, title: article.title, text: article.text, score: 0, terms: {} };
+        if (article.tags) whole.tags = article.tags.slice();
+        group.push(whole);
+      }
+      return group;
+    });
+    var result = { items: items, total: total === null ? groups.size : total };
+    if (state.suggest) result.suggest = suggestions(idx, clauses);
+    return result;
   });
 }
 
@@ -337,9 +439,9 @@ var queue = Promise.resolve(), latest = 0;
 function handle(message, seq) {
   if (message.type === SETUP) {
     var config = message.data.config, manifest = config.navlaw;
-    if (!manifest || manifest.format !== 1) throw new Error("search: this page's index is not one this worker reads; reload the page");
+    if (!manifest || manifest.format !== FORMAT) throw new Error("search: this page's index is not one this worker reads; reload the page");
     lunr.tokenizer.separator = new RegExp(config.separator);
-    state = { config: config, fields: manifest.fields, manifest: manifest, terms: {}, docs: {}, index: null,
+    state = { config: config, fields: manifest.fields, manifest: manifest, terms: {}, postings: {}, top: {}, docs: {}, index: null,
               stop: config.pipeline.indexOf("stopWordFilter") >= 0,
               suggest: !!(message.data.options && message.data.options.suggest) };
     postMessage({ type: READY });
