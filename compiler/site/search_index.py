@@ -214,19 +214,27 @@ def split_search_index(site: Path) -> None:
         return _dump([term, k, len(runs)])
 
     term_firsts, terms = [], {}
+    by_length: dict[int, list[str]] = {}  # a term's length in UTF-16 code units -> [term, its range], in order
     for i, run in enumerate(_shards([term_entry(t) for t in order], TERM_SHARD_BYTES)):
         term_firsts.append(json.loads(run[0])[0])
         terms[f"{i}.json"] = "[" + ",".join(run) + "]"
+        for entry in run:
+            term = json.loads(entry)[0]
+            by_length.setdefault(len(term.encode("utf-16-be")) // 2, []).append(_dump([term, i]))
+    names = {f"{n}-{k}.json": "[" + ",".join(run) + "]"
+             for n, items in by_length.items() for k, run in enumerate(_shards(items, TERM_SHARD_BYTES))}
     pages: dict[int, list[list[Any]]] = {}
     for n, doc in enumerate(docs):
         pages.setdefault(parent[n], []).append(_doc(doc, fields))
     tops = top_files(index, order, parent)
     _write_dir(site / "search" / "terms", terms)
     _write_dir(site / "search" / "postings", postings)
+    _write_dir(site / "search" / "names", names)
     _write_dir(site / "search" / "top", {file_name(prefix): text for prefix, text in tops.items()})
     _write_dir(site / "search" / "docs", {f"{n}.json": _dump(page) for n, page in pages.items()})
     config = dict(config, navlaw={"format": FORMAT, "count": len(docs), "fields": fields, "terms": term_firsts,
-                                  "top": sorted(tops, key=_js_order)})  # as the worker compares them
+                                  "top": sorted(tops, key=_js_order),  # as the worker compares them
+                                  "names": {n: sum(1 for f in names if f.startswith(f"{n}-")) for n in sorted(by_length)}})
     path.write_text(_dump({"config": config, "docs": []}), encoding="utf-8")
     worker = site / WORKER
     worker.parent.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,8 @@
 // prefix's candidates (search/top/NAME.json, compiler/site/search_top.py): the same results, from a file
 // whose size does not grow with the corpus. In a query of more than one word, a word of one character
 // matches that one-character word only (Material's worker: every word it begins, thousands of terms at
-// scale): "89-b" is searched as Material searches "89-b~0" (the words "89" and "b"). The query's rewriting, the post-query boosts,
+// scale): "89-b" is searched as Material searches "89-b~0" (the words "89" and "b"); a word that is
+// only "*" (what "89-" becomes) is left out. The query's rewriting, the post-query boosts,
 // the grouping by page and the highlighting are Material's (9.x), copied here because its worker does not
 // export them. Results are the best MAX_GROUPS pages; the count says how many matched (RESULT's `total`,
 // which main.html's script shows).
@@ -52,19 +53,38 @@ function clausesOf(query) {
   return q.clauses;
 }
 
+// The term ranges (their numbers, in order) the query's words can expand to. A fuzzy word ("pilotge~1")
+// or one with a leading wildcard ("*age") can match terms anywhere in the order: their terms are found
+// first among the index's term names of the lengths they can have (search/names/LENGTH-K.json: for a
+// fuzzy word, within its edit distance of its length), and only the ranges of those terms are fetched
 function termShards(query) {
-  var firsts = state.manifest.terms, need = {}, clauses = clausesOf(query);
+  var firsts = state.manifest.terms, need = {}, clauses = clausesOf(query), wild = [];
   for (var i = 0; i < clauses.length; i++) {
     var c = clauses[i], star = c.term.indexOf("*");
-    if (c.editDistance > 0 || star === 0) {  // fuzzy or leading wildcard: any term may match
-      for (var k = 0; k < firsts.length; k++) need[k] = true;
-      continue;
-    }
+    if (c.editDistance > 0 || star === 0) { wild.push(c); continue; }
     var prefix = star > 0 ? c.term.slice(0, star) : c.term;
     var last = star > 0 ? shardOf(firsts, prefix + "\uffff") : shardOf(firsts, prefix);
     for (var s = shardOf(firsts, prefix); s <= last; s++) need[s] = true;
   }
-  return Object.keys(need).map(Number).sort(function (a, b) { return a - b; });
+  function numbers() { return Object.keys(need).map(Number).sort(function (a, b) { return a - b; }); }
+  if (!wild.length) return Promise.resolve(numbers());
+  var files = {}, names = state.manifest.names;
+  wild.forEach(function (c) {
+    var bare = c.term.replace(/\*/g, ""), fuzzy = c.editDistance > 0 && c.term.indexOf("*") < 0;
+    Object.keys(names).forEach(function (n) {
+      if (fuzzy ? Math.abs(n - c.term.length) > c.editDistance : n < bare.length - (c.editDistance || 0)) return;
+      for (var k = 0; k < names[n]; k++) files[n + "-" + k] = true;
+    });
+  });
+  var list = Object.keys(files);
+  return Promise.all(list.map(function (f) { return load(state.names, "names", f); })).then(function (got) {
+    var all = [].concat.apply([], got).sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0; });
+    var range = {}, set = lunr.TokenSet.fromArray(all.map(function (e) { range[e[0]] = e[1]; return e[0]; }));
+    wild.forEach(function (c) {
+      set.intersect(lunr.TokenSet.fromClause(c)).toArray().forEach(function (t) { need[range[t]] = true; });
+    });
+    return numbers();
+  });
 }
 
 // The postings files of the large terms the query's words expand to, among the loaded ranges' terms (as
@@ -101,20 +121,34 @@ function fileName(prefix) {  // search_top.file_name
   return prefix.replace(/[^a-z0-9-]/g, function (c) { return "_" + ("000" + c.charCodeAt(0).toString(16)).slice(-4); }) + ".json";
 }
 
-// In a query lunr reads as more than one word, a word of one character that Material's rewriting made a
-// prefix ("89-b" -> "89-b*": lunr's words "89" and "b*") is that word ("89-b~0": "89" and "b")
-function oneLetterWords(query) {
-  if (clausesOf(query).length < 2) return query;
+// The query with each of lunr's words `str` that `change` gives a text for written that way
+function relex(query, change) {
   return query.split(" ").map(function (part) {
     var lexer = new lunr.QueryLexer(part), out = "", at = 0;
     lexer.run();
     lexer.lexemes.forEach(function (x) {
-      if (x.type !== lunr.QueryLexer.TERM || !/^(?:[^*]|[\ud800-\udbff][\udc00-\udfff])\*+$/.test(x.str)) return;
-      out += part.slice(at, x.start) + x.str.replace(/\*+$/, "~0");
+      var to = x.type === lunr.QueryLexer.TERM ? change(x.str) : null;
+      if (to === null) return;
+      out += part.slice(at, x.start) + to;
       at = x.end;
     });
     return out + part.slice(at);
   }).join(" ");
+}
+
+// A word that is only "*" is left out: typed, "89-" is "89-*" to Material, whose "*" is every term of the
+// index (the whole index fetched at each such key)
+function noBareStars(query) {
+  return relex(query, function (str) { return /^\*+$/.test(str) ? "" : null; });
+}
+
+// In a query lunr reads as more than one word, a word of one character that Material's rewriting made a
+// prefix ("89-b" -> "89-b*": lunr's words "89" and "b*") is that word ("89-b~0": "89" and "b")
+function oneLetterWords(query) {
+  if (clausesOf(query).length < 2) return query;
+  return relex(query, function (str) {
+    return /^(?:[^*]|[\ud800-\udbff][\udc00-\udfff])\*+$/.test(str) ? str.replace(/\*+$/, "~0") : null;
+  });
 }
 
 function load(cache, kind, name) {
@@ -350,7 +384,8 @@ function documents(pages) {  // the documents of these pages (by their first doc
 
 function search(raw, seq) {  // null when a newer query came while this one waited for its files
   var query = transformSearchQuery(raw);  // (Material's experimental segmentation of Han script is not done here)
-  if (!query) return Promise.resolve({ items: [] });
+  query = query && noBareStars(query);
+  if (!query || !clausesOf(query).length) return Promise.resolve({ items: [] });
   var prefix = widePrefix(query);
   if (prefix !== null) {
     return load(state.top, "top", fileName(prefix)).then(function (top) {
@@ -361,8 +396,11 @@ function search(raw, seq) {  // null when a newer query came while this one wait
     });
   }
   query = oneLetterWords(query);
-  var shards = termShards(query);
-  return Promise.all(shards.map(function (s) { return load(state.terms, "terms", s); })).then(function (loaded) {
+  var shards;
+  return termShards(query).then(function (numbers) {
+    shards = numbers;
+    return Promise.all(shards.map(function (s) { return load(state.terms, "terms", s); }));
+  }).then(function (loaded) {
     if (seq !== latest) return null;
     var files = postingFiles(query, loaded);
     return Promise.all(files.map(function (f) { return load(state.postings, "postings", f); })).then(function (runs) {
@@ -441,7 +479,7 @@ function handle(message, seq) {
     var config = message.data.config, manifest = config.navlaw;
     if (!manifest || manifest.format !== FORMAT) throw new Error("search: this page's index is not one this worker reads; reload the page");
     lunr.tokenizer.separator = new RegExp(config.separator);
-    state = { config: config, fields: manifest.fields, manifest: manifest, terms: {}, postings: {}, top: {}, docs: {}, index: null,
+    state = { config: config, fields: manifest.fields, manifest: manifest, terms: {}, postings: {}, top: {}, names: {}, docs: {}, index: null,
               stop: config.pipeline.indexOf("stopWordFilter") >= 0,
               suggest: !!(message.data.options && message.data.options.suggest) };
     postMessage({ type: READY });
