@@ -124,7 +124,10 @@ def typed(site: Path, queries: list[str | None]) -> list[tuple[str | None, str, 
                 page.wait_for_function("q => document.querySelector('input.md-search__input').value === q"
                                        " && /matching document|No matching/.test(document.querySelector("
                                        "'.md-search-result__meta').textContent)", arg=query, timeout=900_000)
-                page.wait_for_load_state("networkidle")
+                page.wait_for_load_state("networkidle")  # the last key's files: its results come after them
+                page.wait_for_function("q => document.querySelector('input.md-search__input').value === q"
+                                       " && /matching document|No matching/.test(document.querySelector("
+                                       "'.md-search-result__meta').textContent)", arg=query, timeout=900_000)
                 meta = page.locator(".md-search-result__meta").inner_text()
                 jump = page.locator(".cite-jump a")
                 if jump.count() and jump.is_visible():

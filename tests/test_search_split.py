@@ -173,6 +173,7 @@ def test_the_split_search_finds_what_materials_worker_finds_in_the_whole_index(s
     assert by_query.get("zzzz", {"items": []})["items"] == []
     if size == 1:  # what the site's own tests expect first: the section, the defined term's section
         assert by_query["89-b"]["items"][0][0]["location"] == "law/89-b/"
+        assert by_query["§ 89-b"]["items"][0][0]["location"] == "law/89-b/"
         assert any("<mark>overall</mark> <mark>length</mark>" in (i.get("text") or "")
                    for g in by_query["overall length"]["items"] for i in g)
 
