@@ -6,18 +6,31 @@ that file, ``split_search_index`` replaces it by
 
 - ``search/search_index.json``: Material's search configuration and no documents, with the list of
   shards under ``config.navlaw`` (Material's bundle still fetches this file and hands its ``config`` to
-  the search worker; it holds the first term of each term file);
+  the search worker): the first term of each term file, the wide prefixes that have a top file, and how
+  many names files each term length has;
 - ``search/terms/N.json``: lunr's inverted index, computed here as Material's worker computes it
   (Material's tokenizer, the pipeline of mkdocs.yml, lunr's BM25 with Material's ``b = 0``), cut into
   ranges of sorted terms of at most ``TERM_SHARD_BYTES``: each term with its index in lunr's term order
-  and, per field, the documents holding it and the weight lunr's field vector gives it there;
+  and, per field, the documents holding it and the weight lunr's field vector gives it there; a term
+  whose postings are over ``INLINE_BYTES`` has instead the number of its postings files;
+- ``search/postings/K-J.json``: the postings of term K (its index in lunr's order) cut by runs of
+  documents of about ``POSTING_BYTES`` (J from 0): no file grows with the number of documents holding
+  a word ("§": 0.55 MB of postings at 100 times the corpus, in 21 files);
+- ``search/top/NAME.json``: for each wide prefix, the candidates for the query of that one word
+  (compiler/site/search_top.py): a query of one short word fetches a bounded part of the index;
+- ``search/names/L-K.json``: the index's terms of length L (in UTF-16 code units) with the number of
+  their term file, in runs of at most ``TERM_SHARD_BYTES``: a fuzzy word looks its terms up among the
+  lengths it can have, a leading wildcard among the lengths at least its own, instead of fetching
+  every term file;
 - ``search/docs/N.json``: the documents (location, title, text, tags) of one page, N being the number
   of its first document (the one Material makes the others' parent);
 - ``assets/navlaw-search-worker.js``: the search worker (templates/site/search-worker.js), which the
   page runs in place of Material's (site/overrides/main.html). For a query it fetches only the term
-  ranges its words can expand to and the documents of the results it shows, and ranks them with
-  lunr itself (taken from Material's worker) over that part of the index: the order, scores and
-  highlighting are the ones Material's worker gives with the whole index.
+  ranges its words can expand to, the postings files of the large terms among them and the documents of
+  the results it shows (or a wide word's top file and those documents), and ranks them with lunr itself
+  (taken from Material's worker) over that part of the index: the order, scores and highlighting are
+  the ones Material's worker gives with the whole index (the worker says where it reads a query
+  otherwise, on purpose).
 
 The files are a function of the index Material wrote: the same site gives the same bytes.
 """

@@ -90,12 +90,14 @@ def top_files(index: dict[str, tuple[int, list[list[list[int]]]]], order: list[s
     """prefix -> the text of its ``search/top`` file, for each wide prefix. ``order``: the terms in lunr's
     (UTF-16) order; ``parent``: each document's page's first document."""
     keys = [_units(t) for t in order]
-    out = {}
+    out: dict[str, str] = {}
+    made: dict[tuple[int, int], str] = {}  # (first, end) in order -> the file ("law.c", "law.co", … share their terms)
     for prefix in wide_prefixes(index):
         lo = bisect_left(keys, prefix)
         hi = bisect_left(keys, prefix + "\uffff", lo)  # the terms that start with the prefix (no term holds U+FFFF)
-        terms = order[lo:hi]
-        out[_text(prefix)] = _top(index, terms, parent, len(index))
+        if (lo, hi) not in made:
+            made[lo, hi] = _top(index, order[lo:hi], parent, len(index))
+        out[_text(prefix)] = made[lo, hi]
     return out
 
 
