@@ -6,8 +6,9 @@ at 100x). For each corpus size N (benchmarks/make_corpus.py) the site is built o
 - the split: the manifest every page fetches, the largest file of each kind under search/ (term ranges,
   postings runs, top files of wide prefixes, pages' documents) and of assets/citations/, and, in chromium
   (Playwright), what a page fetched on its load (all its files, and the search's and citations' among
-  them) and the search and citations files it fetched while each query was typed into the search box key
-  by key, with the number of results: how many of each kind, the largest and their total;
+  them) and the search and citations files it fetched for each query filled into the search box (or,
+  with --typed, typed key by key), with the number of results: how many of each kind, the largest and
+  their total;
 - citations: the one assets/citations.js every page loaded before (its data read back from the parts,
   written as it was), against the files of assets/citations/.
 
@@ -87,10 +88,23 @@ def _kind(site: Path, f: Path) -> str:
     return rel[1] if rel[0] == "search" and len(rel) > 2 else "citations" if rel[:2] == ("assets", "citations") else f.name
 
 
-def typed(site: Path, queries: list[str | None]) -> list[tuple[str | None, str, list[Path]]]:
-    """For each query typed into the search box of the home page: the result count shown, and the search
-    and citations files (search/, assets/citations/, the search workers) the page fetched from its load
-    until the results (for None, every file it fetched on its load alone)."""
+_COUNT_RESULTS = """(() => {  // counts the search worker's answers (RESULT messages), under main.html's wrapper
+  const Native = window.Worker;
+  window.__navlawResults = 0;
+  window.Worker = function (url, options) {
+    const worker = new Native(url, options);
+    worker.addEventListener("message", ev => { if (ev.data && ev.data.type === 3) window.__navlawResults++; });
+    return worker;
+  };
+  window.Worker.prototype = Native.prototype;
+})();"""
+
+
+def typed(site: Path, queries: list[str | None], typing: bool = False) -> list[tuple[str | None, str, list[Path]]]:
+    """For each query put into the search box of the home page (filled in at once, or ``typing`` key by
+    key): the result count shown, and the search and citations files (search/, assets/citations/, the
+    search workers) the page fetched from its load until the results (for None, every file it fetched on
+    its load alone)."""
     from playwright.sync_api import sync_playwright
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
@@ -113,6 +127,7 @@ def typed(site: Path, queries: list[str | None]) -> list[tuple[str | None, str, 
                 page = browser.new_page()  # a fresh page each time: nothing fetched by an earlier query
                 seen: list[str] = []
                 page.on("request", lambda r: seen.append(r.url))
+                page.add_init_script(_COUNT_RESULTS)
                 page.goto(server + "/")
                 page.wait_for_load_state("networkidle")
                 if query is None:
@@ -120,14 +135,18 @@ def typed(site: Path, queries: list[str | None]) -> list[tuple[str | None, str, 
                     page.close()
                     continue
                 page.keyboard.press("/")
-                page.keyboard.type(query, delay=80)
-                page.wait_for_function("q => document.querySelector('input.md-search__input').value === q"
-                                       " && /matching document|No matching/.test(document.querySelector("
-                                       "'.md-search-result__meta').textContent)", arg=query, timeout=900_000)
-                page.wait_for_load_state("networkidle")  # the last key's files: its results come after them
-                page.wait_for_function("q => document.querySelector('input.md-search__input').value === q"
-                                       " && /matching document|No matching/.test(document.querySelector("
-                                       "'.md-search-result__meta').textContent)", arg=query, timeout=900_000)
+                if typing:  # key by key: how many prefixes are searched before the next key depends on the machine
+                    page.keyboard.type(query, delay=80)
+                    page.wait_for_function("q => document.querySelector('input.md-search__input').value === q"
+                                           " && /matching document|No matching/.test(document.querySelector("
+                                           "'.md-search-result__meta').textContent)", arg=query, timeout=900_000)
+                    page.wait_for_load_state("networkidle")
+                else:  # filled in at once: one query, its files, until the worker's answer to it
+                    page.fill("input.md-search__input", query)
+                    page.wait_for_function("window.__navlawResults > 0 && /matching document|No matching/.test("
+                                           "document.querySelector('.md-search-result__meta').textContent)",
+                                           timeout=900_000)
+                    page.wait_for_load_state("networkidle")
                 meta = page.locator(".md-search-result__meta").inner_text()
                 jump = page.locator(".cite-jump a")
                 if jump.count() and jump.is_visible():
@@ -145,6 +164,8 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[10, 100])
     ap.add_argument("--queries", nargs="+", default=QUERIES)
     ap.add_argument("--built", nargs="+", default=[], metavar="N=SITE", help="measure sites built already")
+    ap.add_argument("--typed", action="store_true", help="type each query key by key (every prefix searched, "
+                    "as many as the machine's speed allows) instead of filling it in at once")
     args = ap.parse_args()
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     with tempfile.TemporaryDirectory() as tmp:
@@ -162,7 +183,7 @@ def main() -> None:
                 files = list((site / "assets" / "citations").iterdir() if kind == "citations" else (site / "search" / kind).iterdir())
                 big = max(files, key=lambda p: p.stat().st_size)
                 print(f"{n}x:   {kind}: {len(files)} files, largest {big.relative_to(site)} {big.stat().st_size / 1e3:.1f} kB")
-            for query, meta, found in typed(site, [None, *args.queries]):
+            for query, meta, found in typed(site, [None, *args.queries], args.typed):
                 sizes = [f.stat().st_size for f in found]
                 if query is None:
                     searchy = [f for f in found if _kind(site, f) in ("terms", "postings", "top", "docs", "citations")
@@ -174,7 +195,7 @@ def main() -> None:
                 for f in found:
                     kinds.setdefault(_kind(site, f), []).append(f.stat().st_size)
                 each = ", ".join(f"{k} {len(v)}" for k, v in sorted(kinds.items()))
-                print(f"{n}x:   typed {query!r} -> {meta!r}: {len(sizes)} files ({each}),"
+                print(f"{n}x:   {'typed' if args.typed else 'query'} {query!r} -> {meta!r}: {len(sizes)} files ({each}),"
                       f" largest {max(sizes) / 1e3:.1f} kB, total {sum(sizes) / 1e3:.1f} kB")
 
 
