@@ -216,14 +216,15 @@ def test_a_page_fetches_the_search_by_parts_whose_size_does_not_grow_with_the_co
     query fetches is within a fixed bound (a term range, a run of postings, a top file of the best pages,
     one page's documents) that is no larger at 4x; a query of one wide word ("p", "§", "s") fetches its top
     file and the listed pages' documents, no term range and no postings: within a bound that the size of
-    the corpus does not enter."""
+    the corpus does not enter; a fuzzy word fetches the term names of the lengths it can have and the
+    ranges of its terms, not every range."""
     load, typed, filled = {}, {}, {}
     for size, site in sites.items():
         with served(site) as server:
             load[size] = _fetched(site, server, browser, None)
             typed[size] = {q: _fetched(site, server, browser, q) for q in ("pilotage", "89-b", "p")}
             filled[size] = {q: _fetched(site, server, browser, q, typed=False)
-                            for q in ("pilotage", "89-b", "p", "§", "s", "pilotage fees")}
+                            for q in ("pilotage", "89-b", "p", "§", "s", "pilotage fees", "pilotge~1")}
     tops = {size: {p.name: p.stat().st_size for p in (site / "search" / "top").iterdir()} for size, site in sites.items()}
     assert tops[1] and max(tops[4].values()) <= 1.25 * max(tops[1].values()), tops
     for size, site in sites.items():  # a top file holds the best pages, never more
@@ -246,6 +247,11 @@ def test_a_page_fetches_the_search_by_parts_whose_size_does_not_grow_with_the_co
             kinds = {path.split("/")[2] for path, _ in filled[size][query] if path.startswith("/search/")}
             assert kinds == {"search_index.json", "top", "docs"}, (size, query, kinds)
         assert any(path.startswith("/search/postings/") for path, _ in filled[size]["pilotage fees"])
+        # a fuzzy word: the names of the lengths within its edit distance, then only its terms' ranges
+        fuzzy = [path for path, _ in filled[size]["pilotge~1"]]
+        assert {p.split("/")[3].split("-")[0] for p in fuzzy if p.startswith("/search/names/")} == {"6", "7", "8"}
+        ranges = [p for p in fuzzy if p.startswith("/search/terms/")]
+        assert 0 < len(ranges) < len(list((site / "search" / "terms").iterdir())) / 2, (size, ranges)
     # a wide word's bytes: the manifest, its top file and the listed pages' documents, a bound that the
     # size of the corpus does not enter (measured at 1x, held at 4x)
     wide_bound = TERM_SHARD_BYTES + 1.25 * max(tops[1].values()) + LISTED * docs_bound
