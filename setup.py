@@ -5,7 +5,7 @@ under the package's _data/ (compiler/resources.py finds them in either place).""
 import shutil
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_namespace_packages, setup
 from setuptools.command.build_py import build_py
 
 DATA = ("grammar", "site")
@@ -22,5 +22,9 @@ class BuildWithData(build_py):
                             ignore=shutil.ignore_patterns("docs", "__pycache__", "*.pyc"))
 
 
+# Every folder under compiler/ is a package of navlaw (the templates and schemas, which have no __init__.py,
+# as namespace packages carrying their package data): a list kept by hand once left a new package out.
+PACKAGES = [PACKAGE] + [f"{PACKAGE}.{name}" for name in find_namespace_packages(str(Path(__file__).parent / "compiler"), exclude=["*__pycache__*"])]
+
 # setuptools' own build directory (build/lib, build/bdist.*) is kept out of build/, navlaw's default output
-setup(cmdclass={"build_py": BuildWithData}, options={"build": {"build_base": ".setuptools-build"}})
+setup(packages=PACKAGES, cmdclass={"build_py": BuildWithData}, options={"build": {"build_base": ".setuptools-build"}})

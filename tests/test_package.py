@@ -66,6 +66,19 @@ def test_the_wheel_carries_the_grammars_templates_and_site_config_and_not_the_fe
     assert "navlaw_fees/py.typed" in zipfile.ZipFile(wheels[1]).namelist()
 
 
+def test_the_wheel_carries_every_file_of_the_compiler(wheels):
+    """Every module and data file under compiler/ is in the wheel as navlaw/...: a new package or a new
+    kind of template file needs no list kept by hand (one such list once left navlaw.frontend.formats out)."""
+    import zipfile
+
+    names = set(zipfile.ZipFile(wheels[0]).namelist())
+    files = {p.relative_to(ROOT / "compiler").as_posix() for p in (ROOT / "compiler").rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"}
+    assert len(files) > 100
+    missing = sorted(f for f in files if f"{PACKAGE}/{f}" not in names)
+    assert missing == [], f"files of compiler/ the wheel does not carry: {missing}"
+
+
 def _installed(tmp_path: Path, *steps: list[str]) -> Path:
     """A fresh virtual environment, and ``pip install`` of each step in turn."""
     python = _venv(tmp_path / "venv")
