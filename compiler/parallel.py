@@ -11,9 +11,11 @@ build reports, at the same point.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import pickle
-from typing import TYPE_CHECKING, Callable, Generic, TypeVar
+from typing import TYPE_CHECKING, Callable, Generic, Iterator, TypeVar
 
 if TYPE_CHECKING:  # imported where a process is started: a command that starts none needs neither
     import multiprocessing.connection
@@ -41,6 +43,18 @@ def can_fork() -> bool:
     return jobs() >= 2 and "fork" in multiprocessing.get_all_start_methods()
 
 
+@contextlib.contextmanager
+def forking() -> Iterator[None]:
+    """Around starting forked processes: what this process holds is frozen out of the garbage collector's
+    sight (``gc.freeze``), so that a forked process's collections do not walk everything it inherited,
+    writing to (and so copying) every page of it; after the fork, this process's collections see it again."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 class Later(Generic[T]):
     """``fn()``, being made in a forked process (or made already, here); ``result()`` waits for it."""
 
@@ -65,7 +79,8 @@ class Later(Generic[T]):
         self._read = read
         self._process = ctx.Process(target=_child, args=(self._fn, write), daemon=True)
         try:
-            self._process.start()
+            with forking():
+                self._process.start()
         finally:
             write.close()  # the child's end: the parent sees the end of the pipe when the child is gone
 

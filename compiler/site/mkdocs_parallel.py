@@ -31,6 +31,8 @@ from typing import Any, Callable, Iterator
 
 from mkdocs.plugins import event_priority
 
+from navlaw.parallel import forking
+
 # Pages to convert before two rounds of forked workers pay for themselves: a page costs MkDocs ~10-20 ms
 # to convert and render, a round of workers ~0.05-0.1 s to start and to send the pages back.
 PARALLEL_AT = 400
@@ -114,7 +116,9 @@ def _in_workers(work: list[tuple[Any, tuple[Any, ...]]], fn: Callable[[tuple[int
     _WORK = work
     results: list[Any] = []
     try:
-        with multiprocessing.get_context("fork").Pool(n) as pool:
+        with forking():
+            pool = multiprocessing.get_context("fork").Pool(n)
+        with pool:
             for got, records in pool.imap(fn, ranges):
                 for name, level, message in records:
                     logging.getLogger(name).log(level, "%s", message)
