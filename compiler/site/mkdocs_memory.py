@@ -68,8 +68,10 @@ def memory_files(config: Any, docs: dict[str, str]) -> Any:
         files.append(f)
     set_exclusions(files, config)
     for a, b in conflicting:  # as get_files: a README beside an index in one directory
-        if b.inclusion.is_included():
-            if a.inclusion.is_included():
+        a_in: Any = a.inclusion
+        b_in: Any = b.inclusion
+        if b_in.is_included():
+            if a_in.is_included():
                 log.warning(f"Excluding '{a.src_uri}' from the site because it conflicts with '{b.src_uri}'.")
             with contextlib.suppress(ValueError):
                 files.remove(a)
@@ -88,9 +90,9 @@ def docs_in_memory(docs: dict[str, str] | None) -> Iterator[None]:
         return
     from mkdocs.commands import build as mkdocs_build
 
-    real = mkdocs_build.get_files
-    mkdocs_build.get_files = lambda config: memory_files(config, docs)
+    real = getattr(mkdocs_build, "get_files")  # imported there by name from mkdocs.structure.files
+    setattr(mkdocs_build, "get_files", lambda config: memory_files(config, docs))
     try:
         yield
     finally:
-        mkdocs_build.get_files = real
+        setattr(mkdocs_build, "get_files", real)
