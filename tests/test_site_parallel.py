@@ -26,6 +26,9 @@ def corpus(tmp_path: Path) -> Path:
     return root
 
 
+SHARED_DATA_FILES: list[int] = []  # per rendering round: the data files its workers wrote
+
+
 @pytest.fixture
 def rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     """The rounds of workers started: (which, pages)."""
@@ -34,12 +37,15 @@ def rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
 
     def spy(work, fn, n):  # type: ignore[no-untyped-def]
         seen.append((fn.__name__, len(work)))
+        if fn is mkdocs_parallel._render_range:
+            SHARED_DATA_FILES.append(len(mkdocs_parallel._STATIC))
         return real(work, fn, n)
 
     monkeypatch.setattr(mkdocs_parallel, "_in_workers", spy)
     monkeypatch.setattr(mkdocs_parallel, "PARALLEL_AT", 1)
     monkeypatch.setattr(build_module, "WORTH_AT", 1)  # the data files and OUT's files made beside the build too
     parallel.MADE.clear()
+    SHARED_DATA_FILES.clear()
     return seen
 
 
@@ -48,6 +54,10 @@ def test_the_site_built_on_two_cores_is_the_site_built_on_one(tmp_path, corpus, 
     assert build(tmp_path, corpus, "build", "--no-cache") == 0
     assert rounds == [("_convert_range", 257), ("_render_range", 257)]
     assert parallel.MADE == [("data files", "forked"), ("outputs", "forked")]
+    # the site's files that are not pages (api/, akn/, assets), held in memory, written by the rendering
+    # round's workers
+    data = [p for p in (tmp_path / "build" / "site-docs").rglob("*") if p.is_file() and p.suffix != ".md"]
+    assert SHARED_DATA_FILES == [len(data)] and len(data) > 400
     monkeypatch.setenv("NAVLAW_JOBS", "1")
     assert build(tmp_path, corpus, "serial", "--no-cache") == 0
     assert len(rounds) == 2  # none the second time

@@ -40,6 +40,7 @@ SLICES = 8  # slices per worker
 _WORK: list[tuple[Any, tuple[Any, ...]]] = []  # what the forked workers do (inherited, not pickled)
 _REAL: dict[str, Callable[..., None]] = {}
 _SEARCH: list[Any] = []
+_STATIC: list[Any] = []  # the data files the rendering round's workers write, a share each
 
 
 def jobs() -> int:
@@ -93,10 +94,14 @@ def _convert_range(bounds: tuple[int, int]) -> tuple[list[dict[str, Any]], list[
 
 
 def _render_range(bounds: tuple[int, int]) -> tuple[list[tuple[bool, list[Any]]], list[tuple[str, int, str]]]:
-    """Worker: render and write the pages of the slice; each page's search entries."""
+    """Worker: render and write the pages of the slice, and the slice's share of the data files held in
+    memory; each page's search entries."""
     out: list[tuple[bool, list[Any]]] = []
     index = _SEARCH[0].search_index if _SEARCH else None
     with _captured() as capture:
+        share = len(_STATIC) * bounds[0] // len(_WORK), len(_STATIC) * bounds[1] // len(_WORK)
+        for file in _STATIC[share[0]:share[1]]:
+            file.copy_file()
         for page, args in _WORK[bounds[0]:bounds[1]]:
             done = _will_work(page, args[4])
             before = len(index.entries) if index is not None else 0
@@ -135,6 +140,7 @@ class Parallel:
         self.search, self.keeper = search, keeper
         self.convert: list[tuple[Any, tuple[Any, ...]]] = []
         self.render: list[tuple[Any, tuple[Any, ...]]] = []
+        self.static: list[Any] = []  # data files for the rendering round's workers to write
         self.jobs = jobs()
         self.parallel = False  # whether this build's pages went to workers
 
@@ -168,7 +174,27 @@ class Parallel:
                 changed["links_to_anchors"] = {by_uri[uri]: v for uri, v in links.items()}
             for k, v in changed.items():
                 setattr(page, k, v)
+        self._defer_static(files, config)
         return env
+
+    def _defer_static(self, files: Any, config: Any) -> None:
+        """MkDocs' copy of the static files, next, leaves the data files held in memory (compiler/site/
+        mkdocs_memory.py: thousands of JSON and XML files) to the rendering round's workers, a share each,
+        unless a page or a theme template is written where one goes (then the order of writing matters)."""
+        from mkdocs.structure.files import InclusionLevel
+
+        taken = ({f.dest_uri for f in files.documentation_pages()} | set(config.theme.static_templates)
+                 | set(config.extra_templates) | {"sitemap.xml.gz"})
+
+        def copy_static_files(dirty: bool = False, *, inclusion: Callable[..., bool] = InclusionLevel.is_included) -> None:
+            for file in files:
+                if file.is_documentation_page() or not inclusion(file.inclusion):
+                    continue
+                if file._content is not None and not dirty and file.dest_uri not in taken:
+                    self.static.append(file)
+                else:
+                    file.copy_file(dirty)
+        files.copy_static_files = copy_static_files
 
     @event_priority(110)  # before the keeper and the search plugin use what the pages gave
     def on_post_build(self, *, config: Any) -> None:
@@ -177,15 +203,23 @@ class Parallel:
             for page, args in work:
                 _REAL["build"](page, *args)
             return
+        if not work:  # no pages to share the data files with
+            for file in self.static:
+                file.copy_file()
+            return
         _SEARCH[:] = [self.search]
+        _STATIC[:], self.static = self.static, []
         try:
             results = _in_workers(work, _render_range, min(self.jobs, len(work)))
         except OSError:  # no processes to be had: the same pages, here (a page a worker wrote is written again)
+            for file in _STATIC:
+                file.copy_file()
             for page, args in work:
                 _REAL["build"](page, *args)
             return
         finally:
             _SEARCH.clear()
+            _STATIC.clear()
         for (page, _), (done, entries) in zip(work, results):
             if not done:
                 continue
