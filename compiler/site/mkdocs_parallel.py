@@ -14,7 +14,9 @@ then made by forked workers, on contiguous slices of the pages (a few per worker
    pages, so the navigation, the anchor check and the next round see what one process would;
 2. rendering, when MkDocs fires ``on_post_build`` (this plugin first): each worker, forked after the
    first round, renders and writes its pages and sends back each page's search entries, which the
-   parent puts in the search index in page order (as one process appends them).
+   parent puts in the search index in page order (as one process appends them). The site's data files
+   held in memory (compiler/site/mkdocs_memory.py), which MkDocs would copy one by one between the
+   rounds, are written by these workers too, a share each.
 
 Warnings the workers log are logged again by the parent, in page order, so ``--strict`` sees them. With
 ``NAVLAW_JOBS=1``, fewer than ``PARALLEL_AT`` pages to convert, or no ``fork``, the calls are made in
