@@ -191,7 +191,7 @@ def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | No
     key = cache.key("site-pages", "last") if cache is not None and cache.enabled else ""
     memo = Memo(cache.get("site-pages", key) if key and cache is not None else None)
     changes = dated_changes(result)  # made here first: both processes use them
-    data = later("data files", lambda: data_files(result), len(result.timeline.sections()) >= WORTH_AT)
+    data = later("data files", lambda: data_files(result), len(result.timeline.sections()) >= WORTH_AT, cache)
     out = pages(result.corpus, result.timeline, result.tariffs, result.diagnostics, changes,
                 on or dt.date.today(), memo, result.law.references)
     if key and cache is not None:
@@ -225,7 +225,7 @@ def publish_all(options: Options, files: MutableMapping[str, str], module: dict[
 
     def write(staged: dict[Path, Path]) -> None:
         writing = later("outputs", lambda: write_files(staged[out], files, out if out.is_dir() else None, known),
-                        site is not None and len(files) >= 4 * WORTH_AT)  # written while the site is built
+                        site is not None and len(files) >= 4 * WORTH_AT, cache)  # written while the site is built
         write_files(staged[module_dir], module)
         write_marker(staged[module_dir], list(module))
         carry_over(module_dir, staged[module_dir], MODULE_KEEPS)  # `pip install -e` metadata stays installed

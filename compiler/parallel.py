@@ -15,11 +15,14 @@ import contextlib
 import gc
 import os
 import pickle
-from typing import TYPE_CHECKING, Callable, Generic, Iterator, TypeVar
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, TypeVar
 
 if TYPE_CHECKING:  # imported where a process is started: a command that starts none needs neither
     import multiprocessing.connection
     import multiprocessing.process
+
+    from navlaw.cache import BuildCache
 
 T = TypeVar("T")
 
@@ -58,8 +61,8 @@ def forking() -> Iterator[None]:
 class Later(Generic[T]):
     """``fn()``, being made in a forked process (or made already, here); ``result()`` waits for it."""
 
-    def __init__(self, name: str, fn: Callable[[], T], worth: bool = True) -> None:
-        self.name, self._fn = name, fn
+    def __init__(self, name: str, fn: Callable[[], T], worth: bool = True, cache: BuildCache | None = None) -> None:
+        self.name, self._fn, self._cache = name, fn, cache
         self._process: multiprocessing.process.BaseProcess | None = None
         self._done = False
         self._value: T | None = None
@@ -77,7 +80,7 @@ class Later(Generic[T]):
         ctx = multiprocessing.get_context("fork")
         read, write = ctx.Pipe(duplex=False)
         self._read = read
-        self._process = ctx.Process(target=_child, args=(self._fn, write), daemon=True)
+        self._process = ctx.Process(target=_child, args=(self._fn, write, self._cache), daemon=True)
         try:
             with forking():
                 self._process.start()
@@ -100,7 +103,9 @@ class Later(Generic[T]):
                 self._read.close()
                 self._process.join()
             if data[:1] == b"+" and self._process.exitcode == 0:
-                self._value = pickle.loads(data[1:])  # from the child this process forked, through its own pipe
+                # from the child this process forked, through its own pipe
+                self._value, news = pickle.loads(data[1:])
+                _take_cache_news(self._cache, news)
                 self._done = True
                 MADE.append((self.name, "forked"))
             else:  # it failed there: made here, where its error (if it has one) is raised as one process raises it
@@ -108,16 +113,45 @@ class Later(Generic[T]):
         return self._value  # type: ignore[return-value]
 
 
-def _child(fn: Callable[[], object], write: multiprocessing.connection.Connection) -> None:
+def _child(fn: Callable[[], object], write: multiprocessing.connection.Connection, cache: BuildCache | None) -> None:
     try:
-        data = b"+" + pickle.dumps(fn(), protocol=pickle.HIGHEST_PROTOCOL)
+        before = _cache_state(cache)
+        value = fn()
+        data = b"+" + pickle.dumps((value, _cache_news(cache, before)), protocol=pickle.HIGHEST_PROTOCOL)
     except BaseException:  # told to the parent, which makes the work again and reports its error
         data = b"-"
     write.send_bytes(data)
     write.close()
 
 
-def later(name: str, fn: Callable[[], T], worth: bool = True) -> Later[T]:
+# What the work did to the build's cache in the child is the build's too: the entries it used or stored
+# (else the build's prune would drop them as unused), its counts and its warnings.
+_CacheState = tuple[set[Any], Counter[str], int]
+
+
+def _cache_state(cache: BuildCache | None) -> _CacheState | None:
+    return None if cache is None else (set(cache._used), Counter(cache.stats), len(cache.warnings))
+
+
+_CacheNews = tuple[set[Any], Counter[str], list[str]]
+
+
+def _cache_news(cache: BuildCache | None, before: _CacheState | None) -> _CacheNews | None:
+    if cache is None or before is None:
+        return None
+    used, stats, warned = before
+    return cache._used - used, cache.stats - stats, cache.warnings[warned:]
+
+
+def _take_cache_news(cache: BuildCache | None, news: _CacheNews | None) -> None:
+    if cache is not None and news is not None:
+        cache._used |= news[0]
+        cache.stats.update(news[1])
+        cache.warnings.extend(news[2])
+
+
+def later(name: str, fn: Callable[[], T], worth: bool = True, cache: BuildCache | None = None) -> Later[T]:
     """``fn()`` made in a forked process while the caller goes on (``worth``: whether the work is large
-    enough to pay for a process; ``NAVLAW_JOBS=1``: made here, now)."""
-    return Later(name, fn, worth)
+    enough to pay for a process; ``NAVLAW_JOBS=1``: made here, now). What ``fn`` does to ``cache`` (the
+    entries it uses or stores, its counts and warnings) is brought back with its result."""
+    return Later(name, fn, worth, cache)
