@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, MutableMapping
 
 from navlaw.cache import BuildCache, FileState, files_digest, tree_files, tree_stamp
 from navlaw.diagnostics import Diagnostics, Severity, print_errors, shown_from  # noqa: F401  (navlaw.build's, as before)
+from navlaw.parallel import WORTH_AT, later
 from navlaw.outputs import MODULE_KEEPS, OWN, carry_over, changed_while_read, output_dirs, write_files  # noqa: F401
 from navlaw.publish import OutputError, check_paths, publish, write_marker
 from navlaw.stages import STAGES  # noqa: F401  (navlaw.build.STAGES, as before)
@@ -189,13 +190,16 @@ def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | No
 
     key = cache.key("site-pages", "last") if cache is not None and cache.enabled else ""
     memo = Memo(cache.get("site-pages", key) if key and cache is not None else None)
-    out = pages(result.corpus, result.timeline, result.tariffs, result.diagnostics, dated_changes(result),
+    changes = dated_changes(result)  # made here first: both processes use them
+    data = later("data files", lambda: data_files(result), len(result.timeline.sections()) >= WORTH_AT, cache)
+    out = pages(result.corpus, result.timeline, result.tariffs, result.diagnostics, changes,
                 on or dt.date.today(), memo, result.law.references)
     if key and cache is not None:
         cache.put("site-pages", key, memo.new)
         cache.stats["page reused"] += memo.hits
         cache.stats["page made"] += len(memo.new) - memo.hits
-    out.update(data_files(result))
+    out.update(made := data.result())  # its Akoma Ntoso files are OUT/akn/'s too (Result.akn, a cached property):
+    result.__dict__.setdefault("akn", {k[4:]: v for k, v in made.items() if k.startswith("akn/")})
     return out
 
 
@@ -220,16 +224,18 @@ def publish_all(options: Options, files: MutableMapping[str, str], module: dict[
     known = cache.get("outputs", key) if key and cache is not None else None
 
     def write(staged: dict[Path, Path]) -> None:
-        written = write_files(staged[out], files, out if out.is_dir() else None, known)
+        writing = later("outputs", lambda: write_files(staged[out], files, out if out.is_dir() else None, known),
+                        site is not None and len(files) >= 4 * WORTH_AT, cache)  # written while the site is built
         write_files(staged[module_dir], module)
         write_marker(staged[module_dir], list(module))
         carry_over(module_dir, staged[module_dir], MODULE_KEEPS)  # `pip install -e` metadata stays installed
-        if key and cache is not None:
-            cache.put("outputs", key, written)
         report = None
         if site is not None:
             from navlaw.site.mkdocs_build import build_site
             report = build_site(site, staged[out] / "site", out / "site", cache, options.site_url)
+        written = writing.result()
+        if key and cache is not None:
+            cache.put("outputs", key, written)
         reports.append(report)
         write_marker(staged[out], os.listdir(staged[out]))  # before what is carried over: navlaw's own
         (kept if kept is not None else []).extend(carry_over(out, staged[out]))

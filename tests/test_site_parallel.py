@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import navlaw.build as build_module
+from navlaw import parallel
 from navlaw.site import mkdocs_parallel
 
 from .test_incremental import AMENDED_2027, RATE_2027, amend, build, tree_bytes
@@ -24,6 +26,9 @@ def corpus(tmp_path: Path) -> Path:
     return root
 
 
+SHARED_DATA_FILES: list[int] = []  # per rendering round: the data files its workers wrote
+
+
 @pytest.fixture
 def rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     """The rounds of workers started: (which, pages)."""
@@ -32,10 +37,15 @@ def rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
 
     def spy(work, fn, n):  # type: ignore[no-untyped-def]
         seen.append((fn.__name__, len(work)))
+        if fn is mkdocs_parallel._render_range:
+            SHARED_DATA_FILES.append(len(mkdocs_parallel._STATIC))
         return real(work, fn, n)
 
     monkeypatch.setattr(mkdocs_parallel, "_in_workers", spy)
     monkeypatch.setattr(mkdocs_parallel, "PARALLEL_AT", 1)
+    monkeypatch.setattr(build_module, "WORTH_AT", 1)  # the data files and OUT's files made beside the build too
+    parallel.MADE.clear()
+    SHARED_DATA_FILES.clear()
     return seen
 
 
@@ -43,10 +53,18 @@ def test_the_site_built_on_two_cores_is_the_site_built_on_one(tmp_path, corpus, 
     monkeypatch.setenv("NAVLAW_JOBS", "2")
     assert build(tmp_path, corpus, "build", "--no-cache") == 0
     assert rounds == [("_convert_range", 257), ("_render_range", 257)]
+    assert parallel.MADE == [("data files", "forked"), ("outputs", "forked")]
+    # the site's files that are not pages (api/, akn/, assets), held in memory, written by the rendering
+    # round's workers
+    data = [p for p in (tmp_path / "build" / "site-docs").rglob("*") if p.is_file() and p.suffix != ".md"]
+    assert SHARED_DATA_FILES == [len(data)] and len(data) > 400
     monkeypatch.setenv("NAVLAW_JOBS", "1")
     assert build(tmp_path, corpus, "serial", "--no-cache") == 0
     assert len(rounds) == 2  # none the second time
+    assert parallel.MADE[2:] == [("data files", "here"), ("outputs", "here")]
     assert tree_bytes(tmp_path / "build") == tree_bytes(tmp_path / "serial")
+    assert tree_bytes(tmp_path / "build-fees") == tree_bytes(tmp_path / "serial-fees")
+    assert len(list((tmp_path / "build" / "akn").rglob("*.xml"))) > 200  # OUT's own, written by the other process
     assert sum(p.stat().st_size for p in (tmp_path / "build" / "site" / "search" / "terms").iterdir()) > 100_000
 
 
@@ -60,6 +78,7 @@ def test_an_incremental_build_on_two_cores_is_a_clean_build(tmp_path, corpus, ro
     assert build(tmp_path, corpus) == 0
     assert "site: 4 of 257 pages rendered, the rest kept from the last build" in capsys.readouterr().out
     assert [r for r, _ in rounds] == ["_convert_range", "_render_range"] * 2
+    assert parallel.MADE == [("data files", "forked"), ("outputs", "forked")] * 2
     monkeypatch.setenv("NAVLAW_JOBS", "1")
     assert build(tmp_path, corpus, "clean", "--no-cache") == 0
     assert tree_bytes(tmp_path / "build") == tree_bytes(tmp_path / "clean")
@@ -88,3 +107,84 @@ def test_no_processes_to_be_had_builds_the_same_site_here(tmp_path, corpus, monk
     monkeypatch.setenv("NAVLAW_JOBS", "1")
     assert build(tmp_path, corpus, "serial", "--no-cache") == 0
     assert tree_bytes(tmp_path / "build") == tree_bytes(tmp_path / "serial")
+
+
+def test_an_unchanged_rebuild_after_outputs_written_by_another_process_links_them(tmp_path, corpus, rounds,
+                                                                                  monkeypatch, capsys):
+    """What the process that wrote OUT's files recorded of them (for the next build) comes back to the build:
+    a rebuild with a changed page keeps OUT's unchanged files as links to the last build's."""
+    monkeypatch.setenv("NAVLAW_JOBS", "2")
+    assert build(tmp_path, corpus) == 0
+    def inode(name: str) -> int:
+        return (tmp_path / "build" / name).stat().st_ino
+
+    before = {name: inode(name) for name in ("tree/nav-law.consolidated.txt.json", "tariffs.json")}
+    # the cache entries the other process stored (each document's tree JSON) are the build's: not pruned
+    trees = sorted((tmp_path / ".build-cache" / "tree-json").glob("*.sealed"))
+    assert len(trees) == 5
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0
+    assert parallel.MADE.count(("outputs", "forked")) == 2
+    assert inode("tree/nav-law.consolidated.txt.json") == before["tree/nav-law.consolidated.txt.json"]  # linked
+    assert inode("tariffs.json") != before["tariffs.json"]  # changed: written afresh
+    after = set((tmp_path / ".build-cache" / "tree-json").glob("*.sealed"))
+    assert len(after) == 5 and len(after & set(trees)) == 4  # the unchanged documents' kept, the amended one's new
+
+
+def test_work_that_fails_in_the_forked_process_is_made_again_here(monkeypatch):
+    """A child that fails (an exception, or killed) is no error of its own: the work is made here, where its
+    error, if it has one, is raised as one process raises it."""
+    import os
+
+    monkeypatch.setenv("NAVLAW_JOBS", "2")
+    parent = os.getpid()
+    calls: list[int] = []
+
+    def work() -> int:
+        calls.append(os.getpid())
+        if os.getpid() != parent:
+            raise ValueError("only in the child")
+        return 42
+
+    parallel.MADE.clear()
+    assert parallel.later("failing", work).result() == 42
+    assert calls == [parent] and parallel.MADE == [("failing", "here")]  # the child's call is its own
+
+    def bad() -> int:
+        raise ValueError("everywhere")
+
+    with pytest.raises(ValueError, match="everywhere"):
+        parallel.later("bad", bad).result()
+    assert parallel.later("fine", lambda: {"a": [1, 2]}).result() == {"a": [1, 2]}
+    assert parallel.MADE[-1] == ("fine", "forked")
+    monkeypatch.setenv("NAVLAW_JOBS", "1")
+    made = parallel.later("serial", lambda: calls.append(-1))
+    assert calls[-1] == -1 and parallel.MADE[-1] == ("serial", "here")  # made at once, in this process
+    made.result()
+    assert calls.count(-1) == 1
+
+
+def test_pages_from_memory_are_the_files_mkdocs_finds_on_disk_in_its_order(tmp_path):
+    """MkDocs' files made from memory (compiler/site/mkdocs_memory.py) come in the order, with the
+    inclusion, that MkDocs gives the same files found on disk: the navigation, the pages' previous/next
+    links and the search index follow that order."""
+    from mkdocs.commands.build import get_files
+    from mkdocs.config import load_config
+
+    from navlaw.site.mkdocs_memory import memory_files
+
+    docs = {name: f"# {name}\n" for name in (
+        "index.md", "b.md", "a/index.md", "a/z.md", "a/b/c.md", "a/README.md", "a_b.md", "A.md", "z/y/x.md",
+        "z/index.md", "data/1.json", "data/10.json", "data/2.json", ".hidden.md", "a/b/index.md", "law/index.md",
+        "law/89-b.md", "law/89.md", "assets/x.css")}
+    (tmp_path / "docs").mkdir()
+    for name, text in docs.items():
+        (tmp_path / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "docs" / name).write_text(text, encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nnot_in_nav: |\n  /law/*.md\n", encoding="utf-8")
+    cfg = load_config(str(tmp_path / "mkdocs.yml"), site_dir=str(tmp_path / "site"))
+    on_disk = [(f.src_uri, f.inclusion, f.dest_uri) for f in get_files(cfg)]
+    in_memory = memory_files(cfg, docs)
+    assert [(f.src_uri, f.inclusion, f.dest_uri) for f in in_memory] == on_disk
+    assert len(on_disk) == len(docs) - 1  # README.md gives way to the index beside it
+    assert [f.content_string for f in in_memory] == [docs[f.src_uri] for f in in_memory]

@@ -30,7 +30,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, AbstractSet
 
 from navlaw.export import akn_path
 from navlaw.model.nodes import Formula, Node, Provision, Section, Table, Text, other_code, section_of
@@ -124,7 +124,7 @@ def sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> 
 class _Writer:
     """One section as in force on one day, as an ``<akomaNtoso>`` element."""
 
-    def __init__(self, work: Work, known: set[str], sections: dict[str, Work]):
+    def __init__(self, work: Work, known: AbstractSet[str], sections: dict[str, Work]):
         self.work, self.known, self.sections = work, known, sections
         self.tables = 0
         self.here = ""  # the eId of the element being written: tables and text boxes are numbered under it
@@ -321,7 +321,7 @@ class Export:
         root = ET.Element("akomaNtoso", xmlns=NS)
         act = sub(root, "act", name="section", contains="originalVersion" if len(versions) <= 1 else "singleVersion")
         meta = sub(act, "meta")
-        writer = _Writer(work, set(self.works), self.works)
+        writer = _Writer(work, self.works.keys(), self.works)  # a view: a set of every section per file grew as n²
         body = sub(act, "body")
         writer.body(comp.section, body)
         self._identification(meta, work, day, comp.sources[0][1].hard_start if comp.sources else True,

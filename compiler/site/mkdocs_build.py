@@ -94,17 +94,19 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     """Build the site from ``files`` (docs path -> text) into ``out`` (which must not exist yet).
     With a cache and the ``previous`` site this build replaces, render only what changed."""
     config = _config_files()
-    digests = {name: digest(text) for name, text in files.items()}
-    shape = _shape(config, digests) + digest("site_url", site_url)
     pages = sum(1 for n in files if n.endswith(".md"))
     if cache is None or not cache.enabled or not (cache.own_dir("site-src") and cache.own_dir(SPARE)):
-        work = out.parent / f".{out.name}.src"
+        work = out.parent / f".{out.name}.src"  # the configuration only: MkDocs reads the pages from memory
         try:
-            _sync(work, config, files, set(files), full=True)
-            _mkdocs(work, out, dirty=False, state=None, rendered=set(), site_url=site_url)
+            _sync(work, config, {}, set(), full=True)
+            (work / "docs").mkdir()
+            _mkdocs(work, out, dirty=False, state=None, rendered=set(), site_url=site_url, docs=files)
         finally:
             shutil.rmtree(work, ignore_errors=True)
         return SiteReport("full", pages, pages)
+
+    digests = {name: digest(text) for name, text in files.items()}
+    shape = _shape(config, digests) + digest("site_url", site_url)
 
     assert cache.root is not None
     work = cache.root / "site-src"
@@ -400,11 +402,14 @@ class _Keeper:
 
 
 def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _State] | None,
-            rendered: set[str], site_url: str = "", changed: set[str] | None = None) -> None:
+            rendered: set[str], site_url: str = "", changed: set[str] | None = None,
+            docs: dict[str, str] | None = None) -> None:
+    """MkDocs over ``work`` (its docs/, or ``docs`` held in memory: compiler/site/mkdocs_memory.py) into ``out``."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
 
+    from navlaw.site.mkdocs_memory import docs_in_memory
     from navlaw.site.mkdocs_parallel import parallel_loops
     from navlaw.site.search_index import split_search_index
 
@@ -428,7 +433,7 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
                 cfg.theme.static_templates.difference_update({"404.html", "sitemap.xml"})
             cfg.plugins["navlaw-keeper"] = keeper  # type: ignore[assignment]  # not a BasePlugin: see above
         try:
-            with parallel_loops(cfg, keeper):  # the pages on the machine's cores (compiler/site/mkdocs_parallel.py)
+            with parallel_loops(cfg, keeper), docs_in_memory(docs):  # the pages on the machine's cores
                 build(cfg, dirty=dirty)
         except Abort as exc:
             collect.messages.append(str(exc))

@@ -14,7 +14,9 @@ then made by forked workers, on contiguous slices of the pages (a few per worker
    pages, so the navigation, the anchor check and the next round see what one process would;
 2. rendering, when MkDocs fires ``on_post_build`` (this plugin first): each worker, forked after the
    first round, renders and writes its pages and sends back each page's search entries, which the
-   parent puts in the search index in page order (as one process appends them).
+   parent puts in the search index in page order (as one process appends them). The site's data files
+   held in memory (compiler/site/mkdocs_memory.py), which MkDocs would copy one by one between the
+   rounds, are written by these workers too, a share each.
 
 Warnings the workers log are logged again by the parent, in page order, so ``--strict`` sees them. With
 ``NAVLAW_JOBS=1``, fewer than ``PARALLEL_AT`` pages to convert, or no ``fork``, the calls are made in
@@ -31,6 +33,8 @@ from typing import Any, Callable, Iterator
 
 from mkdocs.plugins import event_priority
 
+from navlaw.parallel import forking
+
 # Pages to convert before two rounds of forked workers pay for themselves: a page costs MkDocs ~10-20 ms
 # to convert and render, a round of workers ~0.05-0.1 s to start and to send the pages back.
 PARALLEL_AT = 400
@@ -38,6 +42,7 @@ SLICES = 8  # slices per worker
 _WORK: list[tuple[Any, tuple[Any, ...]]] = []  # what the forked workers do (inherited, not pickled)
 _REAL: dict[str, Callable[..., None]] = {}
 _SEARCH: list[Any] = []
+_STATIC: list[Any] = []  # the data files the rendering round's workers write, a share each
 
 
 def jobs() -> int:
@@ -91,10 +96,14 @@ def _convert_range(bounds: tuple[int, int]) -> tuple[list[dict[str, Any]], list[
 
 
 def _render_range(bounds: tuple[int, int]) -> tuple[list[tuple[bool, list[Any]]], list[tuple[str, int, str]]]:
-    """Worker: render and write the pages of the slice; each page's search entries."""
+    """Worker: render and write the pages of the slice, and the slice's share of the data files held in
+    memory; each page's search entries."""
     out: list[tuple[bool, list[Any]]] = []
     index = _SEARCH[0].search_index if _SEARCH else None
     with _captured() as capture:
+        share = len(_STATIC) * bounds[0] // len(_WORK), len(_STATIC) * bounds[1] // len(_WORK)
+        for file in _STATIC[share[0]:share[1]]:
+            file.copy_file()
         for page, args in _WORK[bounds[0]:bounds[1]]:
             done = _will_work(page, args[4])
             before = len(index.entries) if index is not None else 0
@@ -114,7 +123,9 @@ def _in_workers(work: list[tuple[Any, tuple[Any, ...]]], fn: Callable[[tuple[int
     _WORK = work
     results: list[Any] = []
     try:
-        with multiprocessing.get_context("fork").Pool(n) as pool:
+        with forking():
+            pool = multiprocessing.get_context("fork").Pool(n)
+        with pool:
             for got, records in pool.imap(fn, ranges):
                 for name, level, message in records:
                     logging.getLogger(name).log(level, "%s", message)
@@ -131,6 +142,7 @@ class Parallel:
         self.search, self.keeper = search, keeper
         self.convert: list[tuple[Any, tuple[Any, ...]]] = []
         self.render: list[tuple[Any, tuple[Any, ...]]] = []
+        self.static: list[Any] = []  # data files for the rendering round's workers to write
         self.jobs = jobs()
         self.parallel = False  # whether this build's pages went to workers
 
@@ -164,7 +176,27 @@ class Parallel:
                 changed["links_to_anchors"] = {by_uri[uri]: v for uri, v in links.items()}
             for k, v in changed.items():
                 setattr(page, k, v)
+        self._defer_static(files, config)
         return env
+
+    def _defer_static(self, files: Any, config: Any) -> None:
+        """MkDocs' copy of the static files, next, leaves the data files held in memory (compiler/site/
+        mkdocs_memory.py: thousands of JSON and XML files) to the rendering round's workers, a share each,
+        unless a page or a theme template is written where one goes (then the order of writing matters)."""
+        from mkdocs.structure.files import InclusionLevel
+
+        taken = ({f.dest_uri for f in files.documentation_pages()} | set(config.theme.static_templates)
+                 | set(config.extra_templates) | {"sitemap.xml.gz"})
+
+        def copy_static_files(dirty: bool = False, *, inclusion: Callable[..., bool] = InclusionLevel.is_included) -> None:
+            for file in files:
+                if file.is_documentation_page() or not inclusion(file.inclusion):
+                    continue
+                if file._content is not None and not dirty and file.dest_uri not in taken:
+                    self.static.append(file)
+                else:
+                    file.copy_file(dirty)
+        files.copy_static_files = copy_static_files
 
     @event_priority(110)  # before the keeper and the search plugin use what the pages gave
     def on_post_build(self, *, config: Any) -> None:
@@ -173,15 +205,23 @@ class Parallel:
             for page, args in work:
                 _REAL["build"](page, *args)
             return
+        if not work:  # no pages to share the data files with
+            for file in self.static:
+                file.copy_file()
+            return
         _SEARCH[:] = [self.search]
+        _STATIC[:], self.static = self.static, []
         try:
             results = _in_workers(work, _render_range, min(self.jobs, len(work)))
         except OSError:  # no processes to be had: the same pages, here (a page a worker wrote is written again)
+            for file in _STATIC:
+                file.copy_file()
             for page, args in work:
                 _REAL["build"](page, *args)
             return
         finally:
             _SEARCH.clear()
+            _STATIC.clear()
         for (page, _), (done, entries) in zip(work, results):
             if not done:
                 continue

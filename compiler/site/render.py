@@ -15,6 +15,7 @@ from typing import Callable
 
 from navlaw import escape as esc
 from navlaw.cache import digest
+from navlaw.parallel import forking
 from navlaw.model.codes import NO_LAW
 from navlaw.model.nodes import (Formula, Node, Provision, Section, Table, Text, citation, lineage, other_code,
                                 section_name, section_of)
@@ -181,7 +182,9 @@ def render_all(makes: list[Callable[[], str]]) -> list[str]:
     ranges = [(len(makes) * i // n, len(makes) * (i + 1) // n) for i in range(n)]
     _MAKES = makes
     try:
-        with multiprocessing.get_context("fork").Pool(n) as pool:
+        with forking():
+            pool = multiprocessing.get_context("fork").Pool(n)
+        with pool:
             parts = pool.map(_render_range, ranges)
     except OSError:  # no processes to be had: the same pages, here
         return [make() for make in makes]
