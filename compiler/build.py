@@ -62,6 +62,7 @@ class Result:
     law: Law
     tariffs: list[AnyTariff]
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
+    cache: BuildCache | None = field(default=None, compare=False, repr=False)  # the build's: akn's memo
 
     @property
     def corpus(self) -> Corpus:
@@ -93,8 +94,11 @@ class Result:
 
     @cached_property
     def akn(self) -> dict[str, str]:
-        """Every section's Akoma Ntoso: made once per build, written twice (OUT/akn/ and the site's akn/)."""
-        return self.export.files()
+        """Every section's Akoma Ntoso: made once per build (a file whose inputs did not change: kept from the
+        last, compiler/export/akn_memo.py), written twice (OUT/akn/ and the site's akn/)."""
+        from navlaw.export.akn_memo import akn_files
+
+        return akn_files(self.export, self.cache)
 
 
 # ---- the stages --------------------------------------------------------------------------------------
@@ -127,7 +131,7 @@ def tariffs(law: Law, cache: BuildCache | None = None) -> Result:
     found, findings = tariffs_and_lint(law.corpus, law.timeline, cache)
     diagnostics.extend(findings)
     diagnostics.extend(references.lint(law.corpus, list(law.references), set(law.timeline.sections())))
-    return Result(law, found, diagnostics)
+    return Result(law, found, diagnostics, cache)
 
 
 def read_law(corpus_dir: str, cache: BuildCache | None = None, relative: bool = False) -> Law:

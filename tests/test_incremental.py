@@ -277,3 +277,63 @@ def test_a_one_word_edit_in_one_section_of_the_large_document_renders_that_secti
     assert "site: 1 of 257 pages rendered, the rest kept from the last build" in out
     assert "thorough and practical knowledge" in (tmp_path / "build" / "site" / "law" / "12" / "index.html").read_text()
     same_as_clean_build(tmp_path, corpus)
+
+
+def test_a_one_word_edit_makes_the_akoma_ntoso_of_that_section_only(tmp_path, corpus, capsys, monkeypatch):
+    """Issue 32: each section's Akoma Ntoso is kept under its inputs (the law less its place in the file):
+    after a one-word edit of § 12 only § 12's file is made again, and every file is a clean build's."""
+    from navlaw.export.akn import Export
+
+    made: list[str] = []
+    real = Export.document
+
+    def counted(self: Export, section: str, day: object) -> str:
+        made.append(section)
+        return real(self, section, day)  # type: ignore[arg-type]
+    monkeypatch.setattr(Export, "document", counted)
+    assert build(tmp_path, corpus) == 0
+    everything = len(made)
+    assert everything > 200  # every section on every date its text changes
+    path = corpus / "nav-law.consolidated.txt"
+    text = path.read_text(encoding="utf-8")
+    old = "who shall have a practical knowledge of the construction"
+    path.write_text(text.replace(old, "who shall have a thorough knowledge of the construction"), encoding="utf-8")
+    made.clear()
+    assert build(tmp_path, corpus) == 0
+    assert made == ["12"]
+    assert "thorough knowledge" in (tmp_path / "build" / "akn" / "12").joinpath(
+        next(p.name for p in (tmp_path / "build" / "akn" / "12").iterdir())).read_text(encoding="utf-8")
+    made.clear()
+    amend(corpus, RATE_2027, AMENDED_2027)  # an amendment of § 89-b: its files from that date on, no other
+    assert build(tmp_path, corpus) == 0
+    assert made and set(made) == {"89-b"} and len(made) < everything // 20
+    capsys.readouterr()
+    same_as_clean_build(tmp_path, corpus)
+    assert len(made) > everything  # the clean build (--no-cache) made every file
+
+
+def test_the_akoma_ntoso_memo_keys_on_what_a_file_shows(corpus):
+    """A file's key changes with the section's law and with the works its references link to, and not with
+    where the section is in its file."""
+    import dataclasses
+
+    from navlaw.build import read_law
+    from navlaw.export.akn import Export
+
+    law = read_law(str(corpus), relative=True)
+    export = Export(law.corpus, law.timeline)
+    day = export.dates("12")[0]
+    key, works = export.inputs("12", day), export.works_key()
+    section = law.timeline.section_on("12", day).section
+    assert section is not None and section.line > 1
+    moved = dataclasses.replace(section, line=section.line + 7, column=section.column + 1)
+    law.timeline.__dict__["_composed"][("12", day)] = dataclasses.replace(law.timeline.section_on("12", day),
+                                                                           section=moved)
+    assert export.inputs("12", day) == key  # moved in its file: the same file
+    reworded = dataclasses.replace(moved, heading=(moved.heading or "") + " (reworded)")
+    law.timeline.__dict__["_composed"][("12", day)] = dataclasses.replace(law.timeline.section_on("12", day),
+                                                                           section=reworded)
+    assert export.inputs("12", day) != key
+    other = next(s for s in export.works if s != "12")
+    export.works[other] = dataclasses.replace(export.works[other], code="other")
+    assert export.works_key() != works  # a reference to it links elsewhere now
