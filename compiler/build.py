@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, MutableMapping
 from navlaw.cache import BuildCache, FileState, files_digest, tree_files, tree_stamp
 from navlaw.diagnostics import Diagnostics, Severity, print_errors, shown_from  # noqa: F401  (navlaw.build's, as before)
 from navlaw.outputs import MODULE_KEEPS, OWN, carry_over, changed_while_read, output_dirs, write_files  # noqa: F401
+from navlaw.outputs import keep_dirs, write_out
 from navlaw.publish import OutputError, check_paths, publish, write_marker
 from navlaw.stages import STAGES  # noqa: F401  (navlaw.build.STAGES, as before)
 
@@ -224,7 +225,7 @@ def publish_all(options: Options, files: MutableMapping[str, str], module: dict[
     known = cache.get("outputs", key) if key and cache is not None else None
 
     def write(staged: dict[Path, Path]) -> None:
-        written = write_files(staged[out], files, out if out.is_dir() else None, known)
+        written = write_out(staged[out], files, out if out.is_dir() else None, known, cache)
         write_files(staged[module_dir], module)
         write_marker(staged[module_dir], list(module))
         carry_over(module_dir, staged[module_dir], MODULE_KEEPS)  # `pip install -e` metadata stays installed
@@ -238,7 +239,9 @@ def publish_all(options: Options, files: MutableMapping[str, str], module: dict[
         write_marker(staged[out], os.listdir(staged[out]))  # before what is carried over: navlaw's own
         (kept if kept is not None else []).extend(carry_over(out, staged[out]))
 
-    def retired(old: dict[Path, Path]) -> None:  # the replaced site starts the next incremental build
+    def retired(old: dict[Path, Path]) -> None:  # the replaced site and OUT start the next incremental build
+        if cache is not None and cache.enabled and out in old:
+            keep_dirs(old[out], cache)
         if site is not None and cache is not None and cache.enabled and out in old:
             from navlaw.site.mkdocs_build import keep_spare
             keep_spare(old[out] / "site", cache)

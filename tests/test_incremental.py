@@ -337,3 +337,56 @@ def test_the_akoma_ntoso_memo_keys_on_what_a_file_shows(corpus):
     other = next(s for s in export.works if s != "12")
     export.works[other] = dataclasses.replace(export.works[other], code="other")
     assert export.works_key() != works  # a reference to it links elsewhere now
+
+
+def test_a_new_output_starts_from_the_directories_of_the_one_it_replaced_and_never_writes_through_them(tmp_path):
+    """OUT/akn/ and OUT/site-docs/ hold a directory per section: the replaced OUT's are kept in the cache
+    and the next build writes into them (no directory made or removed per section). What the spare holds
+    may be hard links to the output in use: replaced, never written through; what the build does not
+    write goes, as does a directory where a file goes now and a file where a directory goes."""
+    import os
+
+    from navlaw.cache import BuildCache
+    from navlaw.outputs import SPARE, keep_dirs, write_out
+
+    cache = BuildCache(tmp_path / "cache")
+    live, old, staged = tmp_path / "out", tmp_path / "old", tmp_path / "new"
+    (live / "akn" / "12").mkdir(parents=True)
+    (live / "akn" / "12" / "a.xml").write_text("in use", encoding="utf-8")
+    for name in ("akn/12", "akn/gone", "akn/was-a-dir/x", "site-docs"):
+        (old / name).mkdir(parents=True)
+    os.link(live / "akn" / "12" / "a.xml", old / "akn" / "12" / "a.xml")
+    (old / "akn" / "gone" / "b.xml").write_text("old", encoding="utf-8")
+    (old / "akn" / "was-a-dir" / "x" / "c.xml").write_text("old", encoding="utf-8")
+    (old / "site-docs" / "law").write_text("a file where a directory goes now", encoding="utf-8")
+    keep_dirs(old, cache)
+    assert not (old / "akn").exists() and (tmp_path / "cache" / SPARE / "akn" / "12" / "a.xml").is_file()
+    folder = (tmp_path / "cache" / SPARE / "akn" / "12").stat().st_ino
+    staged.mkdir()
+    files = {"akn/12/a.xml": "new text", "akn/was-a-dir": "now a file", "site-docs/law/12.md": "page"}
+    write_out(staged, files, live, None, cache)
+    assert (live / "akn" / "12" / "a.xml").read_text(encoding="utf-8") == "in use"  # not written through
+    assert {p.relative_to(staged).as_posix(): p.read_text(encoding="utf-8")
+            for p in staged.rglob("*") if p.is_file()} == files
+    assert (staged / "akn" / "12").stat().st_ino == folder  # the spare's directory, not made again
+    assert not (staged / "akn" / "gone").exists() and not (tmp_path / "cache" / SPARE / "akn").exists()
+
+
+def test_rebuilds_from_the_kept_directories_are_clean_builds(tmp_path, corpus, capsys):
+    """Edit after edit (the third build on starts from the directories the first one wrote), with and
+    without the site, the outputs are byte for byte a clean build's."""
+    from navlaw.build import cache_dir
+
+    assert build(tmp_path, corpus) == 0
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0
+    spare = cache_dir(str(tmp_path / "build")) / "out-spare"
+    assert (spare / "akn").is_dir() and (spare / "site-docs").is_dir()
+    amend(corpus, AMENDED_2027, RATE_2027)
+    assert build(tmp_path, corpus) == 0
+    same_as_clean_build(tmp_path, corpus)
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus, "build", "--no-site") == 0
+    assert not (tmp_path / "build" / "site-docs").exists()
+    assert build(tmp_path, corpus, "clean", "--no-cache", "--no-site") == 0
+    assert tree_bytes(tmp_path / "build") == tree_bytes(tmp_path / "clean")

@@ -32,7 +32,7 @@ def akn_files(export: Export, cache: BuildCache | None = None) -> dict[str, str]
     key = cache.key(STAGE, "last")
     old: dict[str, str] = cache.get(STAGE, key) or {}
     new: dict[str, str] = {}
-    works = export.works_key()
+    works = digest(export.works_key())  # once: the works of every section, hashed for each file it would be 2n²
     out: dict[str, str] = {}
     for sec in export.timeline.sections():
         for day in export.dates(sec):
