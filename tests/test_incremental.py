@@ -390,3 +390,22 @@ def test_rebuilds_from_the_kept_directories_are_clean_builds(tmp_path, corpus, c
     assert not (tmp_path / "build" / "site-docs").exists()
     assert build(tmp_path, corpus, "clean", "--no-cache", "--no-site") == 0
     assert tree_bytes(tmp_path / "build") == tree_bytes(tmp_path / "clean")
+
+
+def test_an_edit_of_a_section_reaches_the_pages_that_cite_it(tmp_path, corpus, capsys):
+    """§ 176(1) cites "section one hundred seventy-three of this article", a link to § 173's page. Renumber
+    § 173 in the consolidated document and § 176's page (not edited) loses the link, as a clean build's
+    does: the page memo keys on the anchors of the whole site, not only on the page's own law."""
+    assert build(tmp_path, corpus) == 0
+    page = tmp_path / "build" / "site-docs" / "law" / "176.md"
+    assert 'href="../173/#p-173">section one hundred seventy-three of this article</a>' in page.read_text(encoding="utf-8")
+    path = corpus / "nav-law.consolidated.txt"
+    text = path.read_text(encoding="utf-8")
+    old = next(line for line in text.splitlines() if line.endswith(" 173. Discharge of petroleum; prohibition."))
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, old.replace(" 173.", " 173-z.")), encoding="utf-8")
+    capsys.readouterr()
+    assert build(tmp_path, corpus) == 0
+    cited = page.read_text(encoding="utf-8")
+    assert "section one hundred seventy-three of this article" in cited and "../173/" not in cited
+    same_as_clean_build(tmp_path, corpus)
