@@ -9,7 +9,7 @@ import dataclasses
 from typing import Callable
 
 _POSITIONS = frozenset({"start", "end", "line", "column"})  # where a node is in its file: no page shows them
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_FIELDS: dict[type, tuple[str, ...] | None] = {}  # a type -> its fields less the positions (None: not a dataclass)
 
 
 def content(x: object) -> str:
@@ -21,9 +21,12 @@ def content(x: object) -> str:
 
 
 def _content(x: object, out: Callable[[str], object]) -> None:
-    names = _FIELDS.get(type(x))
-    if names is None and dataclasses.is_dataclass(x) and not isinstance(x, type):
-        names = _FIELDS[type(x)] = tuple(f.name for f in dataclasses.fields(x) if f.name not in _POSITIONS)
+    kind = type(x)
+    try:
+        names = _FIELDS[kind]  # asked once per type (is_dataclass is most of the time otherwise)
+    except KeyError:
+        names = _FIELDS[kind] = (tuple(f.name for f in dataclasses.fields(x) if f.name not in _POSITIONS)
+                                 if dataclasses.is_dataclass(x) and not isinstance(x, type) else None)
     if names is not None:
         out(type(x).__name__ + "(")
         for name in names:
