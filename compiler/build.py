@@ -15,7 +15,6 @@ Each stage is a typed call that can be run and printed alone: ``navlaw build --d
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import stat
 import sys
@@ -26,14 +25,16 @@ from typing import TYPE_CHECKING, Any, Callable, MutableMapping
 
 from navlaw.cache import BuildCache, FileState, files_digest, tree_files, tree_stamp
 from navlaw.diagnostics import Diagnostics, Severity, print_errors, shown_from  # noqa: F401  (navlaw.build's, as before)
+from navlaw.dumps import dump, stage_data, tariffs_json, tree_name  # noqa: F401  (navlaw.build's, as before)
 from navlaw.parallel import WORTH_AT, later
 from navlaw.outputs import MODULE_KEEPS, OWN, carry_over, changed_while_read, output_dirs, write_files  # noqa: F401
+from navlaw.outputs import keep_dirs, write_out
 from navlaw.publish import OutputError, check_paths, publish, write_marker
 from navlaw.stages import STAGES  # noqa: F401  (navlaw.build.STAGES, as before)
 
 if TYPE_CHECKING:  # the stages' modules are imported where they run: a build with nothing to do needs none
     from navlaw.export.akn import Export
-    from navlaw.frontend.corpus import Compiled, Corpus
+    from navlaw.frontend.corpus import Corpus
     from navlaw.law import Law
     from navlaw.model.tariffs import AnyTariff
     from navlaw.law.timeline import Timeline
@@ -63,6 +64,7 @@ class Result:
     law: Law
     tariffs: list[AnyTariff]
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
+    cache: BuildCache | None = field(default=None, compare=False, repr=False)  # the build's: akn's memo
 
     @property
     def corpus(self) -> Corpus:
@@ -94,8 +96,11 @@ class Result:
 
     @cached_property
     def akn(self) -> dict[str, str]:
-        """Every section's Akoma Ntoso: made once per build, written twice (OUT/akn/ and the site's akn/)."""
-        return self.export.files()
+        """Every section's Akoma Ntoso: made once per build (a file whose inputs did not change: kept from the
+        last, compiler/export/akn_memo.py), written twice (OUT/akn/ and the site's akn/)."""
+        from navlaw.export.akn_memo import akn_files
+
+        return akn_files(self.export, self.cache)
 
 
 # ---- the stages --------------------------------------------------------------------------------------
@@ -128,7 +133,7 @@ def tariffs(law: Law, cache: BuildCache | None = None) -> Result:
     found, findings = tariffs_and_lint(law.corpus, law.timeline, cache)
     diagnostics.extend(findings)
     diagnostics.extend(references.lint(law.corpus, list(law.references), set(law.timeline.sections())))
-    return Result(law, found, diagnostics)
+    return Result(law, found, diagnostics, cache)
 
 
 def read_law(corpus_dir: str, cache: BuildCache | None = None, relative: bool = False) -> Law:
@@ -224,7 +229,7 @@ def publish_all(options: Options, files: MutableMapping[str, str], module: dict[
     known = cache.get("outputs", key) if key and cache is not None else None
 
     def write(staged: dict[Path, Path]) -> None:
-        writing = later("outputs", lambda: write_files(staged[out], files, out if out.is_dir() else None, known),
+        writing = later("outputs", lambda: write_out(staged[out], files, out if out.is_dir() else None, known, cache),
                         site is not None and len(files) >= 4 * WORTH_AT, cache)  # written while the site is built
         write_files(staged[module_dir], module)
         write_marker(staged[module_dir], list(module))
@@ -240,7 +245,9 @@ def publish_all(options: Options, files: MutableMapping[str, str], module: dict[
         write_marker(staged[out], os.listdir(staged[out]))  # before what is carried over: navlaw's own
         (kept if kept is not None else []).extend(carry_over(out, staged[out]))
 
-    def retired(old: dict[Path, Path]) -> None:  # the replaced site starts the next incremental build
+    def retired(old: dict[Path, Path]) -> None:  # the replaced site and OUT start the next incremental build
+        if cache is not None and cache.enabled and out in old:
+            keep_dirs(old[out], cache)
         if site is not None and cache is not None and cache.enabled and out in old:
             from navlaw.site.mkdocs_build import keep_spare
             keep_spare(old[out] / "site", cache)
@@ -299,15 +306,16 @@ def _build(options: Options, progress: Callable[[str], None] | None = None) -> R
     step("front end: reading and parsing the corpus")
     corpus = frontend(options.corpus, cache, relative=True)
     if options.dump in ("manifest", "tree"):
-        return _dumped(options.dump, corpus=corpus)
+        return Report(0, dumped=dump(stage_data(options.dump, corpus=corpus)))
     step("timeline: versions and amending acts")
     the_law = law(corpus)
     if options.dump == "timeline":
-        return _dumped("timeline", timeline=the_law.timeline)
+        return Report(0, dumped=dump(stage_data("timeline", timeline=the_law.timeline)))
     step("tariffs: extraction, dates and lint")
     result = tariffs(the_law, cache)
     if options.dump in ("tariffs", "lint"):
-        return _dumped(options.dump, result=result)
+        return Report(0, dumped=dump(stage_data(options.dump, tariffs=result.tariffs,
+                                                              diagnostics=result.diagnostics)))
     if result.diagnostics.has_errors():
         return Report(1, error=f"not built: {summary(result.diagnostics)}; the previous output is unchanged",
                       diagnostics=result.diagnostics, warnings=cache.warnings)
@@ -404,34 +412,7 @@ def _record(run: _Run, corpus: Corpus, report: Report, head: str, tail: str) -> 
         report.warnings.append(f"the build cache could not be written ({exc.strerror or exc})")
 
 
-def _dumped(stage: str, corpus: Corpus | None = None, timeline: Timeline | None = None,
-            result: Result | None = None) -> Report:
-    """``--dump STAGE``: the stage's result as JSON."""
-    from navlaw.frontend.outline import document_json
-
-    if stage == "manifest" and corpus is not None:
-        data: Any = [{k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in vars(e).items()
-                      if k not in ("anchors", "fragments")} for e in corpus.manifest.entries]
-    elif stage == "tree" and corpus is not None:
-        data = {tree_name(corpus, c): document_json(c.document) for c in corpus.documents}
-    elif stage == "timeline" and timeline is not None:
-        data = {sec: [{"date": d.isoformat(), "sources": [{"id": pid, "file": Path(v.file).name, "note": v.note}
-                                                          for pid, v in timeline.section_on(sec, d).sources],
-                       "message": timeline.section_on(sec, d).message}
-                      for d in timeline.boundaries(sec)] for sec in timeline.sections()}
-    elif stage == "tariffs" and result is not None:
-        data = tariffs_json(result.tariffs)
-    else:
-        assert result is not None
-        data = [d.to_json() for d in result.diagnostics]
-    return Report(0, dumped=dump(data))
-
-
 # ---- helpers -----------------------------------------------------------------------------------------
-
-def dump(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False, default=str)
-
 
 def summary(diags: Diagnostics) -> str:
     counts = {s: sum(1 for d in diags if d.severity is s) for s in Severity}
@@ -443,25 +424,6 @@ def cache_dir(out: str) -> Path:
     """Where `navlaw build --out DIR` keeps its cache: beside DIR, as .DIR-cache/."""
     p = Path(out)
     return p.with_name(f".{p.name}-cache")
-
-
-def tree_name(corpus: Corpus, c: Compiled) -> str:
-    """A document's tree file: its path relative to the corpus (two files named alike in two folders
-    get two tree files)."""
-    path = Path(c.source.path)
-    if not path.is_absolute() and not path.exists():  # named relative to the manifest already
-        return path.as_posix()
-    try:
-        return path.resolve().relative_to(Path(corpus.root).resolve()).as_posix()
-    except ValueError:
-        return path.name
-
-
-def tariffs_json(tariffs: list[AnyTariff]) -> list[dict[str, Any]]:
-    """Stable and sorted: by route, series, start date (unresolved first), id."""
-    from navlaw.export.api import tariffs_list
-
-    return tariffs_list(tariffs)
 
 
 def changes_md(result: Result) -> str:

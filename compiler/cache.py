@@ -9,7 +9,12 @@
 - **last** — what the last build was made from (a digest of every file of the corpus) and what it
   wrote (digests of the output directories): a rebuild with nothing changed does nothing;
 - **site** — what the last MkDocs build was made from (each page's text, the search entries each page
-  gave), so the next build renders only the pages that changed (see compiler/site/mkdocs_build.py).
+  gave), so the next build renders only the pages that changed (see compiler/site/mkdocs_build.py);
+- **site-pages**, **akn-memo** — the law and history pages' Markdown and each section's Akoma Ntoso,
+  under a digest of what each shows (compiler/site/render.py's Memo, compiler/export/akn_memo.py);
+- **site-spare**, **out-spare** — the site and OUT's per-section directories that the last build
+  replaced, moved here to start the next build from (not sealed entries: directories of output files,
+  never loaded as code or unpickled; what a build keeps of them is checked against the output in use).
 
 Every key includes the compiler's own fingerprint (its source, grammars, templates, site config and
 the versions of the libraries that shape the output), so a changed navlaw never reuses an old result.

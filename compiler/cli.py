@@ -193,7 +193,7 @@ def cmd_tariffs(args: argparse.Namespace) -> int:
     if result is None:
         return EXIT_ERRORS
     corpus, tariffs = result.corpus, result.tariffs
-    from navlaw.build import tariffs_json
+    from navlaw.dumps import tariffs_json
     from navlaw.report.tariffs import tariff_text
     from navlaw.tariffs.routes import RouteTable
 

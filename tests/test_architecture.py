@@ -26,7 +26,7 @@ LAYERS = [
     {"navlaw.report"},
     {"navlaw.export"},  # Akoma Ntoso and the JSON API: the law and the reports as data
     {"navlaw.site"},
-    {"navlaw.build", "navlaw.outputs"},  # the pipeline and what it writes where
+    {"navlaw.build", "navlaw.outputs", "navlaw.dumps"},  # the pipeline and what it writes where
     {"navlaw.cli", "navlaw.__main__", "navlaw.progress", "navlaw.argtypes"},  # the command line and what it shows
 ]
 

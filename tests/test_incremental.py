@@ -277,3 +277,135 @@ def test_a_one_word_edit_in_one_section_of_the_large_document_renders_that_secti
     assert "site: 1 of 257 pages rendered, the rest kept from the last build" in out
     assert "thorough and practical knowledge" in (tmp_path / "build" / "site" / "law" / "12" / "index.html").read_text()
     same_as_clean_build(tmp_path, corpus)
+
+
+def test_a_one_word_edit_makes_the_akoma_ntoso_of_that_section_only(tmp_path, corpus, capsys, monkeypatch):
+    """Issue 32: each section's Akoma Ntoso is kept under its inputs (the law less its place in the file):
+    after a one-word edit of § 12 only § 12's file is made again, and every file is a clean build's."""
+    from navlaw.export.akn import Export
+
+    made: list[str] = []
+    real = Export.document
+
+    def counted(self: Export, section: str, day: object) -> str:
+        made.append(section)
+        return real(self, section, day)  # type: ignore[arg-type]
+    monkeypatch.setattr(Export, "document", counted)
+    assert build(tmp_path, corpus) == 0
+    everything = len(made)
+    assert everything > 200  # every section on every date its text changes
+    path = corpus / "nav-law.consolidated.txt"
+    text = path.read_text(encoding="utf-8")
+    old = "who shall have a practical knowledge of the construction"
+    path.write_text(text.replace(old, "who shall have a thorough knowledge of the construction"), encoding="utf-8")
+    made.clear()
+    assert build(tmp_path, corpus) == 0
+    assert made == ["12"]
+    assert "thorough knowledge" in (tmp_path / "build" / "akn" / "12").joinpath(
+        next(p.name for p in (tmp_path / "build" / "akn" / "12").iterdir())).read_text(encoding="utf-8")
+    made.clear()
+    amend(corpus, RATE_2027, AMENDED_2027)  # an amendment of § 89-b: its files from that date on, no other
+    assert build(tmp_path, corpus) == 0
+    assert made and set(made) == {"89-b"} and len(made) < everything // 20
+    capsys.readouterr()
+    same_as_clean_build(tmp_path, corpus)
+    assert len(made) > everything  # the clean build (--no-cache) made every file
+
+
+def test_the_akoma_ntoso_memo_keys_on_what_a_file_shows(corpus):
+    """A file's key changes with the section's law and with the works its references link to, and not with
+    where the section is in its file."""
+    import dataclasses
+
+    from navlaw.build import read_law
+    from navlaw.export.akn import Export
+
+    law = read_law(str(corpus), relative=True)
+    export = Export(law.corpus, law.timeline)
+    day = export.dates("12")[0]
+    key, works = export.inputs("12", day), export.works_key()
+    section = law.timeline.section_on("12", day).section
+    assert section is not None and section.line > 1
+    moved = dataclasses.replace(section, line=section.line + 7, column=section.column + 1)
+    law.timeline.__dict__["_composed"][("12", day)] = dataclasses.replace(law.timeline.section_on("12", day),
+                                                                           section=moved)
+    assert export.inputs("12", day) == key  # moved in its file: the same file
+    reworded = dataclasses.replace(moved, heading=(moved.heading or "") + " (reworded)")
+    law.timeline.__dict__["_composed"][("12", day)] = dataclasses.replace(law.timeline.section_on("12", day),
+                                                                           section=reworded)
+    assert export.inputs("12", day) != key
+    other = next(s for s in export.works if s != "12")
+    export.works[other] = dataclasses.replace(export.works[other], code="other")
+    assert export.works_key() != works  # a reference to it links elsewhere now
+
+
+def test_a_new_output_starts_from_the_directories_of_the_one_it_replaced_and_never_writes_through_them(tmp_path):
+    """OUT/akn/ and OUT/site-docs/ hold a directory per section: the replaced OUT's are kept in the cache
+    and the next build writes into them (no directory made or removed per section). What the spare holds
+    may be hard links to the output in use: replaced, never written through; what the build does not
+    write goes, as does a directory where a file goes now and a file where a directory goes."""
+    import os
+
+    from navlaw.cache import BuildCache
+    from navlaw.outputs import SPARE, keep_dirs, write_out
+
+    cache = BuildCache(tmp_path / "cache")
+    live, old, staged = tmp_path / "out", tmp_path / "old", tmp_path / "new"
+    (live / "akn" / "12").mkdir(parents=True)
+    (live / "akn" / "12" / "a.xml").write_text("in use", encoding="utf-8")
+    for name in ("akn/12", "akn/gone", "akn/was-a-dir/x", "site-docs"):
+        (old / name).mkdir(parents=True)
+    os.link(live / "akn" / "12" / "a.xml", old / "akn" / "12" / "a.xml")
+    (old / "akn" / "gone" / "b.xml").write_text("old", encoding="utf-8")
+    (old / "akn" / "was-a-dir" / "x" / "c.xml").write_text("old", encoding="utf-8")
+    (old / "site-docs" / "law").write_text("a file where a directory goes now", encoding="utf-8")
+    keep_dirs(old, cache)
+    assert not (old / "akn").exists() and (tmp_path / "cache" / SPARE / "akn" / "12" / "a.xml").is_file()
+    folder = (tmp_path / "cache" / SPARE / "akn" / "12").stat().st_ino
+    staged.mkdir()
+    files = {"akn/12/a.xml": "new text", "akn/was-a-dir": "now a file", "site-docs/law/12.md": "page"}
+    write_out(staged, files, live, None, cache)
+    assert (live / "akn" / "12" / "a.xml").read_text(encoding="utf-8") == "in use"  # not written through
+    assert {p.relative_to(staged).as_posix(): p.read_text(encoding="utf-8")
+            for p in staged.rglob("*") if p.is_file()} == files
+    assert (staged / "akn" / "12").stat().st_ino == folder  # the spare's directory, not made again
+    assert not (staged / "akn" / "gone").exists() and not (tmp_path / "cache" / SPARE / "akn").exists()
+
+
+def test_rebuilds_from_the_kept_directories_are_clean_builds(tmp_path, corpus, capsys):
+    """Edit after edit (the third build on starts from the directories the first one wrote), with and
+    without the site, the outputs are byte for byte a clean build's."""
+    from navlaw.build import cache_dir
+
+    assert build(tmp_path, corpus) == 0
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0
+    spare = cache_dir(str(tmp_path / "build")) / "out-spare"
+    assert (spare / "akn").is_dir() and (spare / "site-docs").is_dir()
+    amend(corpus, AMENDED_2027, RATE_2027)
+    assert build(tmp_path, corpus) == 0
+    same_as_clean_build(tmp_path, corpus)
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus, "build", "--no-site") == 0
+    assert not (tmp_path / "build" / "site-docs").exists()
+    assert build(tmp_path, corpus, "clean", "--no-cache", "--no-site") == 0
+    assert tree_bytes(tmp_path / "build") == tree_bytes(tmp_path / "clean")
+
+
+def test_an_edit_of_a_section_reaches_the_pages_that_cite_it(tmp_path, corpus, capsys):
+    """§ 176(1) cites "section one hundred seventy-three of this article", a link to § 173's page. Renumber
+    § 173 in the consolidated document and § 176's page (not edited) loses the link, as a clean build's
+    does: the page memo keys on the anchors of the whole site, not only on the page's own law."""
+    assert build(tmp_path, corpus) == 0
+    page = tmp_path / "build" / "site-docs" / "law" / "176.md"
+    assert 'href="../173/#p-173">section one hundred seventy-three of this article</a>' in page.read_text(encoding="utf-8")
+    path = corpus / "nav-law.consolidated.txt"
+    text = path.read_text(encoding="utf-8")
+    old = next(line for line in text.splitlines() if line.endswith(" 173. Discharge of petroleum; prohibition."))
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, old.replace(" 173.", " 173-z.")), encoding="utf-8")
+    capsys.readouterr()
+    assert build(tmp_path, corpus) == 0
+    cited = page.read_text(encoding="utf-8")
+    assert "section one hundred seventy-three of this article" in cited and "../173/" not in cited
+    same_as_clean_build(tmp_path, corpus)

@@ -33,11 +33,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, AbstractSet
 
 from navlaw.export import akn_path
+from navlaw.model.content import content
 from navlaw.model.nodes import Formula, Node, Provision, Section, Table, Text, other_code, section_of
 from navlaw.law.references import in_text
 
 if TYPE_CHECKING:
     from navlaw.frontend.corpus import Corpus
+    from navlaw.frontend.acts import Act, Instruction
     from navlaw.law.timeline import TextVersion, Timeline
 
 NS = "http://docs.oasis-open.org/legaldocml/ns/akn/3.0"
@@ -357,8 +359,7 @@ class Export:
             for n, (t, v, a) in enumerate(mods, 1):
                 src = self.source(v)
                 assert v.start is not None
-                ins = next((i for i in a.instructions if (i.target == t or i.renamed == t)
-                            and a.effective_of(i)[0] == v.start), None)
+                ins = _instruction(t, v, a)
                 mod = sub(analysis, "textualMod", eId=f"pmod_{n}",
                           type=MOD_TYPE.get(ins.action if ins else "amend", "substitution"))
                 where = f"~{'part_' + _num(ins.part) + '__' if ins and ins.part else ''}sec_{ins.number}" if ins else ""
@@ -389,6 +390,27 @@ class Export:
         _indent(root)
         return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
+    def inputs(self, section: str, day: dt.date) -> str:
+        """Everything ``document(section, day)`` reads but the works of all sections (``works_key``), as text:
+        the memo's key for that file (compiler/export/akn_memo.py). The section's law without its place in
+        the file (a one-word edit above it moves it, but changes nothing the file shows); each version's
+        dates, order, source and the instruction that made it. Kept beside ``document``: what it reads,
+        this says."""
+        comp = self.timeline.section_on(section, day)
+        versions = [(t, v.start, v.order, v.node is None, v.hard_start, self.source(v),
+                     _said(_instruction(t, v, self.acts[f])) if (f := self._rel(v.file.split("#")[0])) in self.acts
+                     else None)
+                    for t in self.targets.get(section, ()) for v in self.timeline.versions[t]
+                    if v.start is not None and v.start <= day]
+        repeal = [(v.start, self.source(v)) for v in self.timeline.versions.get(section, ())
+                  if v.node is None and v.start and v.start > day]
+        return repr((section, day, comp.sources[0][1].hard_start if comp.sources else True, versions, repeal[:1],
+                     content(comp.section)))
+
+    def works_key(self) -> str:
+        """The works of every section (a reference's link is the cited section's work)."""
+        return repr(sorted(self.works.items()))
+
     def _identification(self, meta: ET.Element, work: Work, day: dt.date, hard: bool, first: dt.date | None) -> None:
         ident = sub(meta, "identification", source="#navlaw")
         expr = work.expression(day)
@@ -414,6 +436,16 @@ class Export:
         sub(m, "FRBRuri", value=f"{expr}.akn")
         sub(m, "FRBRdate", date=day.isoformat(), name="navlaw export")
         sub(m, "FRBRauthor", href="#navlaw")
+
+
+def _instruction(t: str, v: TextVersion, a: Act) -> Instruction | None:
+    """The instruction of act ``a`` that made version ``v`` of provision ``t`` (None if none says so)."""
+    return next((i for i in a.instructions if (i.target == t or i.renamed == t) and a.effective_of(i)[0] == v.start),
+                None)
+
+
+def _said(i: Instruction | None) -> tuple[str, str, int] | None:
+    return (i.action, i.part, i.number) if i is not None else None
 
 
 INLINE = frozenset({"p", "num", "heading", "remark", "ref"})

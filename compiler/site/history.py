@@ -16,13 +16,14 @@ from typing import Callable, Sequence
 from jinja2 import Environment
 
 from navlaw import escape as esc
+from navlaw.model.content import content
 from navlaw.model.nodes import Provision, Section, Table, lineage, section_name
 from navlaw.frontend.newmatter import TOKEN
 from navlaw.law.redline import compare
 from navlaw.law.timeline import Composed, Timeline, TextVersion, short_name
 from navlaw.report.changes import Changes, cited, redline_html, report, under_its_date
 from navlaw.model.tariffs import AnyTariff
-from navlaw.site.render import Memo, Pages, _rel, cite_id, content, sec_name, named, render_node, section_slug
+from navlaw.site.render import Memo, Pages, _rel, cite_id, sec_name, named, render_node, section_slug
 
 # Up to this many versions of a section, its history page holds the redline between every two of
 # them (n·(n−1)/2); past it, each version against the one before and against the latest only, so a

@@ -25,6 +25,7 @@ from navlaw import escape as esc
 from navlaw.cache import jinja_bytecode
 from navlaw.diagnostics import Diagnostics
 from navlaw.frontend.corpus import Corpus
+from navlaw.model.content import content
 from navlaw.model.nodes import Article, Node, Part, Provision, Section, Text, section_of
 from navlaw.law.definitions import find as find_definitions
 from navlaw.law.references import Reference
@@ -38,7 +39,7 @@ from navlaw.site.findings import diagnostics_pages
 from navlaw.site.penalties import penalty_pages
 from navlaw.site.history import (act_insertions, older_parts, change_pages, history_page, known_notes, picker, section_histories,
                                     source_line)
-from navlaw.site.render import Memo, Pages, _rel, anchor, content, sec_name, rel_path, render_node, section_slug, tariff_link
+from navlaw.site.render import Memo, Pages, _rel, anchor, sec_name, rel_path, render_node, section_slug, tariff_link
 from navlaw.site.announced import pending, upcoming
 from navlaw.tariffs.complete import prove
 from navlaw.model.tariffs import AnyTariff, BracketSchedule

@@ -7,7 +7,6 @@ bracket notation as deleted matter, and where each page of the site lives.
 
 from __future__ import annotations
 
-import dataclasses
 import multiprocessing
 import os
 import re
@@ -127,39 +126,6 @@ class Memo:
         defs = [(d.term, d.scope, d.source, d.text) for d in P.definitions]
         self.context = digest(repr(sorted(P.anchors)), repr(sorted(P.section_page.items())), repr(defs),
                               repr(sorted(P.article_of.items())), repr(sorted(P.bracketed)))
-
-
-_POSITIONS = frozenset({"start", "end", "line", "column"})  # where a node is in its file: no page shows them
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def content(x: object) -> str:
-    """A node (or a value holding nodes) as ``repr`` shows it, less where it is in its file (offsets,
-    lines, columns): the page memo's key for the law a page shows. A one-word edit early in a large
-    document moves every node after it, and must not make every later section's page new (issue 32)."""
-    out: list[str] = []
-    _content(x, out.append)
-    return "".join(out)
-
-
-def _content(x: object, out: Callable[[str], object]) -> None:
-    names = _FIELDS.get(type(x))
-    if names is None and dataclasses.is_dataclass(x) and not isinstance(x, type):
-        names = _FIELDS[type(x)] = tuple(f.name for f in dataclasses.fields(x) if f.name not in _POSITIONS)
-    if names is not None:
-        out(type(x).__name__ + "(")
-        for name in names:
-            _content(getattr(x, name), out)
-            out(",")
-        out(")")
-    elif isinstance(x, (tuple, list)):
-        out("(")
-        for item in x:
-            _content(item, out)
-            out(",")
-        out(")")
-    else:
-        out(repr(x))
 
 
 _MAKES: list[Callable[[], str]] = []  # what the forked workers render (inherited, not pickled)
