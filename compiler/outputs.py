@@ -164,12 +164,16 @@ def _take_dirs(staged_out: Path, cache: BuildCache | None, files: MutableMapping
     if cache is None or cache.root is None or not cache.own_dir(SPARE):
         return present
     for name in RECYCLED:
-        src = cache.root / SPARE / name
-        if (not src.is_dir() or src.is_symlink() or os.path.lexists(staged_out / name)
-                or not any(f.startswith(name + "/") for f in files)):  # (--no-site: no site-docs/)
+        if not any(f.startswith(name + "/") for f in files):  # (--no-site: no site-docs/)
             continue
-        os.replace(src, staged_out / name)
-        for dirpath, dirs, names in os.walk(staged_out / name):  # links to directories are not followed
+        src, here = cache.root / SPARE / name, staged_out / name
+        if src.is_dir() and not src.is_symlink() and not os.path.lexists(here):
+            os.replace(src, here)
+        if not here.is_dir() or here.is_symlink():
+            continue
+        # what it holds now: the spare just moved in, or what an attempt that failed half-way (in a forked
+        # process, navlaw.parallel) moved in and wrote: all of it is written over or removed alike
+        for dirpath, dirs, names in os.walk(here):  # links to directories are not followed
             at = Path(dirpath).relative_to(staged_out).as_posix()
             present.update(f"{at}/{n}" for n in names)
             for d in [d for d in dirs if f"{at}/{d}" in files]:  # a directory where a file goes now

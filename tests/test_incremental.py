@@ -372,6 +372,25 @@ def test_a_new_output_starts_from_the_directories_of_the_one_it_replaced_and_nev
     assert not (staged / "akn" / "gone").exists() and not (tmp_path / "cache" / SPARE / "akn").exists()
 
 
+def test_writing_out_again_after_an_attempt_that_failed_half_way_leaves_nothing_stale(tmp_path):
+    """OUT is written in a forked process (navlaw.parallel) and, if that fails, written again here into the
+    same staging directory: what the failed attempt moved in from the spare is not taken for the build's
+    own, so a file of the old OUT that the build does not write does not stay."""
+    from navlaw.cache import BuildCache
+    from navlaw.outputs import _take_dirs, keep_dirs, write_out
+
+    cache = BuildCache(tmp_path / "cache")
+    old, staged = tmp_path / "old", tmp_path / "new"
+    (old / "akn" / "gone").mkdir(parents=True)
+    (old / "akn" / "gone" / "b.xml").write_text("old", encoding="utf-8")
+    keep_dirs(old, cache)
+    staged.mkdir()
+    files = {"akn/12/a.xml": "new text"}
+    assert _take_dirs(staged, cache, files) == {"akn/gone/b.xml"}  # the first attempt, stopped here
+    write_out(staged, files, None, None, cache)  # made again
+    assert {p.relative_to(staged).as_posix() for p in staged.rglob("*") if p.is_file()} == set(files)
+
+
 def test_rebuilds_from_the_kept_directories_are_clean_builds(tmp_path, corpus, capsys):
     """Edit after edit (the third build on starts from the directories the first one wrote), with and
     without the site, the outputs are byte for byte a clean build's."""
