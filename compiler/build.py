@@ -102,6 +102,15 @@ class Result:
 
         return akn_files(self.export, self.cache)
 
+    def akn_made(self) -> dict[str, str] | None:
+        """``akn`` if it was made already (asked for, or given), else None: asking never makes it."""
+        made: dict[str, str] | None = self.__dict__.get("akn")  # where the cached property keeps its value
+        return made
+
+    def give_akn(self, made: dict[str, str]) -> None:
+        """``akn`` as another process made it (navlaw.parallel), unless it was made here already."""
+        self.__dict__.setdefault("akn", made)
+
 
 # ---- the stages --------------------------------------------------------------------------------------
 
@@ -203,8 +212,8 @@ def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | No
         cache.put("site-pages", key, memo.new)
         cache.stats["page reused"] += memo.hits
         cache.stats["page made"] += len(memo.new) - memo.hits
-    out.update(made := data.result())  # its Akoma Ntoso files are OUT/akn/'s too (Result.akn, a cached property):
-    result.__dict__.setdefault("akn", {k[4:]: v for k, v in made.items() if k.startswith("akn/")})
+    out.update(made := data.result())  # its Akoma Ntoso files are OUT/akn/'s too
+    result.give_akn({k[4:]: v for k, v in made.items() if k.startswith("akn/")})
     return out
 
 

@@ -145,14 +145,10 @@ def put_tariffs(files: Files, tariffs: list[Any], dump: Callable[[Any], str]) ->
 
 def akn_later(result: Any, files: Files) -> None:
     """OUT/akn/: each section's Akoma Ntoso (``result``: the build's Result), made as it is written, or
-    taken from the site's when the site made them first (``Result.akn``, a cached property: asked only
-    whether it was made, never made here all at once)."""
+    taken from the site's when the site made them first (``Result.akn_made``: never made here all at once)."""
     from navlaw.export import akn_path
 
-    def made_before() -> dict[str, str] | None:
-        akn: dict[str, str] | None = result.__dict__.get("akn")  # a cached property keeps its value there
-        return akn
-
+    made_before: Callable[[], dict[str, str] | None] = result.akn_made
     before = made_before()
     if before is not None:
         files.update({f"akn/{k}": v for k, v in before.items()})
