@@ -97,6 +97,7 @@ def compile_source(src: SourceDocument, entry: Entry | None = None,
     check_invisible(nt, src.path, diags)
     assess(doc, src.text, entry, diags, src.encoding)
     check_tree(doc, diags)
+    nt.release_raw()  # the tree and the normalised text hold every character: the raw text is rebuilt when asked
     return doc
 
 
@@ -193,7 +194,8 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None,
             acts.append(parse_act(src, entry, diags, codes_held(manifest.entries, docs)))
             continue
         key = cache.key("document", src.path, src.sha256, repr(entry)) if cache is not None and cache.enabled else ""
-        docs.append(Compiled(src, _compile_cached(src, entry, diags, cache, key), entry, key))
+        doc = _compile_cached(src, entry, diags, cache, key)
+        docs.append(Compiled(src.released(doc.normal) if doc.normal is not None else src, doc, entry, key))
     if failures:
         raise NavlawError(failures)
     corpus = Corpus(root, manifest, docs, diags, acts, read)
