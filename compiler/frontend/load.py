@@ -33,6 +33,14 @@ class SourceDocument:
         """The raw text (decoded, otherwise untouched)."""
         return self.held if self.normal is None else self.normal.raw
 
+    def contains(self, needle: str) -> bool:
+        """Whether the raw text has ``needle`` (once released, searched a piece at a time, not made whole)."""
+        return needle in self.held if self.normal is None else self.normal.raw_contains(needle)
+
+    def starts(self, prefix: str) -> bool:
+        """Whether the raw text begins with ``prefix`` (made no longer than it)."""
+        return self.held.startswith(prefix) if self.normal is None else self.normal.raw_slice(0, len(prefix)) == prefix
+
     def released(self, normal: NormalText) -> SourceDocument:
         """This source without its text, when ``normal`` (made from it) has let its raw text go and
         rebuilds it; else this source as it is."""

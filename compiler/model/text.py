@@ -12,7 +12,7 @@ from array import array
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Callable, Literal, NamedTuple
+from typing import Callable, Iterator, Literal, NamedTuple
 
 
 class Edit(NamedTuple):
@@ -90,6 +90,7 @@ class Stage:
 
 
 _OLD_END = itemgetter(3)
+_PIECE = 1 << 16  # characters compared at a time when a raw text is let go
 
 
 class NormalText:
@@ -133,9 +134,13 @@ class NormalText:
     def release_raw(self) -> bool:
         """Let the raw text go, when ``text`` and the edits rebuild it exactly (checked: they always
         should; if not, it is kept and nothing changes). Whether it was let go."""
-        if self._raw is None:
+        raw = self._raw
+        if raw is None:
             return True
-        if not all(s.ordered() for s in self.stages) or self.denormalize() != self._raw:
+        if not all(s.ordered() for s in self.stages):
+            return False
+        # compared a piece at a time, made as raw_slice will make it: never a second whole text at once
+        if any(self._slice(0, a, min(a + _PIECE, len(raw))) != raw[a : a + _PIECE] for a in range(0, len(raw), _PIECE)):
             return False
         self._raw = None
         return True
@@ -148,6 +153,23 @@ class NormalText:
         if start >= end:
             return ""
         return self._slice(0, start, end)
+
+    def raw_pieces(self, size: int = 1 << 16) -> Iterator[str]:
+        """The raw text in consecutive pieces of ``size`` characters (the last may be shorter)."""
+        for a in range(0, self._raw_len, size):
+            yield self.raw_slice(a, a + size)
+
+    def raw_contains(self, needle: str) -> bool:
+        """Whether ``needle`` is in the raw text, found piece by piece once the raw text is let go."""
+        if self._raw is not None:
+            return needle in self._raw
+        keep = len(needle) - 1  # the end of a piece a match may start in
+        tail = ""
+        for piece in self.raw_pieces(max(1 << 16, 4 * len(needle))):
+            if needle in tail + piece:
+                return True
+            tail = piece[len(piece) - keep :] if keep else ""
+        return not needle
 
     def _slice(self, k: int, a: int, b: int) -> str:
         """``[a:b]`` of the text before the k-th stage that edits (after the last one: ``text``)."""
