@@ -19,7 +19,7 @@ from navlaw.model.nodes import Document
 from navlaw.frontend.normalize import ListNumbering
 from navlaw.model.text import NormalText
 from navlaw.frontend.assess import assess
-from navlaw.frontend import formats
+from navlaw.frontend import formats, heap
 from navlaw.frontend.formats import lbdc
 from navlaw.frontend.figures import check_figures
 from navlaw.frontend.invariants import check_tree
@@ -97,6 +97,7 @@ def compile_source(src: SourceDocument, entry: Entry | None = None,
     check_invisible(nt, src.path, diags)
     assess(doc, src.text, entry, diags, src.encoding)
     check_tree(doc, diags)
+    nt.release_raw()  # the tree and the normalised text hold every character: the raw text is rebuilt when asked
     return doc
 
 
@@ -175,7 +176,9 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None,
         raise NavlawError([Diagnostic(Severity.ERROR, "no such corpus directory", str(root), code="input",
                                       hint="run from the repository root or pass --corpus DIR")])
     manifest = load_manifest(root)
+    heap.map_large_blocks()
     read = {"manifest.toml": manifest.sha256}
+    unreturned = 0  # bytes of documents read since the heap's free memory was last given back
     diags = Diagnostics()
     docs: list[Compiled] = []
     acts: list[Act] = []
@@ -193,12 +196,23 @@ def compile_corpus(root: str | Path = "corpus", cache: BuildCache | None = None,
             acts.append(parse_act(src, entry, diags, codes_held(manifest.entries, docs)))
             continue
         key = cache.key("document", src.path, src.sha256, repr(entry)) if cache is not None and cache.enabled else ""
-        docs.append(Compiled(src, _compile_cached(src, entry, diags, cache, key), entry, key))
+        doc = _compile_cached(src, entry, diags, cache, key)
+        docs.append(Compiled(src.released(doc.normal) if doc.normal is not None else src, doc, entry, key))
+        unreturned += src.size
+        if unreturned >= _GIVE_BACK_EVERY:
+            del src
+            heap.give_back()
+            unreturned = 0
+    if unreturned:
+        heap.give_back()
     if failures:
         raise NavlawError(failures)
     corpus = Corpus(root, manifest, docs, diags, acts, read)
     _check_covers(corpus)
     return corpus
+
+
+_GIVE_BACK_EVERY = 4 << 20  # bytes of documents read between two returns of free memory (each walks the heap)
 
 
 def _compile_cached(src: SourceDocument, entry: Entry, diags: Diagnostics, cache: BuildCache | None,

@@ -6,23 +6,47 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from navlaw.diagnostics import Diagnostic, NavlawError, Severity
 from navlaw.frontend import formats
+from navlaw.model.text import NormalText
 
 
 @dataclass(frozen=True)
 class SourceDocument:
-    """A document as received: its raw text (decoded, otherwise untouched) and where it came from."""
+    """A document as received: its raw text (decoded, otherwise untouched) and where it came from.
+    Once compiled, a corpus keeps it ``released``: the text is rebuilt from the normalised text when asked,
+    not held beside it."""
 
     path: str  # as shown in diagnostics (relative to the corpus when loaded from one)
-    text: str
+    held: str  # the text, while held ("" once released: ``normal`` rebuilds it)
     sha256: str
     size: int
     encoding: str = "utf-8"  # "cp850": an LBDC file as LBDC sends it (byte 0xF5 is §)
     format: str = ""  # the input format it was read in (formats/); "" = not said: detected from the text
+    normal: NormalText | None = field(default=None, compare=False, repr=False)  # set when released
+
+    @property
+    def text(self) -> str:
+        """The raw text (decoded, otherwise untouched)."""
+        return self.held if self.normal is None else self.normal.raw
+
+    def contains(self, needle: str) -> bool:
+        """Whether the raw text has ``needle`` (once released, searched a piece at a time, not made whole)."""
+        return needle in self.held if self.normal is None else self.normal.raw_contains(needle)
+
+    def starts(self, prefix: str) -> bool:
+        """Whether the raw text begins with ``prefix`` (made no longer than it)."""
+        return self.held.startswith(prefix) if self.normal is None else self.normal.raw_slice(0, len(prefix)) == prefix
+
+    def released(self, normal: NormalText) -> SourceDocument:
+        """This source without its text, when ``normal`` (made from it) has let its raw text go and
+        rebuilds it; else this source as it is."""
+        if normal.raw_held or normal.raw_length != len(self.held):
+            return self
+        return replace(self, held="", normal=normal)
 
 
 def _fail(path: str, message: str, hint: str = "") -> NavlawError:

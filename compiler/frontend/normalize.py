@@ -41,6 +41,7 @@ def _substitute(text: str, matches: Iterable[re.Match[str]], repl: Callable[[re.
     edits: list[Edit] = []
     last = 0
     new_len = 0
+    olds: dict[str, str] = {}  # one string for each replaced text ("ｧ" a thousand times is one object, kept by every edit)
     for m in matches:
         new = repl(m)
         start = m.start()
@@ -49,6 +50,7 @@ def _substitute(text: str, matches: Iterable[re.Match[str]], repl: Callable[[re.
         old = text[start : m.end()]
         if new == old:
             continue
+        old = olds.setdefault(old, old)
         chunk = text[last:start]
         out.append(chunk)
         new_len += len(chunk)

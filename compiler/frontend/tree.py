@@ -8,6 +8,7 @@ text exactly. That is the lossless guarantee `Document.source_text()` and the te
 from __future__ import annotations
 
 import re
+import sys
 from typing import cast
 
 from navlaw.frontend import labels as L
@@ -402,7 +403,7 @@ class Builder(PublishedLayouts, Drawings):
         joined = " ".join([t for t in b.text if t]) if b.text else ""
         cite = citation(self.code, b.id) if cls is Section or cls is Provision else ""
         # positional: Node's fields in order (a third faster than keywords, on every node)
-        args = (b.id, b.label, b.heading, joined, b.start, b.end, line, col, cite, flags, children)
+        args = (b.id, sys.intern(b.label), b.heading, joined, b.start, b.end, line, col, cite, flags, children)
         if cls is Provision:
             return Provision(*args, str(b.extra.get("level", "")), str(b.extra.get("old_label", "")))
         if cls is Table:

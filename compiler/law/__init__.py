@@ -68,7 +68,7 @@ def versions_of(corpus: Corpus, diags: Diagnostics) -> tuple[Timeline, dict[str,
     from navlaw.law.timeline import Timeline, document_versions
 
     versions = document_versions(corpus)
-    if any(c.source.text.startswith("..SO DOC") or "\n..SO DOC" in c.source.text for c in corpus.documents):
+    if any(c.source.starts("..SO DOC") or c.source.contains("\n..SO DOC") for c in corpus.documents):
         from navlaw.law.updates import apply_updates  # LBDC update records: repeals, or said not applied
         apply_updates(corpus, versions, diags)
     timeline = Timeline(versions)

@@ -45,9 +45,9 @@ def updates_of(corpus: Corpus) -> list[Update]:
     """Every update record of the corpus's documents, in manifest order."""
     out: list[Update] = []
     for c in corpus.documents:
-        text = c.source.text
-        if "*" not in text or "..SO DOC" not in text:
+        if not (c.source.contains("..SO DOC") and c.source.contains("*")):  # searched without the whole text
             continue
+        text = c.source.text
         e = c.entry
         when, phrase = (e.effective, "the manifest's effective date") if e is not None and e.effective else (
             _named_date(Path(c.source.path).name))

@@ -13,7 +13,7 @@ from navlaw.model.text import NormalText
 
 # ---- nodes ----------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cell:
     text: str
     start: int  # normalized offsets of the cell text (stripped)
@@ -22,14 +22,14 @@ class Cell:
     column: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Row:
     cells: tuple[Cell, ...]
     line: int
     column: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Node:
     kind: ClassVar[str] = "node"
     id: str = ""
@@ -66,17 +66,17 @@ class Node:
         return "\n".join(parts)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Text(Node):
     kind: ClassVar[str] = "text"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Formula(Node):
     kind: ClassVar[str] = "formula"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Table(Node):
     kind: ClassVar[str] = "table"
     header: Row | None = None
@@ -84,29 +84,29 @@ class Table(Node):
     style: str = ""  # "tab", "pipe" or "leader"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Provision(Node):
     kind: ClassVar[str] = "provision"
     level: str = ""  # subdivision, paragraph, subparagraph, clause, subclause, item
     old_label: str = ""  # "[(b)] (c)": the label this provision had before the amendment
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Section(Node):
     kind: ClassVar[str] = "section"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Part(Node):
     kind: ClassVar[str] = "part"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Article(Node):
     kind: ClassVar[str] = "article"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Document(Node):
     kind: ClassVar[str] = "document"
     file: str = ""

@@ -100,7 +100,7 @@ class Ctx:
         assert nt is not None
         rs, re_ = nt.raw_offset(start), nt.raw_offset(end)
         line, col = nt.raw_linecol(start)
-        return Source(self.doc.file, rs, re_, line, col, nt.raw[rs:re_])
+        return Source(self.doc.file, rs, re_, line, col, nt.raw_slice(rs, re_))
 
     def amount(self, value: Decimal, start: int, end: int) -> Amount:
         return Amount(value, self.src(start, end))
