@@ -43,13 +43,13 @@ import os
 import re
 import shutil
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from navlaw import resources
 from navlaw.site import search_parallel
-from navlaw.site.search_top import dump as _dump, file_name, flat_postings as _postings, top_files
+from navlaw.site.search_top import dump as _dump, file_name, flat_postings as _postings, top_file, top_ranges
 
 TERM_SHARD_BYTES = 64_000  # a range of terms per file
 INLINE_BYTES = 2_000  # a term's postings up to this size are in its range's file; larger ones in postings/
@@ -253,22 +253,52 @@ def _term_entry(term: str, k: int, per_field: list[list[list[int]]], parent: lis
     return _dump([term, k, len(runs)]), [(f"{k}-{j}.json", _dump(run)) for j, run in enumerate(runs)]
 
 
-_Entries = tuple[list[list[list[list[int]]]], list[str], list[tuple[str, str]]]
+class _Weighed(Mapping[str, tuple[int, list[list[list[int]]]]]):
+    """The index of ``build_index`` made from ``term_counts``' counts a term at a time, as it is read."""
+
+    def __init__(self, counts: _Counts, parent: list[int], boosts: list[float], doc_boosts: list[float]) -> None:
+        self.counts, self.parent, self.boosts, self.doc_boosts = counts, parent, boosts, doc_boosts
+        self._made: dict[str, tuple[int, list[list[list[int]]]]] = {}
+
+    def __getitem__(self, term: str) -> tuple[int, list[list[list[int]]]]:
+        made = self._made.get(term)
+        if made is None:
+            k, per_field = self.counts[term]
+            made = self._made[term] = k, _weigh(per_field, len(self.parent), self.boosts, self.doc_boosts)
+        return made
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.counts)
+
+    def __len__(self) -> int:
+        return len(self.counts)
 
 
-def _entries_range(data: tuple[_Counts, list[str], list[int], list[float], list[float]],
-                   bounds: tuple[int, int]) -> _Entries:
-    """For the terms ``bounds`` of lunr's (sorted) order: their weighed postings, entries and postings files."""
-    counts, order, parent, boosts, doc_boosts = data
-    weighed, entries, postings = [], [], []
+def _entries_range(data: tuple[_Weighed, list[str]], bounds: tuple[int, int]) -> tuple[list[str], list[tuple[str, str]]]:
+    """For the terms ``bounds`` of lunr's (sorted) order: their entries and postings files."""
+    index, order = data
+    entries, postings = [], []
     for term in order[bounds[0]:bounds[1]]:
-        k, per_field = counts[term]
-        weights = _weigh(per_field, len(parent), boosts, doc_boosts)
-        entry, files = _term_entry(term, k, weights, parent)
-        weighed.append(weights)
+        k, weights = index[term]
+        entry, files = _term_entry(term, k, weights, index.parent)
         entries.append(entry)
         postings += files
-    return weighed, entries, postings
+    return entries, postings
+
+
+def _tops_range(data: tuple[_Weighed, list[str], list[tuple[int, int]]], bounds: tuple[int, int]) -> list[str]:
+    """The top files of the ranges of terms ``bounds`` of the wide prefixes' (compiler/site/search_top.py)."""
+    index, order, ranges = data
+    return [top_file(index, order, r, index.parent) for r in ranges[bounds[0]:bounds[1]]]
+
+
+def _tops(index: _Weighed, order: list[str], workers: int) -> dict[str, str]:
+    """prefix -> its top file, for each wide prefix."""
+    ranges = top_ranges(index.counts, order)
+    unique = list(dict.fromkeys(ranges.values()))
+    texts = [t for part in search_parallel.run("top", _tops_range, (index, order, unique), len(unique), workers) for t in part]
+    made = dict(zip(unique, texts))
+    return {prefix: made[r] for prefix, r in ranges.items()}
 
 
 def split_search_index(site: Path) -> None:
@@ -283,30 +313,27 @@ def split_search_index(site: Path) -> None:
     parent = [articles.setdefault(d["location"].split("#")[0], n) for n, d in enumerate(docs)]
     counts = term_counts(config, docs, workers)
     order = sorted(counts, key=_js_order)
-    weighed: list[list[list[list[int]]]] = []
+    index = _Weighed(counts, parent, *_boosts(config, docs))
     entries: list[str] = []
     postings: dict[str, str] = {}
-    for part in search_parallel.run("entries", _entries_range, (counts, order, parent, *_boosts(config, docs)),
-                                    len(order), workers):
-        weighed += part[0]
-        entries += part[1]
-        postings.update(part[2])
-    index: _Index = dict(zip(order, ((counts[t][0], w) for t, w in zip(order, weighed))))
-    del counts, weighed
+    for part in search_parallel.run("entries", _entries_range, (index, order), len(order), workers):
+        entries += part[0]
+        postings.update(part[1])
     term_firsts, terms = [], {}
     by_length: dict[int, list[str]] = {}  # a term's length in UTF-16 code units -> [term, its range], in order
+    at = 0
     for i, run in enumerate(_shards(entries, TERM_SHARD_BYTES)):
-        term_firsts.append(json.loads(run[0])[0])
+        term_firsts.append(order[at])
         terms[f"{i}.json"] = "[" + ",".join(run) + "]"
-        for entry in run:
-            term = json.loads(entry)[0]
+        for term in order[at:at + len(run)]:
             by_length.setdefault(len(term.encode("utf-16-be")) // 2, []).append(_dump([term, i]))
+        at += len(run)
     names = {f"{n}-{k}.json": "[" + ",".join(run) + "]"
              for n, items in by_length.items() for k, run in enumerate(_shards(items, TERM_SHARD_BYTES))}
     pages: dict[int, list[list[Any]]] = {}
     for n, doc in enumerate(docs):
         pages.setdefault(parent[n], []).append(_doc(doc, fields))
-    tops = top_files(index, order, parent)
+    tops = _tops(index, order, workers)
     _write_dirs({site / "search" / "terms": terms, site / "search" / "postings": postings,
                  site / "search" / "names": names,
                  site / "search" / "top": {file_name(prefix): text for prefix, text in tops.items()},
