@@ -42,6 +42,7 @@ import math
 import os
 import re
 import shutil
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -274,31 +275,52 @@ class _Weighed(Mapping[str, tuple[int, list[list[list[int]]]]]):
         return len(self.counts)
 
 
-def _entries_range(data: tuple[_Weighed, list[str]], bounds: tuple[int, int]) -> tuple[list[str], list[tuple[str, str]]]:
-    """For the terms ``bounds`` of lunr's (sorted) order: their entries and postings files."""
-    index, order = data
-    entries, postings = [], []
-    for term in order[bounds[0]:bounds[1]]:
-        k, weights = index[term]
-        entry, files = _term_entry(term, k, weights, index.parent)
-        entries.append(entry)
-        postings += files
-    return entries, postings
+_Task = tuple[int, int, int, int]  # terms [start, end) of lunr's order, and the families of top ranges among them
 
 
-def _tops_range(data: tuple[_Weighed, list[str], list[tuple[int, int]]], bounds: tuple[int, int]) -> list[str]:
-    """The top files of the ranges of terms ``bounds`` of the wide prefixes' (compiler/site/search_top.py)."""
-    index, order, ranges = data
-    return [top_file(index, order, r, index.parent) for r in ranges[bounds[0]:bounds[1]]]
+def _entries_range(data: tuple[_Weighed, list[str], list[_Task], list[list[tuple[int, int]]]],
+                   bounds: tuple[int, int]) -> tuple[list[str], list[tuple[str, str]], list[tuple[tuple[int, int], str]]]:
+    """For the tasks ``bounds``: their terms' entries and postings files, and the top files of their
+    families of ranges (compiler/site/search_top.py), the terms weighed once."""
+    index, order, tasks, families = data
+    entries, postings, tops = [], [], []
+    for start, end, first, last in tasks[bounds[0]:bounds[1]]:
+        for term in order[start:end]:
+            k, weights = index[term]
+            entry, files = _term_entry(term, k, weights, index.parent)
+            entries.append(entry)
+            postings += files
+        tops += [(r, top_file(index, order, r, index.parent)) for family in families[first:last] for r in family]
+    return entries, postings, tops
 
 
-def _tops(index: _Weighed, order: list[str], workers: int) -> dict[str, str]:
-    """prefix -> its top file, for each wide prefix."""
-    ranges = top_ranges(index.counts, order)
-    unique = list(dict.fromkeys(ranges.values()))
-    texts = [t for part in search_parallel.run("top", _tops_range, (index, order, unique), len(unique), workers) for t in part]
-    made = dict(zip(unique, texts))
-    return {prefix: made[r] for prefix, r in ranges.items()}
+def _tasks(terms: int, families: list[list[tuple[int, int]]], k: int) -> list[_Task]:
+    """``k`` runs of about equal numbers of terms, none cutting a family of nested top ranges ("p", "pa",
+    "par", …: they share their terms, weighed once by the worker that makes them)."""
+    spans = [(family[0][0], max(hi for _, hi in family)) for family in families]
+    cuts, f = [0], 0
+    for i in range(1, k):
+        cut = max(terms * i // k, cuts[-1])
+        while f < len(spans) and spans[f][1] <= cut:
+            f += 1
+        if f < len(spans) and spans[f][0] < cut:
+            cut = spans[f][1]
+        cuts.append(cut)
+    cuts.append(terms)
+    starts = [lo for lo, _ in spans]
+    return [(lo, hi, bisect_left(starts, lo), bisect_left(starts, hi)) for lo, hi in zip(cuts, cuts[1:])]
+
+
+def _families(ranges: dict[str, tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """The wide prefixes' ranges of terms, in families of nested (overlapping) ranges, in order."""
+    families: list[list[tuple[int, int]]] = []
+    end = -1
+    for lo, hi in sorted(set(ranges.values())):
+        if lo >= end:
+            families.append([])
+        families[-1].append((lo, hi))
+        end = max(end, hi)
+    return families
 
 
 def split_search_index(site: Path) -> None:
@@ -314,11 +336,17 @@ def split_search_index(site: Path) -> None:
     counts = term_counts(config, docs, workers)
     order = sorted(counts, key=_js_order)
     index = _Weighed(counts, parent, *_boosts(config, docs))
+    ranges = top_ranges(counts, order)
+    families = _families(ranges)
+    tasks = _tasks(len(order), families, search_parallel.SLICES * workers if workers > 1 else 1)
     entries: list[str] = []
     postings: dict[str, str] = {}
-    for part in search_parallel.run("entries", _entries_range, (index, order), len(order), workers):
+    made: dict[tuple[int, int], str] = {}
+    for part in search_parallel.run("entries", _entries_range, (index, order, tasks, families), len(tasks), workers):
         entries += part[0]
         postings.update(part[1])
+        made.update(part[2])
+    tops = {prefix: made[r] for prefix, r in ranges.items()}
     term_firsts, terms = [], {}
     by_length: dict[int, list[str]] = {}  # a term's length in UTF-16 code units -> [term, its range], in order
     at = 0
@@ -333,7 +361,6 @@ def split_search_index(site: Path) -> None:
     pages: dict[int, list[list[Any]]] = {}
     for n, doc in enumerate(docs):
         pages.setdefault(parent[n], []).append(_doc(doc, fields))
-    tops = _tops(index, order, workers)
     _write_dirs({site / "search" / "terms": terms, site / "search" / "postings": postings,
                  site / "search" / "names": names,
                  site / "search" / "top": {file_name(prefix): text for prefix, text in tops.items()},
