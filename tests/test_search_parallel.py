@@ -86,3 +86,19 @@ def test_small_index_stays_in_process(tmp_path: Path, monkeypatch: pytest.Monkey
     search_parallel.MADE.clear()
     _split(tmp_path, _documents(20), monkeypatch, "2")
     assert search_parallel.MADE and {how for _, how, _ in search_parallel.MADE} == {"here"}
+
+
+def test_runs_of_terms_keep_families_of_wide_prefixes_whole() -> None:
+    """The runs of terms the workers weigh cover every term once, in order, and each family of nested wide
+    prefixes' ranges falls in one run (its terms weighed once)."""
+    ranges = {"p": (10, 60), "pa": (12, 30), "par": (20, 25), "s": (70, 71), "t": (90, 140), "th": (100, 120)}
+    families = search_index._families(ranges)
+    assert families == [[(10, 60), (12, 30), (20, 25)], [(70, 71)], [(90, 140), (100, 120)]]
+    for k in (1, 2, 3, 8, 200):
+        tasks = search_index._tasks(150, families, k)
+        assert len(tasks) == k and tasks[0][0] == 0 and tasks[-1][1] == 150
+        assert all(a[1] == b[0] for a, b in zip(tasks, tasks[1:]))
+        assert [f for _, _, first, last in tasks for f in range(first, last)] == list(range(len(families)))
+        for start, end, first, last in tasks:
+            assert all(start <= lo and hi <= end for family in families[first:last] for lo, hi in family)
+    assert len({t[:2] for t in search_index._tasks(150, families, 8)}) > 3  # the terms are shared out
