@@ -42,13 +42,15 @@ import math
 import os
 import re
 import shutil
+from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from navlaw import resources
-from navlaw.site.search_top import dump as _dump, file_name, flat_postings as _postings, top_files
+from navlaw.site import search_parallel
+from navlaw.site.search_top import dump as _dump, file_name, flat_postings as _postings, top_file, top_ranges
 
 TERM_SHARD_BYTES = 64_000  # a range of terms per file
 INLINE_BYTES = 2_000  # a term's postings up to this size are in its range's file; larger ones in postings/
@@ -134,19 +136,26 @@ def _js_order(term: str) -> bytes:
     return term.encode("utf-16-be")  # JavaScript compares strings by UTF-16 code units
 
 
-def build_index(config: dict[str, Any], docs: list[dict[str, Any]]) -> dict[str, tuple[int, list[list[list[int]]]]]:
-    """lunr's inverted index as Material's worker builds it: term -> (its index in lunr's term order, per
-    field [[document, weight in thousandths], ...] in document order)."""
+_Counts = dict[str, tuple[int, list[dict[int, int]]]]  # term -> (its index in lunr's order, per field {document: tf})
+_Index = dict[str, tuple[int, list[list[list[int]]]]]
+
+
+def _settings(config: dict[str, Any]) -> tuple[frozenset[str], re.Pattern[str], list[str]]:
+    """The stop words, separator and fields of Material's search configuration."""
     pipeline = list(config.get("pipeline", []))
     if [p for p in pipeline if p != "stopWordFilter"] or any(lang != "en" for lang in config.get("lang", ["en"])):
         raise SearchIndexError(f"search pipeline {pipeline} / lang {config.get('lang')}: only English with "
                                "the stop word filter (mkdocs.yml's search plugin) can be split")
-    stop = STOP_WORDS if pipeline else frozenset()
-    separator = js_separator(config["separator"])
-    fields = list(config["fields"])
-    boosts = [float(config["fields"][f].get("boost", 1) or 1) for f in fields]
-    postings: dict[str, tuple[int, list[dict[int, int]]]] = {}
-    for n, doc in enumerate(docs):
+    return STOP_WORDS if pipeline else frozenset(), js_separator(config["separator"]), list(config["fields"])
+
+
+def _count_range(data: tuple[list[dict[str, Any]], frozenset[str], re.Pattern[str], list[str]],
+                 bounds: tuple[int, int]) -> _Counts:
+    """The terms of documents ``bounds`` (in first-seen order, numbered from 0) with their counts per field."""
+    docs, stop, separator, fields = data
+    postings: _Counts = {}
+    for n in range(*bounds):
+        doc = docs[n]
         for k, field in enumerate(fields):
             counts = Counter(w for w in tokens(doc.get(field), separator) if w not in stop)  # in first-seen order
             for term, tf in counts.items():
@@ -154,15 +163,46 @@ def build_index(config: dict[str, Any], docs: list[dict[str, Any]]) -> dict[str,
                 if posting is None:
                     posting = postings[term] = (len(postings), [{} for _ in fields])
                 posting[1][k][n] = tf
-    out: dict[str, tuple[int, list[list[list[int]]]]] = {}
-    for term, (index, per_field) in postings.items():
-        with_term = sum(len(c) for c in per_field)
-        x = (len(docs) - with_term + 0.5) / (with_term + 0.5)
-        idf = math.log(1 + abs(x))
-        out[term] = (index, [[[n, _thousandths(idf * ((_K1 + 1) * tf) / (_K1 * 1.0 + tf) * boosts[k]
-                                              * float(docs[n].get("boost") or 1))] for n, tf in counts.items()]
-                             for k, counts in enumerate(per_field)])
+    return postings
+
+
+def term_counts(config: dict[str, Any], docs: list[dict[str, Any]], workers: int = 1) -> _Counts:
+    """Every term's index in lunr's term order (first seen, document by document, field by field) and its
+    counts per field, in document order; made over ranges of documents (``workers`` processes, see
+    compiler/site/search_parallel.py) merged in document order, which keeps both orders."""
+    stop, separator, fields = _settings(config)
+    out: _Counts = {}
+    for part in search_parallel.run("count", _count_range, (docs, stop, separator, fields), len(docs), workers):
+        for term, (_, per_field) in part.items():
+            have = out.get(term)
+            if have is None:
+                out[term] = (len(out), per_field)
+            else:
+                for mine, theirs in zip(have[1], per_field):
+                    mine.update(theirs)
     return out
+
+
+def _weigh(per_field: list[dict[int, int]], count: int, boosts: list[float], doc_boosts: list[float]) -> list[list[list[int]]]:
+    """A term's postings per field, [[document, lunr's weight in thousandths], ...] (``count``: documents)."""
+    with_term = sum(len(c) for c in per_field)
+    x = (count - with_term + 0.5) / (with_term + 0.5)
+    idf = math.log(1 + abs(x))
+    return [[[n, _thousandths(idf * ((_K1 + 1) * tf) / (_K1 * 1.0 + tf) * boosts[k] * doc_boosts[n])]
+             for n, tf in counts.items()] for k, counts in enumerate(per_field)]
+
+
+def _boosts(config: dict[str, Any], docs: list[dict[str, Any]]) -> tuple[list[float], list[float]]:
+    return ([float(config["fields"][f].get("boost", 1) or 1) for f in config["fields"]],
+            [float(d.get("boost") or 1) for d in docs])
+
+
+def build_index(config: dict[str, Any], docs: list[dict[str, Any]]) -> _Index:
+    """lunr's inverted index as Material's worker builds it: term -> (its index in lunr's term order, per
+    field [[document, weight in thousandths], ...] in document order)."""
+    boosts, doc_boosts = _boosts(config, docs)
+    return {term: (k, _weigh(per_field, len(docs), boosts, doc_boosts))
+            for term, (k, per_field) in term_counts(config, docs).items()}
 
 
 def _shards(items: list[str], limit: int) -> Iterator[list[str]]:
@@ -205,46 +245,126 @@ def _chunks(per_field: list[list[list[int]]], parent: list[int], limit: int) -> 
     return [[_postings(postings, parent) for postings in run] for run in runs]
 
 
+def _term_entry(term: str, k: int, per_field: list[list[list[int]]], parent: list[int]) -> tuple[str, list[tuple[str, str]]]:
+    """A term's entry in its range's file, and its postings files when its postings are not inline."""
+    flat = [_postings(p, parent) for p in per_field]
+    if len(_dump(flat)) <= INLINE_BYTES:
+        return _dump([term, k, flat]), []
+    runs = _chunks(per_field, parent, POSTING_BYTES)
+    return _dump([term, k, len(runs)]), [(f"{k}-{j}.json", _dump(run)) for j, run in enumerate(runs)]
+
+
+class _Weighed(Mapping[str, tuple[int, list[list[list[int]]]]]):
+    """The index of ``build_index`` made from ``term_counts``' counts a term at a time, as it is read."""
+
+    def __init__(self, counts: _Counts, parent: list[int], boosts: list[float], doc_boosts: list[float]) -> None:
+        self.counts, self.parent, self.boosts, self.doc_boosts = counts, parent, boosts, doc_boosts
+        self._made: dict[str, tuple[int, list[list[list[int]]]]] = {}
+
+    def __getitem__(self, term: str) -> tuple[int, list[list[list[int]]]]:
+        made = self._made.get(term)
+        if made is None:
+            k, per_field = self.counts[term]
+            made = self._made[term] = k, _weigh(per_field, len(self.parent), self.boosts, self.doc_boosts)
+        return made
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.counts)
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+
+_Task = tuple[int, int, int, int]  # terms [start, end) of lunr's order, and the families of top ranges among them
+
+
+def _entries_range(data: tuple[_Weighed, list[str], list[_Task], list[list[tuple[int, int]]]],
+                   bounds: tuple[int, int]) -> tuple[list[str], list[tuple[str, str]], list[tuple[tuple[int, int], str]]]:
+    """For the tasks ``bounds``: their terms' entries and postings files, and the top files of their
+    families of ranges (compiler/site/search_top.py), the terms weighed once."""
+    index, order, tasks, families = data
+    entries, postings, tops = [], [], []
+    for start, end, first, last in tasks[bounds[0]:bounds[1]]:
+        for term in order[start:end]:
+            k, weights = index[term]
+            entry, files = _term_entry(term, k, weights, index.parent)
+            entries.append(entry)
+            postings += files
+        tops += [(r, top_file(index, order, r, index.parent)) for family in families[first:last] for r in family]
+    return entries, postings, tops
+
+
+def _tasks(terms: int, families: list[list[tuple[int, int]]], k: int) -> list[_Task]:
+    """``k`` runs of about equal numbers of terms, none cutting a family of nested top ranges ("p", "pa",
+    "par", …: they share their terms, weighed once by the worker that makes them)."""
+    spans = [(family[0][0], max(hi for _, hi in family)) for family in families]
+    cuts, f = [0], 0
+    for i in range(1, k):
+        cut = max(terms * i // k, cuts[-1])
+        while f < len(spans) and spans[f][1] <= cut:
+            f += 1
+        if f < len(spans) and spans[f][0] < cut:
+            cut = spans[f][1]
+        cuts.append(cut)
+    cuts.append(terms)
+    starts = [lo for lo, _ in spans]
+    return [(lo, hi, bisect_left(starts, lo), bisect_left(starts, hi)) for lo, hi in zip(cuts, cuts[1:])]
+
+
+def _families(ranges: dict[str, tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """The wide prefixes' ranges of terms, in families of nested (overlapping) ranges, in order."""
+    families: list[list[tuple[int, int]]] = []
+    end = -1
+    for lo, hi in sorted(set(ranges.values())):
+        if lo >= end:
+            families.append([])
+        families[-1].append((lo, hi))
+        end = max(end, hi)
+    return families
+
+
 def split_search_index(site: Path) -> None:
-    """Replace the site's ``search/search_index.json`` by its split form (see the module's docstring)."""
+    """Replace the site's ``search/search_index.json`` by its split form (see the module's docstring); a
+    large index on the machine's cores (compiler/site/search_parallel.py), the same bytes."""
     path = site / "search" / "search_index.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     config, docs = data["config"], data["docs"]
     fields = list(config["fields"])
+    workers = search_parallel.workers(len(docs))
     articles: dict[str, int] = {}  # page -> its first document (Material's "article": the others' parent)
     parent = [articles.setdefault(d["location"].split("#")[0], n) for n, d in enumerate(docs)]
-    index = build_index(config, docs)
-    order = sorted(index, key=_js_order)
+    counts = term_counts(config, docs, workers)
+    order = sorted(counts, key=_js_order)
+    index = _Weighed(counts, parent, *_boosts(config, docs))
+    ranges = top_ranges(counts, order)
+    families = _families(ranges)
+    tasks = _tasks(len(order), families, search_parallel.SLICES * workers if workers > 1 else 1)
+    entries: list[str] = []
     postings: dict[str, str] = {}
-
-    def term_entry(term: str) -> str:
-        k, per_field = index[term]
-        flat = [_postings(p, parent) for p in per_field]
-        if len(_dump(flat)) <= INLINE_BYTES:
-            return _dump([term, k, flat])
-        runs = _chunks(per_field, parent, POSTING_BYTES)
-        postings.update((f"{k}-{j}.json", _dump(run)) for j, run in enumerate(runs))
-        return _dump([term, k, len(runs)])
-
+    made: dict[tuple[int, int], str] = {}
+    for part in search_parallel.run("entries", _entries_range, (index, order, tasks, families), len(tasks), workers):
+        entries += part[0]
+        postings.update(part[1])
+        made.update(part[2])
+    tops = {prefix: made[r] for prefix, r in ranges.items()}
     term_firsts, terms = [], {}
     by_length: dict[int, list[str]] = {}  # a term's length in UTF-16 code units -> [term, its range], in order
-    for i, run in enumerate(_shards([term_entry(t) for t in order], TERM_SHARD_BYTES)):
-        term_firsts.append(json.loads(run[0])[0])
+    at = 0
+    for i, run in enumerate(_shards(entries, TERM_SHARD_BYTES)):
+        term_firsts.append(order[at])
         terms[f"{i}.json"] = "[" + ",".join(run) + "]"
-        for entry in run:
-            term = json.loads(entry)[0]
+        for term in order[at:at + len(run)]:
             by_length.setdefault(len(term.encode("utf-16-be")) // 2, []).append(_dump([term, i]))
+        at += len(run)
     names = {f"{n}-{k}.json": "[" + ",".join(run) + "]"
              for n, items in by_length.items() for k, run in enumerate(_shards(items, TERM_SHARD_BYTES))}
     pages: dict[int, list[list[Any]]] = {}
     for n, doc in enumerate(docs):
         pages.setdefault(parent[n], []).append(_doc(doc, fields))
-    tops = top_files(index, order, parent)
-    _write_dir(site / "search" / "terms", terms)
-    _write_dir(site / "search" / "postings", postings)
-    _write_dir(site / "search" / "names", names)
-    _write_dir(site / "search" / "top", {file_name(prefix): text for prefix, text in tops.items()})
-    _write_dir(site / "search" / "docs", {f"{n}.json": _dump(page) for n, page in pages.items()})
+    _write_dirs({site / "search" / "terms": terms, site / "search" / "postings": postings,
+                 site / "search" / "names": names,
+                 site / "search" / "top": {file_name(prefix): text for prefix, text in tops.items()},
+                 site / "search" / "docs": {f"{n}.json": _dump(page) for n, page in pages.items()}}, workers)
     config = dict(config, navlaw={"format": FORMAT, "count": len(docs), "fields": fields, "terms": term_firsts,
                                   "top": sorted(tops, key=_js_order),  # as the worker compares them
                                   "names": {n: sum(1 for f in names if f.startswith(f"{n}-")) for n in sorted(by_length)}})
@@ -254,16 +374,23 @@ def split_search_index(site: Path) -> None:
     worker.write_bytes((resources.PACKAGE / "templates" / "site" / "search-worker.js").read_bytes())
 
 
-def _write_dir(where: Path, files: dict[str, str]) -> None:
-    """Make ``where`` hold exactly ``files`` (name -> text). A file already there with the same bytes is
-    left alone: a rebuild after a small edit (``navlaw serve``, a build with the cache, which starts from
+def _write_dirs(dirs: dict[Path, dict[str, str]], workers: int) -> None:
+    """Make each directory hold exactly its files (name -> text). A file already there with the same bytes
+    is left alone: a rebuild after a small edit (``navlaw serve``, a build with the cache, which starts from
     a copy of the last site) rewrites only the parts that changed, and browsers keep the others cached;
-    a part that changed is a new file (a hard link to the last site's would be safe)."""
-    where.mkdir(parents=True, exist_ok=True)
-    for old in where.iterdir():
-        if old.name not in files:
-            shutil.rmtree(old) if old.is_dir() else old.unlink()
-    for name, text in files.items():
+    a part that changed is a new file (a hard link to the last site's would be safe). The files are
+    written by ``workers`` processes, a range each."""
+    for where, files in dirs.items():
+        where.mkdir(parents=True, exist_ok=True)
+        for old in where.iterdir():
+            if old.name not in files:
+                shutil.rmtree(old) if old.is_dir() else old.unlink()
+    todo = [(where, name, text) for where, files in dirs.items() for name, text in files.items()]
+    search_parallel.run("write", _write_range, todo, len(todo), workers)
+
+
+def _write_range(todo: list[tuple[Path, str, str]], bounds: tuple[int, int]) -> int:
+    for where, name, text in todo[bounds[0]:bounds[1]]:
         data = text.encode("utf-8")
         path = where / name
         try:
@@ -274,6 +401,7 @@ def _write_dir(where: Path, files: dict[str, str]) -> None:
         tmp = where / f".{name}.tmp"  # a new file, not one written in place: the last site may share it
         tmp.write_bytes(data)
         os.replace(tmp, path)
+    return bounds[1] - bounds[0]
 
 
 def documents(site: Path) -> list[dict[str, Any]]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Mapping, Sequence, Sized
 from typing import Any
 
 MAX_GROUPS = 50  # pages the worker returns (MAX_GROUPS in templates/site/search-worker.js)
@@ -74,8 +75,9 @@ def _text(units: str) -> str:
     return "".join(units).encode("utf-16-be", "surrogatepass").decode("utf-16-be")
 
 
-def wide_prefixes(index: dict[str, tuple[int, list[list[list[int]]]]]) -> list[str]:
-    """The prefixes (in UTF-16 code units) whose terms' postings are over ``WIDE_BYTES``."""
+def wide_prefixes(index: Mapping[str, tuple[int, Sequence[Sized]]]) -> list[str]:
+    """The prefixes (in UTF-16 code units) whose terms' postings are over ``WIDE_BYTES`` (``index``: term ->
+    its index and, per field, its postings: only their number counts)."""
     cost: Counter[str] = Counter()
     for term, (_, per_field) in index.items():
         n = _POSTING * sum(len(p) for p in per_field)
@@ -85,23 +87,34 @@ def wide_prefixes(index: dict[str, tuple[int, list[list[list[int]]]]]) -> list[s
     return sorted(p for p, n in cost.items() if n > WIDE_BYTES and not "\ud800" <= p[-1] <= "\udbff")  # not half a character
 
 
+def top_ranges(index: Mapping[str, tuple[int, Sequence[Sized]]], order: list[str]) -> dict[str, tuple[int, int]]:
+    """prefix -> the range of ``order`` (the terms in lunr's UTF-16 order) that starts with it, for each wide
+    prefix ("law.c", "law.co", … may share one: their files are the same)."""
+    keys = [_units(t) for t in order]
+    out: dict[str, tuple[int, int]] = {}
+    for prefix in wide_prefixes(index):
+        lo = bisect_left(keys, prefix)
+        hi = bisect_left(keys, prefix + "\uffff", lo)  # the terms that start with the prefix (no term holds U+FFFF)
+        out[_text(prefix)] = lo, hi
+    return out
+
+
+def top_file(index: Mapping[str, tuple[int, list[list[list[int]]]]], order: list[str], bounds: tuple[int, int],
+             parent: list[int]) -> str:
+    """The text of the ``search/top`` file of the prefix whose terms are ``order[bounds[0]:bounds[1]]``."""
+    return _top(index, order[bounds[0]:bounds[1]], parent, len(index))
+
+
 def top_files(index: dict[str, tuple[int, list[list[list[int]]]]], order: list[str],
               parent: list[int]) -> dict[str, str]:
     """prefix -> the text of its ``search/top`` file, for each wide prefix. ``order``: the terms in lunr's
     (UTF-16) order; ``parent``: each document's page's first document."""
-    keys = [_units(t) for t in order]
-    out: dict[str, str] = {}
-    made: dict[tuple[int, int], str] = {}  # (first, end) in order -> the file ("law.c", "law.co", … share their terms)
-    for prefix in wide_prefixes(index):
-        lo = bisect_left(keys, prefix)
-        hi = bisect_left(keys, prefix + "\uffff", lo)  # the terms that start with the prefix (no term holds U+FFFF)
-        if (lo, hi) not in made:
-            made[lo, hi] = _top(index, order[lo:hi], parent, len(index))
-        out[_text(prefix)] = made[lo, hi]
-    return out
+    ranges = top_ranges(index, order)
+    made = {bounds: top_file(index, order, bounds, parent) for bounds in dict.fromkeys(ranges.values())}
+    return {prefix: made[bounds] for prefix, bounds in ranges.items()}
 
 
-def _top(index: dict[str, tuple[int, list[list[list[int]]]]], terms: list[str], parent: list[int],
+def _top(index: Mapping[str, tuple[int, list[list[list[int]]]]], terms: list[str], parent: list[int],
          base: int) -> str:
     """One prefix's file (see the module's docstring)."""
     weight: Counter[int] = Counter()  # document -> its weights for the prefix's terms, all fields (thousandths)
