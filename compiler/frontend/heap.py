@@ -32,10 +32,13 @@ def _libc() -> Any:
     """glibc, when this process runs on it; else None."""
     if not sys.platform.startswith("linux"):
         return None
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    try:  # glibc's name first: find_library runs ldconfig in a process of its own (~5 ms a command)
+        libc = ctypes.CDLL("libc.so.6")
     except OSError:
-        return None
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c"))
+        except OSError:
+            return None
     return libc if hasattr(libc, "malloc_trim") and hasattr(libc, "mallopt") else None
 
 
