@@ -46,6 +46,12 @@ def can_fork() -> bool:
     return jobs() >= 2 and "fork" in multiprocessing.get_all_start_methods()
 
 
+def workers(items: int, worth_at: int) -> int:
+    """Processes to share ``items`` pieces of work among: ``jobs()`` when there are at least ``worth_at``
+    pieces and processes can be forked, else 1 (this process, in order)."""
+    return jobs() if items >= worth_at and can_fork() else 1
+
+
 @contextlib.contextmanager
 def forking() -> Iterator[None]:
     """Around starting forked processes: what this process holds is frozen out of the garbage collector's

@@ -28,12 +28,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
-import os
 from typing import Any, Callable, Iterator
 
 from mkdocs.plugins import event_priority
 
-from navlaw.parallel import forking
+from navlaw.parallel import forking, jobs, workers
 
 # Pages to convert before two rounds of forked workers pay for themselves: a page costs MkDocs ~10-20 ms
 # to convert and render, a round of workers ~0.05-0.1 s to start and to send the pages back.
@@ -43,11 +42,6 @@ _WORK: list[tuple[Any, tuple[Any, ...]]] = []  # what the forked workers do (inh
 _REAL: dict[str, Callable[..., None]] = {}
 _SEARCH: list[Any] = []
 _STATIC: list[Any] = []  # the data files the rendering round's workers write, a share each
-
-
-def jobs() -> int:
-    """Processes to use: ``NAVLAW_JOBS``, else the machine's cores."""
-    return int(os.environ.get("NAVLAW_JOBS", "0") or 0) or (os.cpu_count() or 1)
 
 
 class _Capture(logging.Handler):
@@ -156,8 +150,7 @@ class Parallel:
     def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
         work, self.convert = self.convert, []
         todo = sum(1 for page, args in work if _will_work(page, args[2]))
-        self.parallel = (self.jobs >= 2 and todo >= PARALLEL_AT
-                         and "fork" in multiprocessing.get_all_start_methods())
+        self.parallel = workers(todo, PARALLEL_AT) >= 2
         if not self.parallel:
             for page, args in work:
                 _REAL["populate"](page, *args)

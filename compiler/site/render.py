@@ -14,7 +14,7 @@ from typing import Callable
 
 from navlaw import escape as esc
 from navlaw.cache import digest
-from navlaw.parallel import forking
+from navlaw.parallel import forking, workers
 from navlaw.model.codes import NO_LAW
 from navlaw.model.nodes import (Formula, Node, Provision, Section, Table, Text, citation, lineage, other_code,
                                 section_name, section_of)
@@ -141,8 +141,8 @@ def render_all(makes: list[Callable[[], str]]) -> list[str]:
     render contiguous ranges. ``NAVLAW_JOBS=1`` renders in this process; a pool that cannot start
     renders here too."""
     global _MAKES
-    jobs = int(os.environ.get("NAVLAW_JOBS", "0") or 0) or (os.cpu_count() or 1)
-    if jobs < 2 or len(makes) < PARALLEL_AT or "fork" not in multiprocessing.get_all_start_methods():
+    jobs = workers(len(makes), PARALLEL_AT)
+    if jobs < 2:
         return [make() for make in makes]
     n = min(jobs, len(makes))
     ranges = [(len(makes) * i // n, len(makes) * (i + 1) // n) for i in range(n)]

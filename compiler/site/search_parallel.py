@@ -16,7 +16,7 @@ from __future__ import annotations
 import multiprocessing
 from typing import Any, Callable, TypeVar
 
-from navlaw.parallel import forking, jobs
+from navlaw.parallel import forking, workers as _workers
 
 R = TypeVar("R")
 
@@ -34,10 +34,7 @@ _DATA: list[Any] = []  # the step's data, inherited by its workers
 
 def workers(documents: int) -> int:
     """Processes the split of an index of ``documents`` documents uses (1: this one)."""
-    n = jobs()
-    if n < 2 or documents < PARALLEL_AT or "fork" not in multiprocessing.get_all_start_methods():
-        return 1
-    return n
+    return _workers(documents, PARALLEL_AT)
 
 
 def run(step: str, fn: Callable[[Any, tuple[int, int]], R], data: Any, size: int, n: int) -> list[R]:
