@@ -350,6 +350,23 @@ class BuildCache:
     def enabled(self) -> bool:
         return self.root is not None
 
+    # What a forked process (navlaw.parallel) does to its copy of the cache is the build's too: the entries
+    # it used or stored (else the build's prune drops them as unused), its counts and its warnings.
+    def mark(self) -> tuple[frozenset[Path], Counter[str], int]:
+        """Where the cache stands now, for ``news_since``."""
+        return frozenset(self._used), Counter(self.stats), len(self.warnings)
+
+    def news_since(self, mark: tuple[frozenset[Path], Counter[str], int]) -> tuple[set[Path], Counter[str], list[str]]:
+        """What was used or stored, counted and warned since ``mark``: for ``take`` in another process."""
+        used, stats, warned = mark
+        return self._used - used, self.stats - stats, self.warnings[warned:]
+
+    def take(self, news: tuple[set[Path], Counter[str], list[str]]) -> None:
+        """Another process's ``news_since``, made this cache's."""
+        self._used |= news[0]
+        self.stats.update(news[1])
+        self.warnings.extend(news[2])
+
     def key(self, stage: str, *parts: bytes | str) -> str:
         return digest(stage, fingerprint(), *parts)
 

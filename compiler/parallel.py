@@ -15,8 +15,7 @@ import contextlib
 import gc
 import os
 import pickle
-from collections import Counter
-from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, TypeVar
+from typing import TYPE_CHECKING, Callable, Generic, Iterator, TypeVar
 
 if TYPE_CHECKING:  # imported where a process is started: a command that starts none needs neither
     import multiprocessing.connection
@@ -111,7 +110,8 @@ class Later(Generic[T]):
             if data[:1] == b"+" and self._process.exitcode == 0:
                 # from the child this process forked, through its own pipe
                 self._value, news = pickle.loads(data[1:])
-                _take_cache_news(self._cache, news)
+                if self._cache is not None and news is not None:
+                    self._cache.take(news)
                 self._done = True
                 MADE.append((self.name, "forked"))
             else:  # it failed there: made here, where its error (if it has one) is raised as one process raises it
@@ -121,39 +121,14 @@ class Later(Generic[T]):
 
 def _child(fn: Callable[[], object], write: multiprocessing.connection.Connection, cache: BuildCache | None) -> None:
     try:
-        before = _cache_state(cache)
+        before = cache.mark() if cache is not None else None
         value = fn()
-        data = b"+" + pickle.dumps((value, _cache_news(cache, before)), protocol=pickle.HIGHEST_PROTOCOL)
+        news = cache.news_since(before) if cache is not None and before is not None else None
+        data = b"+" + pickle.dumps((value, news), protocol=pickle.HIGHEST_PROTOCOL)
     except BaseException:  # told to the parent, which makes the work again and reports its error
         data = b"-"
     write.send_bytes(data)
     write.close()
-
-
-# What the work did to the build's cache in the child is the build's too: the entries it used or stored
-# (else the build's prune would drop them as unused), its counts and its warnings.
-_CacheState = tuple[set[Any], Counter[str], int]
-
-
-def _cache_state(cache: BuildCache | None) -> _CacheState | None:
-    return None if cache is None else (set(cache._used), Counter(cache.stats), len(cache.warnings))
-
-
-_CacheNews = tuple[set[Any], Counter[str], list[str]]
-
-
-def _cache_news(cache: BuildCache | None, before: _CacheState | None) -> _CacheNews | None:
-    if cache is None or before is None:
-        return None
-    used, stats, warned = before
-    return cache._used - used, cache.stats - stats, cache.warnings[warned:]
-
-
-def _take_cache_news(cache: BuildCache | None, news: _CacheNews | None) -> None:
-    if cache is not None and news is not None:
-        cache._used |= news[0]
-        cache.stats.update(news[1])
-        cache.warnings.extend(news[2])
 
 
 def later(name: str, fn: Callable[[], T], worth: bool = True, cache: BuildCache | None = None) -> Later[T]:
