@@ -46,7 +46,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from navlaw import resources
 from navlaw.site import search_parallel
@@ -323,12 +323,33 @@ def _families(ranges: dict[str, tuple[int, int]]) -> list[list[tuple[int, int]]]
     return families
 
 
-def split_search_index(site: Path) -> None:
+class Split(NamedTuple):
+    """What a split made, for the next one (compiler/site/search_delta.py): each term's counts, the terms in
+    lunr's UTF-16 order with their entries, the postings files, where the term files start, the wide
+    prefixes' ranges and top files, each document's page, and the number of names files of each length."""
+
+    counts: _Counts
+    order: list[str]
+    entries: list[str]
+    postings: dict[str, str]
+    cuts: list[int]
+    ranges: dict[str, tuple[int, int]]
+    tops: dict[str, str]
+    parent: list[int]
+    names: dict[int, int]
+
+
+def split_search_index(site: Path) -> Split:
     """Replace the site's ``search/search_index.json`` by its split form (see the module's docstring); a
     large index on the machine's cores (compiler/site/search_parallel.py), the same bytes."""
+    data = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    return split_documents(site, data["config"], data["docs"])
+
+
+def split_documents(site: Path, config: dict[str, Any], docs: list[dict[str, Any]]) -> Split:
+    """``split_search_index`` of the index Material writes for ``config`` and ``docs`` (as read back from
+    its JSON)."""
     path = site / "search" / "search_index.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
-    config, docs = data["config"], data["docs"]
     fields = list(config["fields"])
     workers = search_parallel.workers(len(docs))
     articles: dict[str, int] = {}  # page -> its first document (Material's "article": the others' parent)
@@ -347,17 +368,19 @@ def split_search_index(site: Path) -> None:
         postings.update(part[1])
         made.update(part[2])
     tops = {prefix: made[r] for prefix, r in ranges.items()}
-    term_firsts, terms = [], {}
+    term_firsts, terms, cuts = [], {}, []
     by_length: dict[int, list[str]] = {}  # a term's length in UTF-16 code units -> [term, its range], in order
     at = 0
     for i, run in enumerate(_shards(entries, TERM_SHARD_BYTES)):
         term_firsts.append(order[at])
+        cuts.append(at)
         terms[f"{i}.json"] = "[" + ",".join(run) + "]"
         for term in order[at:at + len(run)]:
             by_length.setdefault(len(term.encode("utf-16-be")) // 2, []).append(_dump([term, i]))
         at += len(run)
     names = {f"{n}-{k}.json": "[" + ",".join(run) + "]"
              for n, items in by_length.items() for k, run in enumerate(_shards(items, TERM_SHARD_BYTES))}
+    name_files = {n: sum(1 for f in names if f.startswith(f"{n}-")) for n in sorted(by_length)}
     pages: dict[int, list[list[Any]]] = {}
     for n, doc in enumerate(docs):
         pages.setdefault(parent[n], []).append(_doc(doc, fields))
@@ -365,13 +388,31 @@ def split_search_index(site: Path) -> None:
                  site / "search" / "names": names,
                  site / "search" / "top": {file_name(prefix): text for prefix, text in tops.items()},
                  site / "search" / "docs": {f"{n}.json": _dump(page) for n, page in pages.items()}}, workers)
-    config = dict(config, navlaw={"format": FORMAT, "count": len(docs), "fields": fields, "terms": term_firsts,
-                                  "top": sorted(tops, key=_js_order),  # as the worker compares them
-                                  "names": {n: sum(1 for f in names if f.startswith(f"{n}-")) for n in sorted(by_length)}})
-    path.write_text(_dump({"config": config, "docs": []}), encoding="utf-8")
+    path.write_text(manifest(config, len(docs), term_firsts, tops, name_files), encoding="utf-8")
+    write_worker(site)
+    return Split(counts, order, entries, postings, cuts, ranges, tops, parent, name_files)
+
+
+def manifest(config: dict[str, Any], count: int, term_firsts: list[str], tops: Mapping[str, str],
+             names: dict[int, int]) -> str:
+    """The text of ``search/search_index.json``: Material's configuration with the list of the parts."""
+    config = dict(config, navlaw={"format": FORMAT, "count": count, "fields": list(config["fields"]),
+                                  "terms": term_firsts, "top": sorted(tops, key=_js_order),  # as the worker compares them
+                                  "names": names})
+    return _dump({"config": config, "docs": []})
+
+
+def write_worker(site: Path) -> bool:
+    """Put the search worker in the site (unless it is there with the same bytes); whether it was written."""
     worker = site / WORKER
+    data = (resources.PACKAGE / "templates" / "site" / "search-worker.js").read_bytes()
+    if worker.is_file() and worker.read_bytes() == data:
+        return False
     worker.parent.mkdir(parents=True, exist_ok=True)
-    worker.write_bytes((resources.PACKAGE / "templates" / "site" / "search-worker.js").read_bytes())
+    tmp = worker.parent / f".{worker.name}.tmp"  # a new file: the last site may share it
+    tmp.write_bytes(data)
+    os.replace(tmp, worker)
+    return True
 
 
 def _write_dirs(dirs: dict[Path, dict[str, str]], workers: int) -> None:

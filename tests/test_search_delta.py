@@ -1,0 +1,133 @@
+"""Issue 32: the split search index of an incremental build made from the last one
+(compiler/site/search_delta.py) is byte for byte the full split of the same pages, and its work is the
+edit's: documents tokenised, terms weighed and files written are counted (never timed)."""
+
+from __future__ import annotations
+
+import copy
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from navlaw.site import search_delta, search_index, search_top
+from navlaw.site.search_delta import split_pages
+
+CONFIG = {"lang": ["en"], "separator": "[\\s\\-]+", "pipeline": ["stopWordFilter"],
+          "fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}, "tags": {"boost": 1000000.0}}}
+
+_Pages = list[tuple[str, list[dict[str, Any]]]]
+
+
+def _pages(count: int, seed: int = 32) -> _Pages:
+    """Pages of a few documents each: words shared by many pages and words of one page, markup, stop
+    words, tags and boosts, non-ASCII terms (a character outside the BMP among them)."""
+    rng = random.Random(seed)
+    common = [f"{a}{b}" for a in "pqrs" for b in ("ail", "ort", "ilot", "ermit", "ay", "-b", "é", "\U0001d4d0")]
+    pages: _Pages = []
+    for p in range(count):
+        entries = []
+        for d in range(rng.randint(1, 4)):
+            words = rng.choices(common, k=rng.randint(3, 40)) + [f"w{p}x{d}", "the", "of", f"§ {p}-{d}"]
+            rng.shuffle(words)
+            doc: dict[str, Any] = {"location": f"p{p}/" + (f"#s{d}" if d else ""),
+                                   "title": f"Page {p} {rng.choice(common)}",
+                                   "text": "<p>" + " ".join(words[:len(words) // 2]) + "</p> <li>"
+                                           + " ".join(words[len(words) // 2:]) + "</li>"}
+            if p % 7 == 0 and d == 0:
+                doc["tags"] = [rng.choice(common), "Tag-One"]
+            if p % 11 == 0:
+                doc["boost"] = 2
+            entries.append(doc)
+        pages.append((f"p{p}.md", entries))
+    return pages
+
+
+@pytest.fixture(autouse=True)
+def small_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bounds small enough that a small corpus has several term files, wide prefixes and postings files;
+    one process (the split's workers are tested in tests/test_search_parallel.py)."""
+    monkeypatch.setenv("NAVLAW_JOBS", "1")
+    monkeypatch.setattr(search_index, "TERM_SHARD_BYTES", 3_000)
+    monkeypatch.setattr(search_index, "INLINE_BYTES", 300)
+    monkeypatch.setattr(search_index, "POSTING_BYTES", 1_500)
+    monkeypatch.setattr(search_top, "WIDE_BYTES", 3_000)
+    monkeypatch.setattr(search_delta, "WIDE_BYTES", 3_000)
+
+
+def _files(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def _edit(tmp: Path, pages: _Pages, edited: _Pages) -> tuple[dict[str, bytes], dict[str, bytes], str]:
+    """The files of an incremental split of ``edited`` after ``pages``, those of a full one, and why the
+    incremental split was a full one."""
+    full = tmp / "full"
+    split_pages(full, CONFIG, edited, set(), None, {})
+    first = tmp / "first"
+    state, why = split_pages(first, CONFIG, pages, {u for u, _ in pages}, None, {})
+    assert why == "no earlier split in the cache"
+    site = tmp / "site"
+    shutil.copytree(first, site)  # a dirty build starts from a copy of the last site
+    rendered = {u for (u, e), (_, was) in zip(edited, pages) if e != was}
+    _, why = split_pages(site, CONFIG, edited, rendered, state, dict(pages))
+    return _files(site), _files(full), why
+
+
+def _text(pages: _Pages, p: int, d: int, change: Any) -> _Pages:
+    out = copy.deepcopy(pages)
+    out[p][1][d]["text"] = change(out[p][1][d]["text"])
+    return out
+
+
+PAGES = _pages(60)
+
+
+# each edit, and whether it moves terms in lunr's order (a term new, gone or first seen elsewhere)
+@pytest.mark.parametrize("name, edited, renumbers", [
+    ("a word swapped for one of the index", _text(PAGES, 20, 0, lambda t: t.replace("<p>", "<p>sail ", 1)), False),
+    ("words added", _text(PAGES, 31, 0, lambda t: t + " pilot pilot sport sport pay"), False),
+    ("a new term", _text(PAGES, 17, 0, lambda t: t + " zebra"), True),
+    ("a new term in the first document", _text(PAGES, 0, 0, lambda t: "aardvark " + t), True),
+    ("a term gone from the index", _text(PAGES, 40, 0, lambda t: t.replace("w40x0", "")), True),
+    ("a term gone, another in its place", _text(PAGES, 40, 0, lambda t: t.replace("w40x0", "w40")), False),
+    ("a term gone from the document where it was first seen",
+     _text(PAGES, 0, 0, lambda t: " ".join(w for w in t.split() if w not in ("rermit", "<p>rermit", "rermit</p>"))), True),
+    ("a page's words reordered", _text(PAGES, 3, 0, lambda t: " ".join(reversed(t.split()))), False),
+    ("a boost", [(u, [dict(e, boost=3) if u == "p9.md" else e for e in es]) for u, es in PAGES], False),
+])
+def test_an_incremental_split_writes_the_bytes_of_a_full_one(tmp_path: Path, name: str, edited: _Pages,
+                                                              renumbers: bool) -> None:
+    assert edited != PAGES
+    site, full, why = _edit(tmp_path, PAGES, edited)
+    assert why == ""
+    assert search_delta.LAST.mode == "delta"
+    assert (search_delta.LAST.renumbered > 0) == renumbers
+    assert site.keys() == full.keys()
+    assert [f for f in site if site[f] != full[f]] == []
+
+
+def test_a_page_with_another_number_of_documents_is_split_whole_and_says_why(tmp_path: Path) -> None:
+    edited = copy.deepcopy(PAGES)
+    edited[5][1].append({"location": "p5/#new", "title": "New heading", "text": "pilot sail"})
+    site, full, why = _edit(tmp_path, PAGES, edited)
+    assert why.startswith("p5.md has ") and "numbered anew" in why
+    assert search_delta.LAST.mode == "full"
+    assert site == full
+
+
+def test_a_one_word_edit_tokenises_and_writes_what_it_changed(tmp_path: Path) -> None:
+    pages = _pages(300)
+    edited = _text(pages, 150, 0, lambda t: t.replace("<p>", "<p>sail ", 1))
+    site, full, _ = _edit(tmp_path, pages, edited)
+    assert site == full
+    work = search_delta.LAST
+    assert work.mode == "delta"
+    assert work.tokenised == 2  # the document before and after
+    assert work.weighed == 1  # "sail"
+    assert work.removed == []
+    written = set(work.written)
+    assert "search/docs/" + str(sum(len(e) for _, e in pages[:150])) + ".json" in written
+    assert len(written) < len(full) // 10, sorted(written)
