@@ -46,11 +46,13 @@ class SiteReport:
     pages: int  # Markdown pages in the site
     rendered: int  # pages MkDocs rendered this time
     reason: str = ""  # why the build was a full one
+    search: str = ""  # why an incremental build split the whole search index again (compiler/site/search_delta.py)
 
     def summary(self) -> str:
         if self.mode == "full":
             return f"site: all {self.pages} pages rendered" + (f" ({self.reason})" if self.reason else "")
-        return f"site: {self.rendered} of {self.pages} pages rendered, the rest kept from the last build"
+        return (f"site: {self.rendered} of {self.pages} pages rendered, the rest kept from the last build"
+                + (f"; search index split whole ({self.search})" if self.search else ""))
 
 
 @dataclass
@@ -64,6 +66,7 @@ class _State:
     anchors: dict[str, frozenset[str]] = field(default_factory=dict)  # page -> anchor ids present
     entries: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # page -> its search entries
     docs: str = ""  # tree_stamp of the page sources it left in the cache's work directory
+    search: Any = None  # what the search index's split made (compiler/site/search_delta.py's SearchState)
 
 
 class _FullBuildNeeded(Exception):
@@ -124,9 +127,9 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
         _sync(work, config, files, changed, full=False)
         rendered: set[str] = set()
         try:
-            _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered, site_url=site_url,
-                    changed={n for n in changed if n.endswith(".md")})
-            report = SiteReport("incremental", pages, len(rendered))
+            split = _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered, site_url=site_url,
+                            changed={n for n in changed if n.endswith(".md")})
+            report = SiteReport("incremental", pages, len(rendered), search=split)
         except _FullBuildNeeded as exc:
             shutil.rmtree(out)
             report.reason = str(exc)
@@ -399,12 +402,25 @@ class _Keeper:
                 self.new.titles[f] = old.titles.get(f, "")
                 self.new.anchors[f] = old.anchors.get(f, frozenset())
         self.search.search_index.entries = [e for f in self.order for e in self.new.entries.get(f, [])]
+        self.search.config.enabled = False  # its whole index is not written: split_search makes the site's
+
+    def split_search(self, site: Path) -> str:
+        """The search index's split files in ``site``, from the last build's where it can; why not."""
+        from navlaw.site.search_delta import split_pages
+
+        config = {key: self.search.config[key] for key in ("lang", "separator", "pipeline", "fields")}
+        old = self.old
+        self.new.search, why = split_pages(site, config, [(f, self.new.entries.get(f, [])) for f in self.order],
+                                           self.rendered, old.search if old is not None else None,
+                                           old.entries if old is not None else {})
+        return why
 
 
 def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _State] | None,
             rendered: set[str], site_url: str = "", changed: set[str] | None = None,
-            docs: dict[str, str] | None = None) -> None:
-    """MkDocs over ``work`` (its docs/, or ``docs`` held in memory: compiler/site/mkdocs_memory.py) into ``out``."""
+            docs: dict[str, str] | None = None) -> str:
+    """MkDocs over ``work`` (its docs/, or ``docs`` held in memory: compiler/site/mkdocs_memory.py) into ``out``;
+    why the search index was split whole ("" if it was made from the last build's split)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
@@ -439,9 +455,14 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
             collect.messages.append(str(exc))
         if collect.messages:
             raise RuntimeError("mkdocs build --strict failed:\n" + "\n".join(collect.messages)[-4000:])
-        split_search_index(out)  # the search's files, fetched a part at a time (compiler/site/search_index.py)
+        split = ""
+        if keeper is None:  # the search's files, fetched a part at a time (compiler/site/search_index.py)
+            split_search_index(out)
+        else:  # from the last build's split where it can (compiler/site/search_delta.py)
+            split = keeper.split_search(out)
         if keeper is not None:
             _record_pages(keeper, dirty)
+        return split
     finally:
         logger.removeHandler(collect)
         if saved is None:

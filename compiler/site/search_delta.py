@@ -224,7 +224,7 @@ def _delta(site: Path, old: SearchState, config: dict[str, Any], pages: list[tup
     _renumber(site, s, old, moved, files)
     for t in gone:
         for d in (s.counts, s.k, s.first, s.size, s.entry, s.runs):
-            d.pop(t, None)  # type: ignore[attr-defined]
+            d.pop(t, None)
     stale = {f"search/postings/{old.k[t]}-{j}.json" for t in changed | moved if t in old.k for j in range(old.runs[t])}
     _reorder_terms(s, old, added, gone)
     _cut(s, old, changed | moved | added, gone, files, stale)
