@@ -131,3 +131,48 @@ def test_a_one_word_edit_tokenises_and_writes_what_it_changed(tmp_path: Path) ->
     written = set(work.written)
     assert "search/docs/" + str(sum(len(e) for _, e in pages[:150])) + ".json" in written
     assert len(written) < len(full) // 10, sorted(written)
+
+
+# the site build (compiler/site/mkdocs_build.py): MkDocs Material over a few pages, with the cache
+
+
+def _site_pages(edit: str = "") -> dict[str, str]:
+    words = "pilot vessel harbor fee tonnage license master engineer knowledge construction".split()
+    files = {"index.md": "# Home\n\nThe pilot pages.\n"}
+    for p in range(12):
+        body = " ".join(words[(p + i) % len(words)] for i in range(30))
+        files[f"p{p}.md"] = f"# Page {p}\n\nOn page {p}: {body}.\n\n## Part {p}\n\nMore on {words[p % len(words)]}.\n"
+    if edit == "word":
+        files["p5.md"] = files["p5.md"].replace("knowledge", "thorough knowledge", 1)
+    elif edit == "new term":
+        files["p5.md"] = files["p5.md"].replace("knowledge", "zyzzyva", 1)
+    elif edit == "term gone":
+        files["p5.md"] = files["p5.md"].replace("page 5:", "this page:", 1)
+    elif edit == "heading":
+        files["p5.md"] += "\n## A new part\n\nOf the pilot.\n"
+    return files
+
+
+@pytest.mark.parametrize("edit", ["word", "new term", "term gone", "heading"])
+def test_an_incremental_site_build_splits_the_index_a_clean_build_splits(tmp_path: Path, edit: str) -> None:
+    from navlaw.cache import BuildCache
+    from navlaw.site.mkdocs_build import build_site
+
+    cache = BuildCache(tmp_path / "cache")
+    assert build_site(_site_pages(), tmp_path / "first", None, cache).mode == "full"
+    report = build_site(_site_pages(edit), tmp_path / "second", tmp_path / "first", cache)
+    assert report.mode == "incremental" and report.rendered == 1
+    build_site(_site_pages(edit), tmp_path / "clean")
+    second, clean = _files(tmp_path / "second"), _files(tmp_path / "clean")
+    assert second.keys() == clean.keys()
+    assert [f for f in second if second[f] != clean[f]] == []
+    work = search_delta.LAST
+    if edit == "heading":  # p5.md has one search document more: the ones after it are numbered anew
+        assert work.mode == "full" and "p5.md has 3 search documents, 2 before" in report.search
+        assert "search index split whole (p5.md has 3 search documents" in report.summary()
+    else:
+        assert work.mode == "delta" and report.search == "" and work.tokenised <= 4
+        first = next(n for n, doc in enumerate(search_index.documents(tmp_path / "clean")) if doc["location"] == "p5/")
+        assert f"search/docs/{first}.json" in work.written  # p5's documents
+        assert not [f for f in work.written if f.startswith("search/docs/") and f != f"search/docs/{first}.json"]
+        assert len(work.written) < len(clean) // 4, work.written
