@@ -63,6 +63,46 @@ class SearchState:
     tops: dict[str, str]  # wide prefix -> its top file
     names: dict[int, int]  # term length -> its number of names files
 
+    # Kept in the cache as a few long strings and arrays, not as dictionaries of every term: pickled and
+    # unpickled at each build, those cost more than the split they save
+    def __getstate__(self) -> dict[str, Any]:
+        terms = self.kseq
+        fields = len(next(iter(self.counts.values()), ()))
+        blobs = [b for t in terms for b in self.counts[t]]
+        return {"scalars": (self.config, self.pages, self.cuts, self.ranges, self.tops, self.names, fields),
+                "parent": array("i", self.parent), "doc_boosts": array("d", self.doc_boosts),
+                "terms": _join(terms), "entries": _join([self.entry[t] for t in terms]),
+                "counts": (b"".join(blobs), array("i", map(len, blobs))),
+                "ints": [array("i", (d[t] for t in terms)) for d in (self.first, self.size, self.runs)],
+                "order": array("i", (self.k[t] for t in self.order))}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.config, self.pages, self.cuts, self.ranges, self.tops, self.names, fields = state["scalars"]
+        self.parent, self.doc_boosts = list(state["parent"]), list(state["doc_boosts"])
+        terms = self.kseq = _split(*state["terms"])
+        self.k = {t: k for k, t in enumerate(terms)}
+        self.entry = dict(zip(terms, _split(*state["entries"])))
+        blob, lengths = state["counts"]
+        at, blobs = 0, []
+        for n in lengths:
+            blobs.append(blob[at:at + n])
+            at += n
+        self.counts = {t: tuple(blobs[k * fields:(k + 1) * fields]) for k, t in enumerate(terms)}
+        self.first, self.size, self.runs = (dict(zip(terms, a)) for a in state["ints"])
+        self.order = [terms[k] for k in state["order"]]
+
+
+def _join(texts: list[str]) -> tuple[str, array[int]]:
+    return "".join(texts), array("i", map(len, texts))
+
+
+def _split(text: str, lengths: array[int]) -> list[str]:
+    out, at = [], 0
+    for n in lengths:
+        out.append(text[at:at + n])
+        at += n
+    return out
+
 
 @dataclass
 class Work:
