@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from navlaw.site import search_index as si
-from navlaw.site.search_top import WIDE_BYTES, _POSTING, _text, _units, dump, file_name, top_file
+from navlaw.site.search_top import (WIDE_BYTES, _POSTING, _text, _units, dump, file_name, shown_pages,
+                                   top_entry, top_text)
 
 _Fields = list[dict[int, int]]  # per field, {document: the term's count in it}, in document order
 
@@ -62,6 +63,9 @@ class SearchState:
     ranges: dict[str, tuple[int, int]]  # wide prefix -> its range of ``order``
     tops: dict[str, str]  # wide prefix -> its top file
     names: dict[int, int]  # term length -> its number of names files
+    # wide prefix -> (document, its weights for the prefix's terms, its postings of them) triples packed,
+    # made the first time an edit changes the prefix's file (one object for prefixes of the same terms)
+    weights: dict[str, bytes] = field(default_factory=dict)
 
     # Kept in the cache as a few long strings and arrays, not as dictionaries of every term: pickled and
     # unpickled at each build, those cost more than the split they save
@@ -69,7 +73,7 @@ class SearchState:
         terms = self.kseq
         fields = len(next(iter(self.counts.values()), ()))
         blobs = [b for t in terms for b in self.counts[t]]
-        return {"scalars": (self.config, self.pages, self.cuts, self.ranges, self.tops, self.names, fields),
+        return {"scalars": (self.config, self.pages, self.cuts, self.ranges, self.tops, self.names, fields, self.weights),
                 "parent": array("i", self.parent), "doc_boosts": array("d", self.doc_boosts),
                 "terms": _join(terms), "entries": _join([self.entry[t] for t in terms]),
                 "counts": (b"".join(blobs), array("i", map(len, blobs))),
@@ -77,7 +81,7 @@ class SearchState:
                 "order": array("i", (self.k[t] for t in self.order))}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.config, self.pages, self.cuts, self.ranges, self.tops, self.names, fields = state["scalars"]
+        self.config, self.pages, self.cuts, self.ranges, self.tops, self.names, fields, self.weights = state["scalars"]
         self.parent, self.doc_boosts = list(state["parent"]), list(state["doc_boosts"])
         terms = self.kseq = _split(*state["terms"])
         self.k = {t: k for k, t in enumerate(terms)}
@@ -268,7 +272,7 @@ def _delta(site: Path, old: SearchState, config: dict[str, Any], pages: list[tup
     stale = {f"search/postings/{old.k[t]}-{j}.json" for t in changed | moved if t in old.k for j in range(old.runs[t])}
     _reorder_terms(s, old, added, gone)
     _cut(s, old, changed | moved | added, gone, files, stale)
-    _tops(s, old, changed | moved | added | gone, _Index(s, weighed, boosts), files, stale)
+    _tops(s, old, _Changes(changed, moved, added | gone, old, boosts), _Index(s, weighed, boosts), files, stale)
     parents = {s.parent[n] for n in docs}
     groups: dict[int, list[list[Any]]] = {p: [] for p in parents}
     for n, p in enumerate(s.parent):
@@ -425,12 +429,28 @@ def _range(order: list[str], prefix: str) -> tuple[int, int]:
     return lo, bisect_left(order, prefix + "\uffff", lo, key=_units)  # no term holds U+FFFF
 
 
-def _tops(s: SearchState, old: SearchState, touched: set[str], index: _Index, files: dict[str, str],
+class _Changes:
+    """The terms an edit changed (their postings), moved (their index only), added or removed; and the
+    weights a changed term had before."""
+
+    def __init__(self, changed: set[str], moved: set[str], other: set[str], old: SearchState,
+                 boosts: list[float]) -> None:
+        self.changed, self.moved, self.touched = changed, moved, changed | moved | other
+        self.old, self.boosts = old, boosts
+
+    def weights_before(self, term: str) -> list[list[list[int]]]:
+        old = self.old
+        if term not in old.counts:
+            return []
+        return si._weigh(_unpack(old.counts[term]), len(old.parent), self.boosts, old.doc_boosts)
+
+
+def _tops(s: SearchState, old: SearchState, changes: _Changes, index: _Index, files: dict[str, str],
           stale: set[str]) -> None:
-    """The wide prefixes (only the prefixes of the ``touched`` terms can have become wide or narrow) and
-    the top files whose terms changed."""
+    """The wide prefixes (only the prefixes of the terms whose postings changed can have become wide or
+    narrow) and the top files whose terms changed."""
     wide = {_units(p) for p in old.ranges}
-    candidates = {u[:i] for t in touched for u in [_units(t)] for i in range(1, len(u) + 1)}
+    candidates = {u[:i] for t in changes.changed for u in [_units(t)] for i in range(1, len(u) + 1)}
     for p in candidates:
         lo, hi = _range(s.order, p)
         if _POSTING * sum(s.size[t] for t in s.order[lo:hi]) > WIDE_BYTES and not "\ud800" <= p[-1] <= "\udbff":
@@ -443,25 +463,91 @@ def _tops(s: SearchState, old: SearchState, touched: set[str], index: _Index, fi
         text = _text(p)
         have = old.ranges.get(text)
         s.ranges[text] = _range(s.order, p) if order_changed or have is None else have
-    at = sorted(i for t in touched if (i := bisect_left(s.order, si._js_order(t), key=si._js_order)) < len(s.order)
-                and s.order[i] == t)
+    if len(changes.touched) > 64:
+        where = {t: i for i, t in enumerate(s.order)}
+        at = sorted(where[t] for t in changes.touched if t in where)
+    else:
+        at = sorted(i for t in changes.touched if (i := bisect_left(s.order, si._js_order(t), key=si._js_order))
+                    < len(s.order) and s.order[i] == t)
     base_changed = len(s.k) != len(old.k)
-    made: dict[tuple[int, int], str] = {}
-    tops = {}
+    made: dict[tuple[int, int], tuple[str, bytes]] = {}
+    s.tops, s.weights = {}, {}
     for text, (lo, hi) in s.ranges.items():
         have = old.ranges.get(text)
         again = (base_changed or have is None or (order_changed and old.order[have[0]:have[1]] != s.order[lo:hi])
                  or bisect_left(at, lo) < bisect_left(at, hi))
         if not again:
-            tops[text] = old.tops[text]
+            s.tops[text] = old.tops[text]
+            if text in old.weights:
+                s.weights[text] = old.weights[text]
             continue
         if (lo, hi) not in made:
-            made[lo, hi] = top_file(index, s.order, (lo, hi), s.parent)
-        tops[text] = made[lo, hi]
-        if tops[text] != old.tops.get(text):
-            files[f"search/top/{file_name(text)}"] = tops[text]
-    stale.update(f"search/top/{file_name(text)}" for text in old.tops if text not in tops)
-    s.tops = tops
+            made[lo, hi] = _top(s, old, text, (lo, hi), changes, index)
+        s.tops[text], s.weights[text] = made[lo, hi]
+        if s.tops[text] != old.tops.get(text):
+            files[f"search/top/{file_name(text)}"] = s.tops[text]
+    stale.update(f"search/top/{file_name(text)}" for text in old.tops if text not in s.tops)
+
+
+def _top(s: SearchState, old: SearchState, text: str, bounds: tuple[int, int], changes: _Changes,
+         index: _Index) -> tuple[str, bytes]:
+    """A prefix's top file and its documents' weights: from the last ones, changed by the terms whose
+    postings changed, when the pages it shows are the same; else made whole."""
+    terms = s.order[bounds[0]:bounds[1]]
+    packed = old.weights.get(text)
+    before: set[int] | None = None  # the pages the last file showed
+    if packed is None or text not in old.tops:  # the first edit of this prefix's terms: made whole
+        weight: dict[int, list[int]] = {}
+        for t in terms:
+            _add(weight, index[t][1], 1)
+    else:
+        weight = _unpack_weights(packed)
+        before = shown_pages({n: w for n, (w, _) in weight.items()}, old.parent)[0]
+        unit = _units(text)
+        for t in changes.changed:
+            if _units(t).startswith(unit):
+                _add(weight, changes.weights_before(t), -1)
+                if t in s.counts:
+                    _add(weight, index[t][1], 1)
+    shown, total = shown_pages({n: w for n, (w, _) in weight.items()}, s.parent)
+    if shown != before:
+        entries = [e for t in terms if (e := top_entry(t, *index[t], s.parent, shown))]
+    else:  # the same pages: the unchanged terms' entries are the last file's
+        was = {e[0]: e for e in json.loads(old.tops[text])["terms"]}
+        entries = []
+        for t in terms:
+            if t in changes.changed:
+                e = top_entry(t, *index[t], s.parent, shown)
+            else:
+                e = was.get(t)
+                if e is not None and t in changes.moved:
+                    e = [t, s.k[t], e[2]]
+            if e is not None:
+                entries.append(e)
+    return top_text(entries, len(terms), total, len(s.k)), _pack_weights(weight)
+
+
+def _add(weight: dict[int, list[int]], per_field: list[list[list[int]]], sign: int) -> None:
+    """Add (or take away) a term's weighed postings to the documents' weights and numbers of postings."""
+    for postings in per_field:
+        for n, w in postings:
+            have = weight.get(n)
+            if have is None:
+                have = weight[n] = [0, 0]
+            have[0] += sign * w
+            have[1] += sign
+            if not have[1]:
+                del weight[n]
+
+
+def _pack_weights(weight: dict[int, list[int]]) -> bytes:
+    return array("q", chain.from_iterable((n, w, c) for n, (w, c) in weight.items())).tobytes()
+
+
+def _unpack_weights(packed: bytes) -> dict[int, list[int]]:
+    a = array("q")
+    a.frombytes(packed)
+    return {a[i]: [a[i + 1], a[i + 2]] for i in range(0, len(a), 3)}
 
 
 def _write(site: Path, files: dict[str, str], stale: set[str], work: Work) -> None:

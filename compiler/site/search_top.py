@@ -122,6 +122,14 @@ def _top(index: Mapping[str, tuple[int, list[list[list[int]]]]], terms: list[str
         for postings in index[t][1]:
             for n, w in postings:
                 weight[n] += w
+    shown, total = shown_pages(weight, parent)
+    entries = [e for t in terms if (e := top_entry(t, *index[t], parent, shown))]
+    return top_text(entries, len(terms), total, base)
+
+
+def shown_pages(weight: Mapping[int, int], parent: list[int]) -> tuple[set[int], int]:
+    """The pages a prefix's file holds (by their first documents), from each document's weights for its
+    terms; and how many pages match."""
     best: dict[int, tuple[int, int]] = {}  # page -> (score, -document) of its best document
     for n, w in weight.items():
         score = w * (5 if parent[n] == n else 2)  # Material: score * (1 + (own page's document + 1)^2)
@@ -129,11 +137,14 @@ def _top(index: Mapping[str, tuple[int, list[list[list[int]]]]], terms: list[str
         if page not in best or (score, -n) > best[page]:
             best[page] = (score, -n)
     ranked = sorted(best, key=lambda page: (-best[page][0], -best[page][1]))
-    shown = set(ranked[:MAX_GROUPS + MARGIN])
-    entries = []
-    for t in terms:
-        k, per_field = index[t]
-        kept = [[p for p in postings if parent[p[0]] in shown] for postings in per_field]
-        if any(kept):
-            entries.append([t, k, [flat_postings(p, parent) for p in kept]])
-    return dump({"terms": entries, "more": len(terms) - len(entries), "total": len(best), "base": base})
+    return set(ranked[:MAX_GROUPS + MARGIN]), len(best)
+
+
+def top_entry(term: str, k: int, per_field: list[list[list[int]]], parent: list[int], shown: set[int]) -> list[Any] | None:
+    """A term's entry in a prefix's file: its postings in the ``shown`` pages (None if it has none)."""
+    kept = [[p for p in postings if parent[p[0]] in shown] for postings in per_field]
+    return [term, k, [flat_postings(p, parent) for p in kept]] if any(kept) else None
+
+
+def top_text(entries: list[list[Any]], terms: int, total: int, base: int) -> str:
+    return dump({"terms": entries, "more": terms - len(entries), "total": total, "base": base})
