@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import random
 import shutil
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -176,3 +177,37 @@ def test_an_incremental_site_build_splits_the_index_a_clean_build_splits(tmp_pat
         assert f"search/docs/{first}.json" in work.written  # p5's documents
         assert not [f for f in work.written if f.startswith("search/docs/") and f != f"search/docs/{first}.json"]
         assert len(work.written) < len(clean) // 4, work.written
+
+
+def test_edit_after_edit_keeps_the_bytes_of_a_full_split(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each split starts from the last one's state (the prefixes' weights kept by the first edit that
+    touched them); few pages shown per prefix, so that an edit changes which ones are."""
+    monkeypatch.setattr(search_top, "MAX_GROUPS", 4)
+    monkeypatch.setattr(search_top, "MARGIN", 1)
+    pages = _pages(120, seed=7)
+    edits = [lambda t: t.replace("<p>", "<p>sail pail ", 1),  # words of wide prefixes
+             lambda t: t + " sail sail sail sail sail sail sail sail",  # to the top of "s"
+             lambda t: t.replace("sail", "quokka"),  # a new term, "sail" less
+             lambda t: t.replace("quokka", ""),  # and gone again
+             ]
+    state, _ = split_pages(tmp_path / "0", CONFIG, pages, set(), None, {})
+    site = tmp_path / "0"
+    modes, shown, tops = [], [], Counter[str]()
+    for i, change in enumerate(edits * 2):
+        edited = _text(pages, 30 + 40 * (i % 2), 0, change)
+        edited = [(u, [dict(e, boost=5) if u == "p33.md" and i == 5 else e for e in es]) for u, es in edited]
+        full = tmp_path / f"full{i}"
+        split_pages(full, CONFIG, edited, set(), None, {})
+        nxt = tmp_path / str(i + 1)
+        shutil.copytree(site, nxt)
+        rendered = {u for (u, e), (_, was) in zip(edited, pages) if e != was}
+        state, why = split_pages(nxt, CONFIG, edited, rendered, state, dict(pages))
+        assert why == ""
+        assert _files(nxt) == _files(full), (i, [f for f in _files(full) if _files(full)[f] != _files(nxt).get(f)])
+        modes.append(search_delta.LAST.mode)
+        tops.update(search_delta.LAST.tops)
+        shown.append(search_index.json.loads(_files(full)["search/top/s.json"])["terms"])
+        site, pages = nxt, edited
+    assert modes == ["delta"] * len(modes)
+    assert any(a != b for a, b in zip(shown, shown[1:]))  # the pages "s" shows changed on the way
+    assert tops["from the last one"] > tops["whole"] > 0, tops

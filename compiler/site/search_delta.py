@@ -116,6 +116,7 @@ class Work:
     tokenised: int = 0  # documents tokenised
     weighed: int = 0  # terms weighed
     renumbered: int = 0  # terms whose index in lunr's order moved (their postings did not change)
+    tops: Counter[str] = field(default_factory=Counter)  # top files made "whole" or "from the last one"
     written: list[str] = field(default_factory=list)  # files written (under the site)
     removed: list[str] = field(default_factory=list)
 
@@ -272,7 +273,7 @@ def _delta(site: Path, old: SearchState, config: dict[str, Any], pages: list[tup
     stale = {f"search/postings/{old.k[t]}-{j}.json" for t in changed | moved if t in old.k for j in range(old.runs[t])}
     _reorder_terms(s, old, added, gone)
     _cut(s, old, changed | moved | added, gone, files, stale)
-    _tops(s, old, _Changes(changed, moved, added | gone, old, boosts), _Index(s, weighed, boosts), files, stale)
+    _tops(s, old, _Changes(changed, moved, added | gone, old, boosts), _Index(s, weighed, boosts), files, stale, work)
     parents = {s.parent[n] for n in docs}
     groups: dict[int, list[list[Any]]] = {p: [] for p in parents}
     for n, p in enumerate(s.parent):
@@ -446,7 +447,7 @@ class _Changes:
 
 
 def _tops(s: SearchState, old: SearchState, changes: _Changes, index: _Index, files: dict[str, str],
-          stale: set[str]) -> None:
+          stale: set[str], work: Work) -> None:
     """The wide prefixes (only the prefixes of the terms whose postings changed can have become wide or
     narrow) and the top files whose terms changed."""
     wide = {_units(p) for p in old.ranges}
@@ -482,7 +483,7 @@ def _tops(s: SearchState, old: SearchState, changes: _Changes, index: _Index, fi
                 s.weights[text] = old.weights[text]
             continue
         if (lo, hi) not in made:
-            made[lo, hi] = _top(s, old, text, (lo, hi), changes, index)
+            made[lo, hi] = _top(s, old, text, (lo, hi), changes, index, work)
         s.tops[text], s.weights[text] = made[lo, hi]
         if s.tops[text] != old.tops.get(text):
             files[f"search/top/{file_name(text)}"] = s.tops[text]
@@ -490,7 +491,7 @@ def _tops(s: SearchState, old: SearchState, changes: _Changes, index: _Index, fi
 
 
 def _top(s: SearchState, old: SearchState, text: str, bounds: tuple[int, int], changes: _Changes,
-         index: _Index) -> tuple[str, bytes]:
+         index: _Index, work: Work) -> tuple[str, bytes]:
     """A prefix's top file and its documents' weights: from the last ones, changed by the terms whose
     postings changed, when the pages it shows are the same; else made whole."""
     terms = s.order[bounds[0]:bounds[1]]
@@ -510,6 +511,7 @@ def _top(s: SearchState, old: SearchState, text: str, bounds: tuple[int, int], c
                 if t in s.counts:
                     _add(weight, index[t][1], 1)
     shown, total = shown_pages({n: w for n, (w, _) in weight.items()}, s.parent)
+    work.tops["whole" if shown != before else "from the last one"] += 1
     if shown != before:
         entries = [e for t in terms if (e := top_entry(t, *index[t], s.parent, shown))]
     else:  # the same pages: the unchanged terms' entries are the last file's
