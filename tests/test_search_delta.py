@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from navlaw.site import search_delta, search_index, search_top
+from navlaw.site import search_delta, search_delta_top, search_index, search_top
 from navlaw.site.search_delta import split_pages
 
 CONFIG = {"lang": ["en"], "separator": "[\\s\\-]+", "pipeline": ["stopWordFilter"],
@@ -55,7 +55,7 @@ def small_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search_index, "INLINE_BYTES", 300)
     monkeypatch.setattr(search_index, "POSTING_BYTES", 1_500)
     monkeypatch.setattr(search_top, "WIDE_BYTES", 3_000)
-    monkeypatch.setattr(search_delta, "WIDE_BYTES", 3_000)
+    monkeypatch.setattr(search_delta_top, "WIDE_BYTES", 3_000)
 
 
 def _files(site: Path) -> dict[str, bytes]:

@@ -27,114 +27,20 @@ from __future__ import annotations
 
 import json
 import os
-from array import array
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_right, insort
 from collections import Counter
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 from typing import Any
 
 from navlaw.site import search_index as si
-from navlaw.site.search_top import (WIDE_BYTES, _POSTING, _text, _units, dump, file_name, shown_pages,
-                                   top_entry, top_text)
-
-_Fields = list[dict[int, int]]  # per field, {document: the term's count in it}, in document order
-
-
-@dataclass
-class SearchState:
-    """What the last split made, kept for the next one."""
-
-    config: str  # Material's search configuration (JSON)
-    pages: list[tuple[str, int]]  # MkDocs page -> its number of documents, in order
-    parent: list[int]  # each document's page's first document
-    doc_boosts: list[float]
-    counts: dict[str, tuple[bytes, ...]]  # term -> per field, (document, count) pairs packed (see _pack)
-    k: dict[str, int]  # term -> its index in lunr's order
-    first: dict[str, int]  # term -> the first document holding it
-    size: dict[str, int]  # term -> its number of postings (all fields)
-    entry: dict[str, str]  # term -> its entry in its term file
-    runs: dict[str, int]  # term -> its number of postings files (0: inline)
-    order: list[str]  # the terms in lunr's (UTF-16) order
-    kseq: list[str]  # the terms in lunr's term order
-    cuts: list[int]  # where each term file starts in ``order``
-    ranges: dict[str, tuple[int, int]]  # wide prefix -> its range of ``order``
-    tops: dict[str, str]  # wide prefix -> its top file
-    names: dict[int, int]  # term length -> its number of names files
-    # wide prefix -> (document, its weights for the prefix's terms, its postings of them) triples packed,
-    # made the first time an edit changes the prefix's file (one object for prefixes of the same terms)
-    weights: dict[str, bytes] = field(default_factory=dict)
-
-    # Kept in the cache as a few long strings and arrays, not as dictionaries of every term: pickled and
-    # unpickled at each build, those cost more than the split they save
-    def __getstate__(self) -> dict[str, Any]:
-        terms = self.kseq
-        fields = len(next(iter(self.counts.values()), ()))
-        blobs = [b for t in terms for b in self.counts[t]]
-        return {"scalars": (self.config, self.pages, self.cuts, self.ranges, self.tops, self.names, fields, self.weights),
-                "parent": array("i", self.parent), "doc_boosts": array("d", self.doc_boosts),
-                "terms": _join(terms), "entries": _join([self.entry[t] for t in terms]),
-                "counts": (b"".join(blobs), array("i", map(len, blobs))),
-                "ints": [array("i", (d[t] for t in terms)) for d in (self.first, self.size, self.runs)],
-                "order": array("i", (self.k[t] for t in self.order))}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.config, self.pages, self.cuts, self.ranges, self.tops, self.names, fields, self.weights = state["scalars"]
-        self.parent, self.doc_boosts = list(state["parent"]), list(state["doc_boosts"])
-        terms = self.kseq = _split(*state["terms"])
-        self.k = {t: k for k, t in enumerate(terms)}
-        self.entry = dict(zip(terms, _split(*state["entries"])))
-        blob, lengths = state["counts"]
-        at, blobs = 0, []
-        for n in lengths:
-            blobs.append(blob[at:at + n])
-            at += n
-        self.counts = {t: tuple(blobs[k * fields:(k + 1) * fields]) for k, t in enumerate(terms)}
-        self.first, self.size, self.runs = (dict(zip(terms, a)) for a in state["ints"])
-        self.order = [terms[k] for k in state["order"]]
-
-
-def _join(texts: list[str]) -> tuple[str, array[int]]:
-    return "".join(texts), array("i", map(len, texts))
-
-
-def _split(text: str, lengths: array[int]) -> list[str]:
-    out, at = [], 0
-    for n in lengths:
-        out.append(text[at:at + n])
-        at += n
-    return out
-
-
-@dataclass
-class Work:
-    """What a split did: counted by the tests (never timed)."""
-
-    mode: str = "delta"  # or "full"
-    tokenised: int = 0  # documents tokenised
-    weighed: int = 0  # terms weighed
-    renumbered: int = 0  # terms whose index in lunr's order moved (their postings did not change)
-    tops: Counter[str] = field(default_factory=Counter)  # top files made "whole" or "from the last one"
-    written: list[str] = field(default_factory=list)  # files written (under the site)
-    removed: list[str] = field(default_factory=list)
-
+from navlaw.site.search_delta_top import Changes, tops
+from navlaw.site.search_state import Fields, Index, SearchState, Work, pack, unpack
+from navlaw.site.search_top import dump
 
 LAST = Work()  # the last split's work (for the tests and benchmarks)
-
-
-def _pack(per_field: _Fields) -> tuple[bytes, ...]:
-    return tuple(array("i", chain.from_iterable(d.items())).tobytes() for d in per_field)
-
-
-def _unpack(packed: tuple[bytes, ...]) -> _Fields:
-    out = []
-    for b in packed:
-        a = array("i")
-        a.frombytes(b)
-        out.append(dict(zip(a[0::2], a[1::2])))
-    return out
 
 
 def _json(value: Any) -> Any:
@@ -187,31 +93,11 @@ def state_of(made: si.Split, config: dict[str, Any], pages: list[tuple[str, int]
     runs = Counter(name.split("-")[0] for name in made.postings)
     return SearchState(
         dump(config), pages, made.parent, si._boosts(config, docs)[1],
-        {t: _pack(pf) for t, (_, pf) in counts.items()}, {t: k for t, (k, _) in counts.items()},
+        {t: pack(pf) for t, (_, pf) in counts.items()}, {t: k for t, (k, _) in counts.items()},
         {t: min(next(iter(d)) for d in pf if d) for t, (_, pf) in counts.items()},
         {t: sum(len(d) for d in pf) for t, (_, pf) in counts.items()},
         dict(zip(made.order, made.entries)), {t: runs.get(str(k), 0) for t, (k, _) in counts.items()},
         made.order, list(counts), made.cuts, made.ranges, made.tops, made.names)
-
-
-class _Index(Mapping[str, tuple[int, list[list[list[int]]]]]):
-    """The weighed index over a state (weighed as it is read: top files need only their terms)."""
-
-    def __init__(self, s: SearchState, weighed: dict[str, list[list[list[int]]]], boosts: list[float]) -> None:
-        self.s, self.weighed, self.boosts = s, weighed, boosts
-
-    def __getitem__(self, term: str) -> tuple[int, list[list[list[int]]]]:
-        w = self.weighed.get(term)
-        if w is None:
-            w = self.weighed[term] = si._weigh(_unpack(self.s.counts[term]), len(self.s.parent), self.boosts,
-                                               self.s.doc_boosts)
-        return self.s.k[term], w
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.s.k)
-
-    def __len__(self) -> int:
-        return len(self.s.k)
 
 
 def _delta(site: Path, old: SearchState, config: dict[str, Any], pages: list[tuple[str, list[dict[str, Any]]]],
@@ -261,7 +147,7 @@ def _delta(site: Path, old: SearchState, config: dict[str, Any], pages: list[tup
     weighed: dict[str, list[list[list[int]]]] = {}
     for t in sorted(counts):
         weighed[t] = si._weigh(counts[t], len(s.parent), boosts, s.doc_boosts)
-        s.counts[t], s.size[t] = _pack(counts[t]), sum(len(d) for d in counts[t])
+        s.counts[t], s.size[t] = pack(counts[t]), sum(len(d) for d in counts[t])
         entry, runs = si._term_entry(t, s.k[t], weighed[t], s.parent)
         s.entry[t], s.runs[t] = entry, len(runs)
         files.update((f"search/postings/{name}", text) for name, text in runs)
@@ -273,7 +159,7 @@ def _delta(site: Path, old: SearchState, config: dict[str, Any], pages: list[tup
     stale = {f"search/postings/{old.k[t]}-{j}.json" for t in changed | moved if t in old.k for j in range(old.runs[t])}
     _reorder_terms(s, old, added, gone)
     _cut(s, old, changed | moved | added, gone, files, stale)
-    _tops(s, old, _Changes(changed, moved, added | gone, old, boosts), _Index(s, weighed, boosts), files, stale, work)
+    tops(s, old, Changes(changed, moved, added | gone, old, boosts), Index(s, weighed, boosts), files, stale, work)
     parents = {s.parent[n] for n in docs}
     groups: dict[int, list[list[Any]]] = {p: [] for p in parents}
     for n, p in enumerate(s.parent):
@@ -294,12 +180,12 @@ def _document(pages: list[tuple[str, list[dict[str, Any]]]], starts: list[int], 
     return _json(pages[p][1][n - starts[p]])  # type: ignore[no-any-return]
 
 
-def _recount(s: SearchState, changed: set[str], new_tok: dict[int, list[Counter[str]]], fields: int) -> dict[str, _Fields]:
+def _recount(s: SearchState, changed: set[str], new_tok: dict[int, list[Counter[str]]], fields: int) -> dict[str, Fields]:
     """The counts of the ``changed`` terms that are still in the index, in document order (their first
     documents set in ``s``)."""
     out = {}
     for t in changed:
-        per_field = _unpack(s.counts[t]) if t in s.counts else [{} for _ in range(fields)]
+        per_field = unpack(s.counts[t]) if t in s.counts else [{} for _ in range(fields)]
         for n, tok in new_tok.items():
             for f, c in enumerate(tok):
                 tf = c.get(t)
@@ -319,7 +205,7 @@ def _seen(tok: list[Counter[str]]) -> list[str]:
     return list(dict.fromkeys(chain.from_iterable(tok)))
 
 
-def _reorder(s: SearchState, old: SearchState, changed: set[str], counts: dict[str, _Fields],
+def _reorder(s: SearchState, old: SearchState, changed: set[str], counts: dict[str, Fields],
              new_tok: dict[int, list[Counter[str]]], old_tok: dict[int, list[Counter[str]]],
              pages: list[tuple[str, list[dict[str, Any]]]], starts: list[int], tokenise: Any) -> None:
     """lunr's term order after the edit (``s.kseq``, ``s.k``): the terms first seen in each document, in
@@ -423,133 +309,6 @@ def _cut(s: SearchState, old: SearchState, changed: set[str], gone: set[str], fi
         else:
             s.names.pop(n, None)
     s.names = dict(sorted(s.names.items()))
-
-
-def _range(order: list[str], prefix: str) -> tuple[int, int]:
-    lo = bisect_left(order, prefix, key=_units)
-    return lo, bisect_left(order, prefix + "\uffff", lo, key=_units)  # no term holds U+FFFF
-
-
-class _Changes:
-    """The terms an edit changed (their postings), moved (their index only), added or removed; and the
-    weights a changed term had before."""
-
-    def __init__(self, changed: set[str], moved: set[str], other: set[str], old: SearchState,
-                 boosts: list[float]) -> None:
-        self.changed, self.moved, self.touched = changed, moved, changed | moved | other
-        self.old, self.boosts = old, boosts
-
-    def weights_before(self, term: str) -> list[list[list[int]]]:
-        old = self.old
-        if term not in old.counts:
-            return []
-        return si._weigh(_unpack(old.counts[term]), len(old.parent), self.boosts, old.doc_boosts)
-
-
-def _tops(s: SearchState, old: SearchState, changes: _Changes, index: _Index, files: dict[str, str],
-          stale: set[str], work: Work) -> None:
-    """The wide prefixes (only the prefixes of the terms whose postings changed can have become wide or
-    narrow) and the top files whose terms changed."""
-    wide = {_units(p) for p in old.ranges}
-    candidates = {u[:i] for t in changes.changed for u in [_units(t)] for i in range(1, len(u) + 1)}
-    for p in candidates:
-        lo, hi = _range(s.order, p)
-        if _POSTING * sum(s.size[t] for t in s.order[lo:hi]) > WIDE_BYTES and not "\ud800" <= p[-1] <= "\udbff":
-            wide.add(p)
-        else:
-            wide.discard(p)
-    order_changed = s.order is not old.order
-    s.ranges = {}
-    for p in sorted(wide):
-        text = _text(p)
-        have = old.ranges.get(text)
-        s.ranges[text] = _range(s.order, p) if order_changed or have is None else have
-    if len(changes.touched) > 64:
-        where = {t: i for i, t in enumerate(s.order)}
-        at = sorted(where[t] for t in changes.touched if t in where)
-    else:
-        at = sorted(i for t in changes.touched if (i := bisect_left(s.order, si._js_order(t), key=si._js_order))
-                    < len(s.order) and s.order[i] == t)
-    base_changed = len(s.k) != len(old.k)
-    made: dict[tuple[int, int], tuple[str, bytes]] = {}
-    s.tops, s.weights = {}, {}
-    for text, (lo, hi) in s.ranges.items():
-        have = old.ranges.get(text)
-        again = (base_changed or have is None or (order_changed and old.order[have[0]:have[1]] != s.order[lo:hi])
-                 or bisect_left(at, lo) < bisect_left(at, hi))
-        if not again:
-            s.tops[text] = old.tops[text]
-            if text in old.weights:
-                s.weights[text] = old.weights[text]
-            continue
-        if (lo, hi) not in made:
-            made[lo, hi] = _top(s, old, text, (lo, hi), changes, index, work)
-        s.tops[text], s.weights[text] = made[lo, hi]
-        if s.tops[text] != old.tops.get(text):
-            files[f"search/top/{file_name(text)}"] = s.tops[text]
-    stale.update(f"search/top/{file_name(text)}" for text in old.tops if text not in s.tops)
-
-
-def _top(s: SearchState, old: SearchState, text: str, bounds: tuple[int, int], changes: _Changes,
-         index: _Index, work: Work) -> tuple[str, bytes]:
-    """A prefix's top file and its documents' weights: from the last ones, changed by the terms whose
-    postings changed, when the pages it shows are the same; else made whole."""
-    terms = s.order[bounds[0]:bounds[1]]
-    packed = old.weights.get(text)
-    before: set[int] | None = None  # the pages the last file showed
-    if packed is None or text not in old.tops:  # the first edit of this prefix's terms: made whole
-        weight: dict[int, list[int]] = {}
-        for t in terms:
-            _add(weight, index[t][1], 1)
-    else:
-        weight = _unpack_weights(packed)
-        before = shown_pages({n: w for n, (w, _) in weight.items()}, old.parent)[0]
-        unit = _units(text)
-        for t in changes.changed:
-            if _units(t).startswith(unit):
-                _add(weight, changes.weights_before(t), -1)
-                if t in s.counts:
-                    _add(weight, index[t][1], 1)
-    shown, total = shown_pages({n: w for n, (w, _) in weight.items()}, s.parent)
-    work.tops["whole" if shown != before else "from the last one"] += 1
-    if shown != before:
-        entries = [e for t in terms if (e := top_entry(t, *index[t], s.parent, shown))]
-    else:  # the same pages: the unchanged terms' entries are the last file's
-        was = {e[0]: e for e in json.loads(old.tops[text])["terms"]}
-        entries = []
-        for t in terms:
-            if t in changes.changed:
-                e = top_entry(t, *index[t], s.parent, shown)
-            else:
-                e = was.get(t)
-                if e is not None and t in changes.moved:
-                    e = [t, s.k[t], e[2]]
-            if e is not None:
-                entries.append(e)
-    return top_text(entries, len(terms), total, len(s.k)), _pack_weights(weight)
-
-
-def _add(weight: dict[int, list[int]], per_field: list[list[list[int]]], sign: int) -> None:
-    """Add (or take away) a term's weighed postings to the documents' weights and numbers of postings."""
-    for postings in per_field:
-        for n, w in postings:
-            have = weight.get(n)
-            if have is None:
-                have = weight[n] = [0, 0]
-            have[0] += sign * w
-            have[1] += sign
-            if not have[1]:
-                del weight[n]
-
-
-def _pack_weights(weight: dict[int, list[int]]) -> bytes:
-    return array("q", chain.from_iterable((n, w, c) for n, (w, c) in weight.items())).tobytes()
-
-
-def _unpack_weights(packed: bytes) -> dict[int, list[int]]:
-    a = array("q")
-    a.frombytes(packed)
-    return {a[i]: [a[i + 1], a[i + 2]] for i in range(0, len(a), 3)}
 
 
 def _write(site: Path, files: dict[str, str], stale: set[str], work: Work) -> None:
