@@ -97,7 +97,7 @@ def state_of(made: si.Split, config: dict[str, Any], pages: list[tuple[str, int]
         {t: min(next(iter(d)) for d in pf if d) for t, (_, pf) in counts.items()},
         {t: sum(len(d) for d in pf) for t, (_, pf) in counts.items()},
         dict(zip(made.order, made.entries)), {t: runs.get(str(k), 0) for t, (k, _) in counts.items()},
-        made.order, list(counts), made.cuts, made.ranges, made.tops, made.names)
+        made.order, list(counts), made.cuts, made.ranges, made.tops, made.names, made.weights)
 
 
 def _delta(site: Path, old: SearchState, config: dict[str, Any], pages: list[tuple[str, list[dict[str, Any]]]],
@@ -159,7 +159,7 @@ def _delta(site: Path, old: SearchState, config: dict[str, Any], pages: list[tup
     stale = {f"search/postings/{old.k[t]}-{j}.json" for t in changed | moved if t in old.k for j in range(old.runs[t])}
     _reorder_terms(s, old, added, gone)
     _cut(s, old, changed | moved | added, gone, files, stale)
-    tops(s, old, Changes(changed, moved, added | gone, old, boosts), Index(s, weighed, boosts), files, stale, work)
+    tops(s, old, Changes(changed, moved, added | gone, old, boosts, new_tok), Index(s, weighed, boosts), files, stale, work)
     parents = {s.parent[n] for n in docs}
     groups: dict[int, list[list[Any]]] = {p: [] for p in parents}
     for n, p in enumerate(s.parent):

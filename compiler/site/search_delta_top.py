@@ -14,12 +14,13 @@ from __future__ import annotations
 import json
 from array import array
 from bisect import bisect_left
+from collections import Counter
 from itertools import chain
 
 from navlaw.site import search_index as si
 from navlaw.site.search_state import Index, SearchState, Work, unpack
-from navlaw.site.search_top import (WIDE_BYTES, _POSTING, _text, _units, file_name, shown_pages, top_entry,
-                                    top_text)
+from navlaw.site.search_top import (WIDE_BYTES, _POSTING, _text, _units, file_name, pack_weights, shown_pages,
+                                    top_entry, top_text)
 
 def _range(order: list[str], prefix: str) -> tuple[int, int]:
     lo = bisect_left(order, prefix, key=_units)
@@ -27,13 +28,14 @@ def _range(order: list[str], prefix: str) -> tuple[int, int]:
 
 
 class Changes:
-    """The terms an edit changed (their postings), moved (their index only), added or removed; and the
-    weights a changed term had before."""
+    """The terms an edit changed (their postings), moved (their index only), added or removed; the terms of
+    each changed document; and the weights a changed term had before."""
 
     def __init__(self, changed: set[str], moved: set[str], other: set[str], old: SearchState,
-                 boosts: list[float]) -> None:
+                 boosts: list[float], docs: dict[int, list[Counter[str]]]) -> None:
         self.changed, self.moved, self.touched = changed, moved, changed | moved | other
         self.old, self.boosts = old, boosts
+        self.docs = {n: set(chain.from_iterable(fields)) for n, fields in docs.items()}
 
     def weights_before(self, term: str) -> list[list[list[int]]]:
         old = self.old
@@ -93,20 +95,23 @@ def _top(s: SearchState, old: SearchState, text: str, bounds: tuple[int, int], c
     terms = s.order[bounds[0]:bounds[1]]
     packed = old.weights.get(text)
     before: set[int] | None = None  # the pages the last file showed
-    if packed is None or text not in old.tops:  # the first edit of this prefix's terms: made whole
-        weight: dict[int, list[int]] = {}
+    if packed is None or text not in old.tops:  # a prefix that was not wide: made whole
+        weight: dict[int, int] = {}
         for t in terms:
             _add(weight, index[t][1], 1)
     else:
         weight = _unpack_weights(packed)
-        before = shown_pages({n: w for n, (w, _) in weight.items()}, old.parent)[0]
+        before = shown_pages(weight, old.parent)[0]
         unit = _units(text)
         for t in changes.changed:
             if _units(t).startswith(unit):
                 _add(weight, changes.weights_before(t), -1)
                 if t in s.counts:
                     _add(weight, index[t][1], 1)
-    shown, total = shown_pages({n: w for n, (w, _) in weight.items()}, s.parent)
+        for n, have in changes.docs.items():  # only there can a document have gained or lost the prefix
+            if not any(_units(t).startswith(unit) for t in have):
+                weight.pop(n, None)
+    shown, total = shown_pages(weight, s.parent)
     work.tops["whole" if shown != before else "from the last one"] += 1
     if shown != before:
         entries = [e for t in terms if (e := top_entry(t, *index[t], s.parent, shown))]
@@ -122,27 +127,18 @@ def _top(s: SearchState, old: SearchState, text: str, bounds: tuple[int, int], c
                     e = [t, s.k[t], e[2]]
             if e is not None:
                 entries.append(e)
-    return top_text(entries, len(terms), total, len(s.k)), _pack_weights(weight)
+    return top_text(entries, len(terms), total, len(s.k)), pack_weights(weight)
 
 
-def _add(weight: dict[int, list[int]], per_field: list[list[list[int]]], sign: int) -> None:
-    """Add (or take away) a term's weighed postings to the documents' weights and numbers of postings."""
+def _add(weight: dict[int, int], per_field: list[list[list[int]]], sign: int) -> None:
+    """Add (or take away) a term's weighed postings to the documents' weights (a document stays while it
+    holds any of the prefix's terms, even at a weight of 0)."""
     for postings in per_field:
         for n, w in postings:
-            have = weight.get(n)
-            if have is None:
-                have = weight[n] = [0, 0]
-            have[0] += sign * w
-            have[1] += sign
-            if not have[1]:
-                del weight[n]
+            weight[n] = weight.get(n, 0) + sign * w
 
 
-def _pack_weights(weight: dict[int, list[int]]) -> bytes:
-    return array("q", chain.from_iterable((n, w, c) for n, (w, c) in weight.items())).tobytes()
-
-
-def _unpack_weights(packed: bytes) -> dict[int, list[int]]:
+def _unpack_weights(packed: bytes) -> dict[int, int]:
     a = array("q")
     a.frombytes(packed)
-    return {a[i]: [a[i + 1], a[i + 2]] for i in range(0, len(a), 3)}
+    return dict(zip(a[0::2], a[1::2]))

@@ -50,7 +50,7 @@ from typing import Any, NamedTuple
 
 from navlaw import resources
 from navlaw.site import search_parallel
-from navlaw.site.search_top import dump as _dump, file_name, flat_postings as _postings, top_file, top_ranges
+from navlaw.site.search_top import dump as _dump, file_name, flat_postings as _postings, top_file_weights, top_ranges
 
 TERM_SHARD_BYTES = 64_000  # a range of terms per file
 INLINE_BYTES = 2_000  # a term's postings up to this size are in its range's file; larger ones in postings/
@@ -279,7 +279,7 @@ _Task = tuple[int, int, int, int]  # terms [start, end) of lunr's order, and the
 
 
 def _entries_range(data: tuple[_Weighed, list[str], list[_Task], list[list[tuple[int, int]]]],
-                   bounds: tuple[int, int]) -> tuple[list[str], list[tuple[str, str]], list[tuple[tuple[int, int], str]]]:
+                   bounds: tuple[int, int]) -> tuple[list[str], list[tuple[str, str]], list[tuple[tuple[int, int], tuple[str, bytes]]]]:
     """For the tasks ``bounds``: their terms' entries and postings files, and the top files of their
     families of ranges (compiler/site/search_top.py), the terms weighed once."""
     index, order, tasks, families = data
@@ -290,7 +290,7 @@ def _entries_range(data: tuple[_Weighed, list[str], list[_Task], list[list[tuple
             entry, files = _term_entry(term, k, weights, index.parent)
             entries.append(entry)
             postings += files
-        tops += [(r, top_file(index, order, r, index.parent)) for family in families[first:last] for r in family]
+        tops += [(r, top_file_weights(index, order, r, index.parent)) for family in families[first:last] for r in family]
     return entries, postings, tops
 
 
@@ -337,6 +337,7 @@ class Split(NamedTuple):
     tops: dict[str, str]
     parent: list[int]
     names: dict[int, int]
+    weights: dict[str, bytes]  # wide prefix -> its documents' weights (search_top.pack_weights)
 
 
 def split_search_index(site: Path) -> Split:
@@ -362,12 +363,12 @@ def split_documents(site: Path, config: dict[str, Any], docs: list[dict[str, Any
     tasks = _tasks(len(order), families, search_parallel.SLICES * workers if workers > 1 else 1)
     entries: list[str] = []
     postings: dict[str, str] = {}
-    made: dict[tuple[int, int], str] = {}
+    made: dict[tuple[int, int], tuple[str, bytes]] = {}
     for part in search_parallel.run("entries", _entries_range, (index, order, tasks, families), len(tasks), workers):
         entries += part[0]
         postings.update(part[1])
         made.update(part[2])
-    tops = {prefix: made[r] for prefix, r in ranges.items()}
+    tops = {prefix: made[r][0] for prefix, r in ranges.items()}
     term_firsts, terms, cuts = [], {}, []
     by_length: dict[int, list[str]] = {}  # a term's length in UTF-16 code units -> [term, its range], in order
     at = 0
@@ -390,7 +391,8 @@ def split_documents(site: Path, config: dict[str, Any], docs: list[dict[str, Any
                  site / "search" / "docs": {f"{n}.json": _dump(page) for n, page in pages.items()}}, workers)
     path.write_text(manifest(config, len(docs), term_firsts, tops, name_files), encoding="utf-8")
     write_worker(site)
-    return Split(counts, order, entries, postings, cuts, ranges, tops, parent, name_files)
+    return Split(counts, order, entries, postings, cuts, ranges, tops, parent, name_files,
+                 {prefix: made[r][1] for prefix, r in ranges.items()})
 
 
 def manifest(config: dict[str, Any], count: int, term_firsts: list[str], tops: Mapping[str, str],

@@ -35,8 +35,8 @@ class SearchState:
     ranges: dict[str, tuple[int, int]]  # wide prefix -> its range of ``order``
     tops: dict[str, str]  # wide prefix -> its top file
     names: dict[int, int]  # term length -> its number of names files
-    # wide prefix -> (document, its weights for the prefix's terms, its postings of them) triples packed,
-    # made the first time an edit changes the prefix's file (one object for prefixes of the same terms)
+    # wide prefix -> its documents' weights for its terms (search_top.pack_weights: one object for the
+    # prefixes of the same terms)
     weights: dict[str, bytes] = field(default_factory=dict)
 
     # Kept in the cache as a few long strings and arrays, not as dictionaries of every term: pickled and

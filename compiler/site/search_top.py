@@ -24,9 +24,11 @@ the corpus.
 from __future__ import annotations
 
 import json
+from array import array
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Mapping, Sequence, Sized
+from itertools import chain
 from typing import Any
 
 MAX_GROUPS = 50  # pages the worker returns (MAX_GROUPS in templates/site/search-worker.js)
@@ -102,7 +104,20 @@ def top_ranges(index: Mapping[str, tuple[int, Sequence[Sized]]], order: list[str
 def top_file(index: Mapping[str, tuple[int, list[list[list[int]]]]], order: list[str], bounds: tuple[int, int],
              parent: list[int]) -> str:
     """The text of the ``search/top`` file of the prefix whose terms are ``order[bounds[0]:bounds[1]]``."""
-    return _top(index, order[bounds[0]:bounds[1]], parent, len(index))
+    return _top(index, order[bounds[0]:bounds[1]], parent, len(index))[0]
+
+
+def top_file_weights(index: Mapping[str, tuple[int, list[list[list[int]]]]], order: list[str],
+                     bounds: tuple[int, int], parent: list[int]) -> tuple[str, bytes]:
+    """``top_file``, and the documents' weights it ranked (``pack_weights``): an incremental split changes
+    them (compiler/site/search_delta_top.py)."""
+    text, weight = _top(index, order[bounds[0]:bounds[1]], parent, len(index))
+    return text, pack_weights(weight)
+
+
+def pack_weights(weight: Mapping[int, int]) -> bytes:
+    """document -> its weights for a prefix's terms, as (document, weight) pairs of 64-bit integers."""
+    return array("q", chain.from_iterable(weight.items())).tobytes()
 
 
 def top_files(index: dict[str, tuple[int, list[list[list[int]]]]], order: list[str],
@@ -115,7 +130,7 @@ def top_files(index: dict[str, tuple[int, list[list[list[int]]]]], order: list[s
 
 
 def _top(index: Mapping[str, tuple[int, list[list[list[int]]]]], terms: list[str], parent: list[int],
-         base: int) -> str:
+         base: int) -> tuple[str, Counter[int]]:
     """One prefix's file (see the module's docstring)."""
     weight: Counter[int] = Counter()  # document -> its weights for the prefix's terms, all fields (thousandths)
     for t in terms:
@@ -124,7 +139,7 @@ def _top(index: Mapping[str, tuple[int, list[list[list[int]]]]], terms: list[str
                 weight[n] += w
     shown, total = shown_pages(weight, parent)
     entries = [e for t in terms if (e := top_entry(t, *index[t], parent, shown))]
-    return top_text(entries, len(terms), total, base)
+    return top_text(entries, len(terms), total, base), weight
 
 
 def shown_pages(weight: Mapping[int, int], parent: list[int]) -> tuple[set[int], int]:
