@@ -273,8 +273,10 @@ def _cut(s: SearchState, old: SearchState, changed: set[str], gone: set[str], fi
     """The term files (cut again where their entries changed) and the names files of the lengths whose
     terms moved from one term file to another."""
     cuts, size, run = [], 1, 0
+    entry = s.entry
     for i, t in enumerate(s.order):
-        n = len(s.entry[t].encode("utf-8")) + 1
+        e = entry[t]
+        n = (len(e) if e.isascii() else len(e.encode("utf-8"))) + 1  # isascii: without reading the text
         if run and size + n > si.TERM_SHARD_BYTES:
             size, run = 1, 0
         if not run:
