@@ -211,3 +211,35 @@ def test_edit_after_edit_keeps_the_bytes_of_a_full_split(tmp_path: Path, monkeyp
     assert modes == ["delta"] * len(modes)
     assert any(a != b for a, b in zip(shown, shown[1:]))  # the pages "s" shows changed on the way
     assert tops["from the last one"] > tops["whole"] > 0, tops
+
+
+def test_a_one_word_edit_of_the_real_corpus_splits_the_index_from_the_last_split(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """benchmarks/incremental.py's edit in § 12 ("a practical knowledge"), with words the index has: two
+    documents tokenised (§ 12's, before and after), the two words weighed, a few files written; a word
+    the index lacks renumbers the terms lunr meets after it (their term files are written, their
+    postings are not weighed again); the site is a clean build's."""
+    from .conftest import CORPUS
+    from .test_incremental import build, same_as_clean_build
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    assert build(tmp_path, corpus) == 0
+    path = corpus / "nav-law.consolidated.txt"
+    text = path.read_text(encoding="utf-8")
+    old = "who shall have a practical knowledge of the construction"
+    works = []
+    for word in ("competent", "sound", "quixotic"):
+        path.write_text(text.replace(old, old.replace("practical", word)), encoding="utf-8")
+        capsys.readouterr()
+        assert build(tmp_path, corpus) == 0
+        assert "site: 1 of 257 pages rendered, the rest kept from the last build\n" in capsys.readouterr().out
+        work = works.append(search_delta.LAST) or search_delta.LAST
+        assert work.mode == "delta" and work.tokenised <= 3 and work.weighed <= 2, work
+    # "competent" is first met in § 12 now, "practical" later: the terms lunr meets in between move
+    assert [w.renumbered > 0 for w in works] == [True, False, True], works
+    assert len(works[1].written) < 10, works[1].written
+    for w in works:  # § 12's documents, the term files, names files and top files, postings of moved terms
+        docs = [f for f in w.written if f.startswith("search/docs/")]
+        assert len(docs) == 1 and (tmp_path / "build" / "site" / docs[0]).read_text().startswith('[["law/12/"')
+        assert len([f for f in w.written if f.startswith("search/postings/")]) <= 2 * w.weighed + w.renumbered
+    same_as_clean_build(tmp_path, corpus)

@@ -64,7 +64,8 @@ def split_pages(site: Path, config: dict[str, Any], pages: list[tuple[str, list[
         except _Full as exc:
             why = str(exc)
     docs = _json([e for _, entries in pages for e in entries])
-    LAST.__init__(mode="full", tokenised=len(docs))  # type: ignore[misc]
+    global LAST
+    LAST = Work(mode="full", tokenised=len(docs))
     made = si.split_documents(site, config, docs)
     return state_of(made, config, [(uri, len(entries)) for uri, entries in pages], docs), why
 
@@ -170,7 +171,8 @@ def _delta(site: Path, old: SearchState, config: dict[str, Any], pages: list[tup
     _write(site, files, stale - files.keys(), work)
     if si.write_worker(site):
         work.written.append(si.WORKER)
-    LAST.__init__(**vars(work))  # type: ignore[misc]
+    global LAST
+    LAST = work
     return s
 
 
