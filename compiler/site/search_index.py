@@ -32,7 +32,9 @@ that file, ``split_search_index`` replaces it by
   the ones Material's worker gives with the whole index (the worker says where it reads a query
   otherwise, on purpose).
 
-The files are a function of the index Material wrote: the same site gives the same bytes.
+The files are a function of the index Material wrote: the same site gives the same bytes. A site build
+with the cache makes them from the last build's split where it can (compiler/site/search_delta.py), with
+the same bytes.
 """
 
 from __future__ import annotations
