@@ -142,13 +142,14 @@ def _site_pages(edit: str = "") -> dict[str, str]:
     files = {"index.md": "# Home\n\nThe pilot pages.\n"}
     for p in range(12):
         body = " ".join(words[(p + i) % len(words)] for i in range(30))
-        files[f"p{p}.md"] = f"# Page {p}\n\nOn page {p}: {body}.\n\n## Part {p}\n\nMore on {words[p % len(words)]}.\n"
+        files[f"p{p}.md"] = (f"# Page {p}\n\nOn page {p}: {body}.\n\n## Part {p}\n\nMore on {words[p % len(words)]}"
+                             f" (mark{p}).\n")
     if edit == "word":
-        files["p5.md"] = files["p5.md"].replace("knowledge", "thorough knowledge", 1)
+        files["p5.md"] = files["p5.md"].replace("knowledge", "pilot", 1)
     elif edit == "new term":
         files["p5.md"] = files["p5.md"].replace("knowledge", "zyzzyva", 1)
     elif edit == "term gone":
-        files["p5.md"] = files["p5.md"].replace("page 5:", "this page:", 1)
+        files["p5.md"] = files["p5.md"].replace(" (mark5)", "", 1)
     elif edit == "heading":
         files["p5.md"] += "\n## A new part\n\nOf the pilot.\n"
     return files
@@ -173,6 +174,7 @@ def test_an_incremental_site_build_splits_the_index_a_clean_build_splits(tmp_pat
         assert "search index split whole (p5.md has 3 search documents" in report.summary()
     else:
         assert work.mode == "delta" and report.search == "" and work.tokenised <= 4
+        assert work.renumbered > 0 if edit in ("new term", "term gone") else work.renumbered == 0
         first = next(n for n, doc in enumerate(search_index.documents(tmp_path / "clean")) if doc["location"] == "p5/")
         assert f"search/docs/{first}.json" in work.written  # p5's documents
         assert not [f for f in work.written if f.startswith("search/docs/") and f != f"search/docs/{first}.json"]
