@@ -140,8 +140,8 @@ def _delta(site: Path, old: SearchState, config: dict[str, Any], pages: list[tup
     counts = _recount(s, changed, new_tok, len(fields))
     gone = {t for t in changed if t not in counts}
     added = {t for t in counts if t not in old.counts}
-    _reorder(s, old, changed, counts, new_tok, old_tok, pages, starts, tokenise)
-    moved = {t for t, k in s.k.items() if old.k.get(t, k) != k} - changed
+    reordered = _reorder(s, old, changed, counts, new_tok, old_tok, pages, starts, tokenise)
+    moved = {t for t, k in s.k.items() if old.k.get(t, k) != k} - changed if reordered else set()
     work.renumbered = len(moved)
     boosts = si._boosts(config, [])[0]
     files: dict[str, str] = {}
@@ -209,10 +209,10 @@ def _seen(tok: list[Counter[str]]) -> list[str]:
 
 def _reorder(s: SearchState, old: SearchState, changed: set[str], counts: dict[str, Fields],
              new_tok: dict[int, list[Counter[str]]], old_tok: dict[int, list[Counter[str]]],
-             pages: list[tuple[str, list[dict[str, Any]]]], starts: list[int], tokenise: Any) -> None:
+             pages: list[tuple[str, list[dict[str, Any]]]], starts: list[int], tokenise: Any) -> bool:
     """lunr's term order after the edit (``s.kseq``, ``s.k``): the terms first seen in each document, in
     document order. Only the changed documents' terms, and the documents where a term is now first seen
-    instead of a changed one, can change it."""
+    instead of a changed one, can change it. Whether it changed."""
     def first(t: str) -> int | None:
         return None if t in changed and t not in counts else s.first[t]
 
@@ -220,7 +220,7 @@ def _reorder(s: SearchState, old: SearchState, changed: set[str], counts: dict[s
     was = {n: [t for t in _seen(tok) if old.first.get(t) == n] for n, tok in old_tok.items()}
     later = {f for t in counts if t in changed and (f := s.first[t]) != old.first.get(t) and f not in place}
     if not later and all(place[n] == was[n] for n in place):
-        return
+        return False
     for m in later:  # a term no longer in the changed document where it was first seen: now first in m
         place[m] = [t for t in _seen(tokenise(_document(pages, starts, m))) if first(t) == m]
     skip = set(chain.from_iterable(place.values())) | set(chain.from_iterable(was.values()))
@@ -239,6 +239,7 @@ def _reorder(s: SearchState, old: SearchState, changed: set[str], counts: dict[s
     for n in pending[i:]:
         kseq += place[n]
     s.kseq, s.k = kseq, {t: k for k, t in enumerate(kseq)}
+    return True
 
 
 def _renumber(site: Path, s: SearchState, old: SearchState, moved: set[str], files: dict[str, str]) -> None:
