@@ -28,7 +28,7 @@ class Builder(PublishedLayouts, Drawings):
     # -- the main loop --
     def build(self) -> Document:
         errors: list[tuple[int, str]] = []
-        lines = parse_lines(self.text, errors)
+        lines = parse_lines(self.text, errors, self.file)
         for offset, reason in errors:
             self.diag(Severity.ERROR, offset, f"the grammar cannot place this line: {reason}", "parse",
                       "remove the stray character; the line is kept as unparsed text")

@@ -1,0 +1,130 @@
+"""The parser's lines of a document, by section: after an edit only the changed sections are parsed again.
+
+The grammar (grammar/statute.lark) is line by line: every token ends at a newline (with the blank lines
+after it), and at the start of every line that is not blank the LALR parser is in the same state (after
+``lines``). So the lines Lark gives for ``text[a:b]``, when ``a`` and ``b`` are starts of lines that are not
+blank, are the lines it gives for the whole text between ``a`` and ``b``, moved by ``a`` — and a line it
+cannot place is reported and skipped the same way (frontend/parse.py's ``_parse_span`` restarts after it).
+
+A text is cut into *chunks* at the lines that open a section, an article or an LBDC record (any cut at a
+non-blank line start would be right; these keep one section a chunk). For each document (named by the
+caller, in one process: ``navlaw serve`` rebuilding after each save) the memo holds the lines of each chunk
+of the text it parsed last, under the chunk's digest. The next parse of that document takes a chunk whose
+bytes are unchanged from the memo, moved to where the chunk now starts, and parses the runs of changed
+chunks (one Lark call per run: a fresh document is one run, parsed as it always was).
+
+The memo keeps only the last text of each document: it does not grow edit after edit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from typing import Callable, NamedTuple
+
+from navlaw.frontend.parse import Line, _shift
+
+Span = Callable[[str, int, int, list[Line], "list[tuple[int, str]] | None"], None]
+
+# Where a chunk may start: a line (not blank: something other than spaces follows) that opens a section
+# ("§ 12.", "* § 89-b.", "Section 4."), an article or part, or an LBDC record.
+# (Found from the newline before the line: a search that starts with a literal character is five times faster
+# than one anchored at every line start.)
+_CUT = re.compile(r"\n(?=[ \t]*(?:\*[ \t]*)?(?:§|Section[ \t]|S[ \t]+[0-9]|ARTICLE|Article|PART[ \t]|Part[ \t]|\.\.SO DOC))")
+
+
+class _Chunk(NamedTuple):
+    start: int  # where the chunk started in the text it was parsed in
+    lines: list[Line]  # that text's lines (shared by every chunk of it) ...
+    first: int  # ... lines[first:last] are this chunk's
+    last: int
+    errors: tuple[tuple[int, str], ...]  # (offset in that text, reason)
+
+
+_MEMO: dict[str, dict[bytes, _Chunk]] = {}  # document -> chunk digest -> its lines
+STATS: Counter[str] = Counter()  # "chunks parsed", "chunks reused", "lark calls": what the tests count
+
+
+def cuts(text: str, pos: int, end: int) -> list[int]:
+    """The chunk boundaries of ``text[pos:end]`` (whole lines): pos, the cuts inside, end."""
+    return [pos, *(m.start() + 1 for m in _CUT.finditer(text, pos, end) if pos < m.start() + 1 < end), end]
+
+
+def _digest(text: str, a: int, b: int) -> bytes:
+    return hashlib.blake2b(text[a:b].encode("utf-8", "surrogatepass"), digest_size=20).digest()
+
+
+class Memo:
+    """One parse of a document through the memo: ``span`` for each span the parser reads (the text
+    between lines it rejects before parsing), then ``keep`` makes this text's chunks the memo."""
+
+    def __init__(self, document: str) -> None:
+        self.document = document
+        self.old = _MEMO.get(document, {})
+        self.new: dict[bytes, _Chunk] = {}
+
+    def span(self, text: str, pos: int, end: int, out: list[Line], errors: list[tuple[int, str]] | None,
+             parse: Span) -> None:
+        _span(text, pos, end, out, errors, parse, self.old, self.new)
+
+    def keep(self) -> None:
+        _MEMO[self.document] = self.new
+
+
+def _span(text: str, pos: int, end: int, out: list[Line], errors: list[tuple[int, str]] | None,
+          parse: Span, old: dict[bytes, _Chunk], new: dict[bytes, _Chunk]) -> None:
+    """``parse(text, pos, end, out, errors)`` (frontend/parse.py's ``_parse_span``), through the memo of
+    the document's chunks; what it appends to ``out`` and ``errors`` is what ``parse`` would."""
+    bounds = cuts(text, pos, end)
+    keys = [_digest(text, a, b) for a, b in zip(bounds, bounds[1:])]
+    k = 0
+    n = len(keys)
+    while k < n:
+        got = old.get(keys[k]) or new.get(keys[k])
+        a = bounds[k]
+        if got is not None:  # unchanged: its lines, moved to where it starts now
+            by = a - got.start
+            out.extend([_shift(l, by) for l in got.lines[got.first : got.last]])
+            if errors is not None:
+                errors.extend((o + by, r) for o, r in got.errors)
+            new[keys[k]] = got
+            STATS["chunks reused"] += 1
+            k += 1
+            continue
+        j = k  # a run of changed chunks, parsed in one call
+        while j < n and (old.get(keys[j]) or new.get(keys[j])) is None:
+            j += 1
+        _parse_run(text, bounds, keys, k, j, out, errors, new, parse)
+        k = j
+
+
+def _parse_run(text: str, bounds: list[int], keys: list[bytes], k: int, j: int, out: list[Line],
+               errors: list[tuple[int, str]] | None, new: dict[bytes, _Chunk], parse: Span) -> None:
+    """Parse chunks k..j-1 in one call into ``out``, and remember each chunk's lines and errors."""
+    lines: list[Line] = []
+    errs: list[tuple[int, str]] = []
+    parse(text, bounds[k], bounds[j], lines, errs)
+    STATS["lark calls"] += 1
+    STATS["chunks parsed"] += j - k
+    out.extend(lines)
+    if errors is not None:
+        errors.extend(errs)
+    i = 0
+    for c in range(k, j):
+        a, b = bounds[c], bounds[c + 1]
+        first = i
+        while i < len(lines) and lines[i].start < b:
+            i += 1
+        # a chunk is remembered only when its lines tile it exactly (they always do, the grammar being
+        # line by line; if a line ever ran over a cut, the chunk is simply parsed again next time)
+        if first < i and lines[first].start == a and lines[i - 1].end == b:
+            new[keys[c]] = _Chunk(a, lines, first, i, tuple(e for e in errs if a <= e[0] < b))
+
+
+def forget(document: str | None = None) -> None:
+    """Drop the memo of one document, or of all (tests)."""
+    if document is None:
+        _MEMO.clear()
+    else:
+        _MEMO.pop(document, None)
