@@ -17,6 +17,7 @@ from navlaw.frontend.corpus import Compiled, compile_source
 from navlaw.frontend.load import SourceDocument
 from navlaw.frontend.manifest import Entry, load_manifest
 from navlaw.frontend.outline import document_json
+from navlaw.tariffs import by_section
 from navlaw.tariffs.extract import extract_document
 from navlaw.tariffs.routes import RouteTable
 
@@ -28,6 +29,7 @@ MANIFEST = load_manifest(CORPUS)
 ROUTES = RouteTable.of(MANIFEST)
 ENTRY = next(e for e in MANIFEST.entries if e.file == CONSOLIDATED)
 NAV = (CORPUS / CONSOLIDATED).read_text(encoding="utf-8")
+PENALTY = "punishable by a fine of not to exceed one hundred dollars, or by imprisonment of not more than thirty"
 WORD = "who shall have a practical knowledge of the construction"
 
 
@@ -47,10 +49,13 @@ def clean_and_after_edit(before: str, after: str, path: str, entry: Entry | None
     """The results of a clean build of ``after``, those of ``after`` built after ``before`` in the same
     process, and the number of chunks (sections) the second build parsed."""
     chunks.forget()
+    by_section.forget()
     clean = results(after, path, entry)
     chunks.forget()
+    by_section.forget()
     results(before, path, entry)
     chunks.STATS.clear()
+    by_section.STATS.clear()
     again = results(after, path, entry)
     return clean, again, chunks.STATS["chunks parsed"]
 
@@ -61,32 +66,38 @@ def replaced(text: str, old: str, new: str) -> str:
 
 
 NAV_EDITS = {
-    # name: (edit, sections parsed again)
-    "word of another length": (lambda t: replaced(t, WORD, WORD.replace("practical", "thorough")), 1),
+    # name: (edit, sections parsed again, sections read again for tariffs)
+    "word of another length": (lambda t: replaced(t, WORD, WORD.replace("practical", "thorough")), 1, 1),
     "sentence added": (lambda t: replaced(t, "in this chapter and specifically defined",
-                                          "in this chapter. He shall report yearly. And specifically defined"), 1),
+                                          "in this chapter. He shall report yearly. And specifically defined"), 1, 1),
     "section added": (lambda t: replaced(t, "ｧ 13. Inspector; duties.",
                                          "ｧ 12-a. Deputy inspectors.\n\nThe commissioner may appoint deputies.\n\n"
-                                         "ｧ 13. Inspector; duties."), 1),
-    "section removed": (lambda t: t[: t.index("ｧ 12. Inspector")] + t[t.index("ｧ 13. Inspector"):], 0),
+                                         "ｧ 13. Inspector; duties."), 1, 1),
+    "section removed": (lambda t: t[: t.index("ｧ 12. Inspector")] + t[t.index("ｧ 13. Inspector"):], 0, 0),
     "section renumbered": (lambda t: replaced(t, "ｧ 12. Inspector; qualifications.",
-                                              "ｧ 12-b. Inspector; qualifications."), 1),
-    "same number twice": (lambda t: replaced(t, "ｧ 13. Inspector; duties.", "ｧ 12. Inspector; duties."), 1),
+                                              "ｧ 12-b. Inspector; qualifications."), 1, 1),
+    # the second § 12 gets the id "12*2": that section is read again, the first keeps its id
+    "same number twice": (lambda t: replaced(t, "ｧ 13. Inspector; duties.", "ｧ 12. Inspector; duties."), 1, 1),
+    # a penalty's amount changed (§ 32-d's fine): its tariff new, the sections below moved
+    "penalty amount": (lambda t: replaced(t, PENALTY, PENALTY.replace("one hundred", "two hundred fifty")), 1, 1),
     # a control character: the line is reported and kept unparsed; the section's lines before and after it
     # are two spans of their own (parse.py reads around such lines before the grammar runs)
-    "unreadable line": (lambda t: replaced(t, WORD, WORD.replace("practical", "prac\x07tical")), 2),
-    "article heading": (lambda t: replaced(t, "Article 2 - ADMINISTRATION", "Article 2 - ADMINISTRATION OF LAW"), 1),
+    "unreadable line": (lambda t: replaced(t, WORD, WORD.replace("practical", "prac\x07tical")), 2, 1),
+    # the heading is the article's, not a section's: no section's tariffs are read again
+    "article heading": (lambda t: replaced(t, "Article 2 - ADMINISTRATION", "Article 2 - ADMINISTRATION OF LAW"), 1, 0),
 }
 
 
 @pytest.mark.parametrize("name", sorted(NAV_EDITS))
 def test_consolidated_edit_equals_clean_build(name: str) -> None:
-    edit, parsed = NAV_EDITS[name]
+    edit, parsed, read = NAV_EDITS[name]
     after = edit(NAV)
     assert after != NAV
     clean, again, n = clean_and_after_edit(NAV, after, str(CORPUS / CONSOLIDATED), ENTRY)
     assert again == clean
     assert n == parsed
+    assert by_section.STATS["sections read"] == read
+    assert by_section.STATS["sections reused"] > 100
 
 
 def test_unreadable_line_is_reported_as_in_a_clean_build() -> None:
