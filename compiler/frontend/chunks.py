@@ -21,11 +21,9 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
-from navlaw.frontend.parse import Line, _shift
-
-Span = Callable[[str, int, int, list[Line], "list[tuple[int, str]] | None"], None]
+from navlaw.frontend.parse import Line, Span, _parse_span, _shift, parse_lines
 
 # Where a chunk may start: a line (not blank: something other than spaces follows) that opens a section
 # ("§ 12.", "* § 89-b.", "Section 4."), an article or part, or an LBDC record.
@@ -55,21 +53,18 @@ def _digest(text: str, a: int, b: int) -> bytes:
     return hashlib.blake2b(text[a:b].encode("utf-8", "surrogatepass"), digest_size=20).digest()
 
 
-class Memo:
-    """One parse of a document through the memo: ``span`` for each span the parser reads (the text
-    between lines it rejects before parsing), then ``keep`` makes this text's chunks the memo."""
+def lines_of(text: str, errors: list[tuple[int, str]] | None, document: str) -> list[Line]:
+    """``parse_lines(text, errors)`` of the text ``document`` now has, parsing only the chunks that are not
+    those of its last text; this text's chunks become the memo of ``document``."""
+    old = _MEMO.get(document, {})
+    new: dict[bytes, _Chunk] = {}
 
-    def __init__(self, document: str) -> None:
-        self.document = document
-        self.old = _MEMO.get(document, {})
-        self.new: dict[bytes, _Chunk] = {}
+    def span(text: str, pos: int, end: int, out: list[Line], errors: list[tuple[int, str]] | None) -> None:
+        _span(text, pos, end, out, errors, _parse_span, old, new)
 
-    def span(self, text: str, pos: int, end: int, out: list[Line], errors: list[tuple[int, str]] | None,
-             parse: Span) -> None:
-        _span(text, pos, end, out, errors, parse, self.old, self.new)
-
-    def keep(self) -> None:
-        _MEMO[self.document] = self.new
+    lines = parse_lines(text, errors, span)
+    _MEMO[document] = new
+    return lines
 
 
 def _span(text: str, pos: int, end: int, out: list[Line], errors: list[tuple[int, str]] | None,

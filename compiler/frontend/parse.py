@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple, cast
+from typing import Any, Callable, NamedTuple, cast
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, Tree
@@ -183,6 +183,9 @@ def _lines(text: str) -> list[Line]:
     return cast(list[Line], parser().parse(text))
 
 
+Span = Callable[[str, int, int, "list[Line]", "list[tuple[int, str]] | None"], None]
+
+
 def _shift(line: Line, by: int) -> Line:
     if not by:
         return line
@@ -204,37 +207,25 @@ def _has_control(text: str) -> bool:
     return len(data.translate(None, _CONTROL_BYTES)) != len(data)
 
 
-def parse_lines(text: str, errors: list[tuple[int, str]] | None = None, document: str = "") -> list[Line]:
+def parse_lines(text: str, errors: list[tuple[int, str]] | None = None, span: Span | None = None) -> list[Line]:
     """Classify every line of ``text``. The lines tile the text exactly (plus a final newline if the
     text lacked one). A line the grammar cannot place becomes an "unparsed" line, and its offset and
-    the reason go to ``errors``; parsing goes on after it. ``document``: the name the text is parsed
-    under again after an edit (in one process): only its changed sections are parsed (frontend/chunks.py)."""
+    the reason go to ``errors``; parsing goes on after it. ``span``: what parses the text between such
+    lines (``_parse_span``, or frontend/chunks.py's memo of it, which parses only changed sections)."""
     length = len(text)
     if not text.endswith("\n"):
         text += "\n"
     out: list[Line] = []
     pos = 0
-    memo = None
-    if document:
-        from navlaw.frontend.chunks import Memo  # chunks.py builds on this module
-        memo = Memo(document)
-
-    def span(a: int, b: int) -> None:
-        if memo is not None:
-            memo.span(text, a, b, out, errors, _parse_span)
-        else:
-            _parse_span(text, a, b, out, errors)
-
+    parse = span or _parse_span
     for m in _CONTROL_RE.finditer(text) if _has_control(text) else ():
         bad = m.start()
         if bad < pos:  # a second control character on a line already reported
             continue
         line_start = text.rfind("\n", 0, bad) + 1
-        span(pos, line_start)
+        parse(text, pos, line_start, out, errors)
         pos = _unparsed(text, bad, f"unexpected character U+{ord(m.group()):04X}", out, errors)
-    span(pos, len(text))
-    if memo is not None:
-        memo.keep()
+    parse(text, pos, len(text), out, errors)
     if out and out[-1].end > length:  # the newline added above is not part of the text
         last = out[-1]
         out[-1] = Line(last.kind, last.start, length, last.indent, last.labels, min(last.body_start, length), last.body)
