@@ -439,6 +439,12 @@ class BuildCache:
         _write_atomic(path, seal(f"{stage}/{key}", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)))
         self._used.add(path)
 
+    def keep(self, stage: str, key: str) -> None:
+        """Keep the entry ``key`` (if there is one) through this build's ``prune`` without reading it: what a
+        later build may want though this one did not (a document's memo by section, while it is unchanged)."""
+        if self.root is not None:
+            self._used.add(self._path(stage, key))
+
     def through(self, stage: str, key: str, make: Callable[[], T]) -> T:
         """The value stored under ``key``, or else ``make()``'s, stored. No key: just ``make()``."""
         if self.root is None or not key:

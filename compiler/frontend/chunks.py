@@ -117,6 +117,18 @@ def _parse_run(text: str, bounds: list[int], keys: list[bytes], k: int, j: int, 
             new[keys[c]] = _Chunk(a, lines, first, i, tuple(e for e in errs if a <= e[0] < b))
 
 
+def memo_of(document: str) -> dict[bytes, _Chunk] | None:
+    """What the memo holds for ``document`` (to keep on disk for the next process: frontend/corpus.py)."""
+    return _MEMO.get(document)
+
+
+def recall(document: str, memo: object) -> None:
+    """Give the memo what a former process kept of ``document`` (BuildCache: sealed, ours), unless it has its
+    own. Only a chunk's digest decides whether it is reused, so an old memo is never wrong, only missed."""
+    if document not in _MEMO and isinstance(memo, dict):
+        _MEMO[document] = memo
+
+
 def forget(document: str | None = None) -> None:
     """Drop the memo of one document, or of all (tests)."""
     if document is None:

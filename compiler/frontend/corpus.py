@@ -19,7 +19,7 @@ from navlaw.model.nodes import Document
 from navlaw.frontend.normalize import ListNumbering
 from navlaw.model.text import NormalText
 from navlaw.frontend.assess import assess
-from navlaw.frontend import formats, heap
+from navlaw.frontend import chunks, formats, heap
 from navlaw.frontend.formats import lbdc
 from navlaw.frontend.figures import check_figures
 from navlaw.frontend.invariants import check_tree
@@ -218,11 +218,22 @@ _GIVE_BACK_EVERY = 4 << 20  # bytes of documents read between two returns of fre
 def _compile_cached(src: SourceDocument, entry: Entry, diags: Diagnostics, cache: BuildCache | None,
                     key: str) -> Document:
     """compile_source, through the cache: the tree and the findings it gave, keyed by the bytes."""
+    # the parser's lines of the document's sections, for the next compile after an edit (in a fresh process too)
+    lines = cache.key("parse-chunks", src.path) if cache is not None and cache.enabled and key else ""
+
     def compile_own() -> tuple[Document, list[Diagnostic]]:
         own = Diagnostics()
-        return compile_source(src, entry, own), own.items
+        if lines and chunks.memo_of(src.path) is None:
+            chunks.recall(src.path, cache.get("parse-chunks", lines))
+        doc = compile_source(src, entry, own)
+        kept = chunks.memo_of(src.path)
+        if lines and kept is not None:
+            cache.put("parse-chunks", lines, kept)
+        return doc, own.items
 
     doc, found = cache.through("document", key, compile_own) if cache is not None else compile_own()
+    if lines:
+        cache.keep("parse-chunks", lines)
     diags.extend(found)
     return doc
 

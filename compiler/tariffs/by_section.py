@@ -150,6 +150,18 @@ def _with_sources(obj: Any, moved: dict[int, Source]) -> Any:
     return obj
 
 
+def memo_of(document: str) -> dict[bytes, _Read] | None:
+    """What the memo holds for ``document`` (to keep on disk for the next process: tariffs/extract.py)."""
+    return _MEMO.get(document)
+
+
+def recall(document: str, memo: Any) -> None:
+    """Give the memo what a former process kept of ``document`` (BuildCache: sealed, ours), unless it has
+    its own. Only a section's key decides whether it is reused, so an old memo is never wrong, only missed."""
+    if document not in _MEMO and isinstance(memo, dict):
+        _MEMO[document] = memo
+
+
 def forget() -> None:
     """Drop the memo (tests)."""
     _MEMO.clear()

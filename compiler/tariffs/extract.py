@@ -25,6 +25,7 @@ from navlaw.model.nodes import Document, Node, section_of
 from navlaw.tariffs.forms import LATE, PRICED, UNPRICED
 from navlaw.tariffs.forms import table
 from navlaw.model.tariffs import AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
+from navlaw.tariffs import by_section
 from navlaw.tariffs.by_section import RecordingCtx, SectionMemo
 from navlaw.tariffs.reading import provisions
 from navlaw.tariffs.routes import RouteTable
@@ -155,12 +156,24 @@ def _check_options(corpus: Corpus, c: Compiled, got: list[AnyTariff], diags: Dia
 def _extract_cached(c: Compiled, diags: Diagnostics, cache: BuildCache | None, routes: RouteTable) -> list[AnyTariff]:
     """extract_document, through the cache: a document's tariffs depend on its text, its entry and the
     route table only."""
+    file = c.document.file
+    # the document's sections' tariffs, for the next extraction after an edit (in a fresh process too)
+    sections = cache.key("tariff-sections", file) if cache is not None and cache.enabled and c.key else ""
+
     def extract_own() -> tuple[list[AnyTariff], list[Diagnostic]]:
         own = Diagnostics()
-        return extract_document(c, own, routes), own.items
+        if sections and by_section.memo_of(file) is None:
+            by_section.recall(file, cache.get("tariff-sections", sections))
+        got = extract_document(c, own, routes)
+        kept = by_section.memo_of(file)
+        if sections and kept is not None:
+            cache.put("tariff-sections", sections, kept)
+        return got, own.items
 
     key = cache.key("tariffs", c.key, routes.key()) if cache is not None and c.key else ""
     got, found = cache.through("tariffs", key, extract_own) if cache is not None else extract_own()
+    if sections:
+        cache.keep("tariff-sections", sections)
     diags.extend(found)
     return got
 
