@@ -135,3 +135,23 @@ def test_lbdc_edit_equals_clean_build(name: str) -> None:
     clean, again, n = clean_and_after_edit(before, after, str(LBDC), None)
     assert again == clean
     assert n == parsed
+
+
+def test_grammar_terminals_kept_sealed_in_the_user_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminals the tree builder reads labels and headings with come from the user cache in a fresh
+    process (not from a lexer-only Lark built from the grammar), and are those that Lark gives."""
+    from lark import Lark
+
+    from navlaw import cache
+    from navlaw.frontend.parse import GRAMMAR
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    lexer = Lark(grammar, parser=None, lexer="basic")
+    want = {t.name: str(t.pattern.to_regexp()) for t in lexer.terminals}
+    assert "LABEL" in want and "SECTION_NUMBER" in want
+    assert cache.lark_terminals("statute", grammar) == want
+    [sealed] = (tmp_path / "navlaw").glob("lark-statute-terminals.sealed")
+    sealed.write_bytes(sealed.read_bytes().replace(b"LABEL", b"LABEX"))  # tampered: not used, made again
+    assert cache.lark_terminals("statute", grammar) == want
+    assert cache.lark_terminals("statute", grammar) == want  # from the file made again

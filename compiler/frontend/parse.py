@@ -10,7 +10,7 @@ from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput
 
 from navlaw import resources
-from navlaw.cache import lark_parser
+from navlaw.cache import lark_parser, lark_terminals
 
 GRAMMAR = resources.path("grammar", "statute.lark")
 
@@ -110,14 +110,14 @@ def _label_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 @lru_cache(maxsize=1)
-def _terminals() -> Lark:
-    """The grammar's terminals, every one kept (a lexer-only Lark), for the parts of a line that live
-    inside one token: the labels of a labelled line, the number and mark of a heading."""
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser=None, lexer="basic")
+def _terminals() -> dict[str, str]:
+    """The grammar's terminals, every one kept (as a lexer-only Lark keeps them), for the parts of a line
+    that live inside one token: the labels of a labelled line, the number and mark of a heading."""
+    return lark_terminals("statute", GRAMMAR.read_text(encoding="utf-8"))
 
 
 def _terminal(name: str) -> str:
-    return str(_terminals().get_terminal(name).pattern.to_regexp())
+    return _terminals()[name]
 
 
 @lru_cache(maxsize=1)
