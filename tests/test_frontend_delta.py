@@ -96,6 +96,8 @@ def test_consolidated_edit_equals_clean_build(name: str) -> None:
     clean, again, n = clean_and_after_edit(NAV, after, str(CORPUS / CONSOLIDATED), ENTRY)
     assert again == clean
     assert n == parsed
+    # the lines' roles read again in the one changed chunk (the unreadable line's chunk is parsed in two spans)
+    assert chunks.STATS["copied-roles found"] == min(parsed, 1)
     assert by_section.STATS["sections read"] == read
     assert by_section.STATS["sections reused"] > 100
 
@@ -155,3 +157,34 @@ def test_grammar_terminals_kept_sealed_in_the_user_cache(tmp_path: Path, monkeyp
     sealed.write_bytes(sealed.read_bytes().replace(b"LABEL", b"LABEX"))  # tampered: not used, made again
     assert cache.lark_terminals("statute", grammar) == want
     assert cache.lark_terminals("statute", grammar) == want  # from the file made again
+
+
+def test_a_fresh_process_after_an_edit_parses_only_the_changed_section(tmp_path: Path) -> None:
+    """The build cache keeps each document's parse chunks and its sections' tariffs: a build in a new process
+    (here: the memos of this one forgotten) after a one-word edit parses and reads one section, and writes
+    what a build without the cache writes."""
+    import shutil
+
+    from navlaw.cli import main
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+
+    def build(name: str, *extra: str) -> int:
+        return main(["build", "--no-site", "--corpus", str(corpus), "--out", str(tmp_path / name),
+                     "--module", str(tmp_path / f"{name}-fees"), *extra])
+
+    assert build("out") == 0
+    path = corpus / CONSOLIDATED
+    path.write_text(replaced(NAV, WORD, WORD.replace("practical", "thorough")), encoding="utf-8")
+    chunks.forget()
+    by_section.forget()
+    chunks.STATS.clear()
+    by_section.STATS.clear()
+    assert build("out") == 0
+    assert chunks.STATS[f"chunks parsed: {CONSOLIDATED}"] == 1 and chunks.STATS["chunks reused"] > 100
+    assert by_section.STATS["sections read"] == 1 and by_section.STATS["sections reused"] > 100
+    assert build("clean", "--no-cache") == 0
+    made = {p.relative_to(tmp_path / "out"): p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()}
+    clean = {p.relative_to(tmp_path / "clean"): p.read_bytes() for p in (tmp_path / "clean").rglob("*") if p.is_file()}
+    assert made == clean

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from navlaw.frontend.parse import Line, Span, _parse_span, _shift, parse_lines
 
@@ -62,8 +62,10 @@ def lines_of(text: str, errors: list[tuple[int, str]] | None, document: str) -> 
     def span(text: str, pos: int, end: int, out: list[Line], errors: list[tuple[int, str]] | None) -> None:
         _span(text, pos, end, out, errors, _parse_span, old, new)
 
+    before = STATS["chunks parsed"]
     lines = parse_lines(text, errors, span)
     _MEMO[document] = new
+    STATS[f"chunks parsed: {document}"] += STATS["chunks parsed"] - before
     return lines
 
 
@@ -117,6 +119,34 @@ def _parse_run(text: str, bounds: list[int], keys: list[bytes], k: int, j: int, 
             new[keys[c]] = _Chunk(a, lines, first, i, tuple(e for e in errs if a <= e[0] < b))
 
 
+_LOCAL: dict[tuple[str, str], dict[bytes, dict[int, str]]] = {}  # (document, what) -> chunk digest -> found
+
+
+def line_local(document: str, what: str, text: str, find: Callable[[str], dict[int, str]]) -> dict[int, str]:
+    """``find(text)``, for a ``find`` that reads each line on its own (it gives something for some lines, by
+    their start): chunk by chunk, a chunk unchanged since ``document``'s last text given what it gave then,
+    moved to where the chunk now starts (formats.copied_roles: the roles of web chrome, bill furniture and
+    LBDC notes). No ``document``: ``find(text)``."""
+    if not document:
+        return find(text)
+    bounds = cuts(text, 0, len(text))
+    old = _LOCAL.get((document, what), {})
+    new: dict[bytes, dict[int, str]] = {}
+    out: dict[int, str] = {}
+    for a, b in zip(bounds, bounds[1:]):
+        key = _digest(text, a, b)
+        got = old.get(key)
+        if got is None:
+            got = new.get(key)
+        if got is None:
+            got = find(text[a:b])
+            STATS[f"{what} found"] += 1
+        new[key] = got
+        out.update((at + a, v) for at, v in got.items())
+    _LOCAL[(document, what)] = new
+    return out
+
+
 def memo_of(document: str) -> dict[bytes, _Chunk] | None:
     """What the memo holds for ``document`` (to keep on disk for the next process: frontend/corpus.py)."""
     return _MEMO.get(document)
@@ -133,5 +163,8 @@ def forget(document: str | None = None) -> None:
     """Drop the memo of one document, or of all (tests)."""
     if document is None:
         _MEMO.clear()
+        _LOCAL.clear()
     else:
         _MEMO.pop(document, None)
+        for k in [k for k in _LOCAL if k[0] == document]:
+            del _LOCAL[k]

@@ -82,7 +82,7 @@ def compile_source(src: SourceDocument, entry: Entry | None = None,
     diags = diagnostics if diagnostics is not None else Diagnostics()
     formats.refuse(src.text, src.path)
     fmt = formats.named(src.format) if src.format else formats.detect(src.text.encode("utf-8", "surrogatepass"))
-    nt, roles = formats.read_lines(fmt, normalize(src.text, _list_numbering(entry)))
+    nt, roles = formats.read_lines(fmt, normalize(src.text, _list_numbering(entry)), src.path)
     code = whose_law(nt, src.path, entry, diags)
     section = entry.section if entry else ""
     if entry and not section and entry.kind in ("section-text", "rule", "proposed-rule"):
@@ -223,16 +223,19 @@ def _compile_cached(src: SourceDocument, entry: Entry, diags: Diagnostics, cache
 
     def compile_own() -> tuple[Document, list[Diagnostic]]:
         own = Diagnostics()
-        if lines and chunks.memo_of(src.path) is None:
+        # a memo this process holds (``navlaw serve``) is not written again after each edit: the one on disk
+        # misses only the chunks changed since, should a fresh process ever need it
+        fresh = bool(lines) and chunks.memo_of(src.path) is None
+        if fresh and cache is not None:
             chunks.recall(src.path, cache.get("parse-chunks", lines))
         doc = compile_source(src, entry, own)
         kept = chunks.memo_of(src.path)
-        if lines and kept is not None:
+        if fresh and cache is not None and kept is not None:
             cache.put("parse-chunks", lines, kept)
         return doc, own.items
 
     doc, found = cache.through("document", key, compile_own) if cache is not None else compile_own()
-    if lines:
+    if lines and cache is not None:
         cache.keep("parse-chunks", lines)
     diags.extend(found)
     return doc

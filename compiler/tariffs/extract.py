@@ -162,17 +162,18 @@ def _extract_cached(c: Compiled, diags: Diagnostics, cache: BuildCache | None, r
 
     def extract_own() -> tuple[list[AnyTariff], list[Diagnostic]]:
         own = Diagnostics()
-        if sections and by_section.memo_of(file) is None:
+        fresh = bool(sections) and by_section.memo_of(file) is None  # else this process's (as parse-chunks)
+        if fresh and cache is not None:
             by_section.recall(file, cache.get("tariff-sections", sections))
         got = extract_document(c, own, routes)
         kept = by_section.memo_of(file)
-        if sections and kept is not None:
+        if fresh and cache is not None and kept is not None:
             cache.put("tariff-sections", sections, kept)
         return got, own.items
 
     key = cache.key("tariffs", c.key, routes.key()) if cache is not None and c.key else ""
     got, found = cache.through("tariffs", key, extract_own) if cache is not None else extract_own()
-    if sections:
+    if sections and cache is not None:
         cache.keep("tariff-sections", sections)
     diags.extend(found)
     return got
