@@ -298,32 +298,6 @@ def lark_parser(name: str, grammar: str, **options: Any) -> Lark:
     return parser
 
 
-def lark_terminals(name: str, grammar: str) -> dict[str, str]:
-    """Every terminal of ``grammar`` as a regular expression, those only used inside other terminals too
-    (what a lexer-only Lark hands out: building one reads and compiles the whole grammar, ~70 ms of a
-    fresh process), kept sealed in the user cache under the grammar's and Lark's digest."""
-    from lark import Lark, __version__ as lark_version
-
-    context = "lark-terminals/" + digest(name, grammar, lark_version)
-    base = user_cache()
-    path = base / f"lark-{name}-terminals.sealed" if base is not None else None
-    if path is not None and path.is_file():
-        try:
-            saved = pickle.loads(unseal(context, path.read_bytes()))
-            if isinstance(saved, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in saved.items()):
-                return saved
-        except Exception:  # stale, damaged or not ours: made afresh below
-            pass
-    lexer = Lark(grammar, parser=None, lexer="basic")
-    found = {t.name: str(t.pattern.to_regexp()) for t in lexer.terminals}
-    if path is not None:
-        try:
-            _write_atomic(path, seal(context, pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL)))
-        except (OSError, Unsealed):
-            pass  # no cache: the next process reads the grammar again
-    return found
-
-
 # The model's own parsers (numbers in words, fee formulas) are sealed the same way: the model imports nothing
 # of navlaw, so this module hands it the maker (navlaw/model/parsers.py).
 from navlaw.model import parsers as _model_parsers  # noqa: E402

@@ -144,7 +144,7 @@ def test_grammar_terminals_kept_sealed_in_the_user_cache(tmp_path: Path, monkeyp
     process (not from a lexer-only Lark built from the grammar), and are those that Lark gives."""
     from lark import Lark
 
-    from navlaw import cache
+    from navlaw.frontend import terminals
     from navlaw.frontend.parse import GRAMMAR
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
@@ -152,11 +152,11 @@ def test_grammar_terminals_kept_sealed_in_the_user_cache(tmp_path: Path, monkeyp
     lexer = Lark(grammar, parser=None, lexer="basic")
     want = {t.name: str(t.pattern.to_regexp()) for t in lexer.terminals}
     assert "LABEL" in want and "SECTION_NUMBER" in want
-    assert cache.lark_terminals("statute", grammar) == want
+    assert terminals.lark_terminals("statute", grammar) == want
     [sealed] = (tmp_path / "navlaw").glob("lark-statute-terminals.sealed")
     sealed.write_bytes(sealed.read_bytes().replace(b"LABEL", b"LABEX"))  # tampered: not used, made again
-    assert cache.lark_terminals("statute", grammar) == want
-    assert cache.lark_terminals("statute", grammar) == want  # from the file made again
+    assert terminals.lark_terminals("statute", grammar) == want
+    assert terminals.lark_terminals("statute", grammar) == want  # from the file made again
 
 
 def test_a_fresh_process_after_an_edit_parses_only_the_changed_section(tmp_path: Path) -> None:

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import re
+from array import array
 from collections import Counter
 from typing import Callable, NamedTuple
 
-from navlaw.frontend.parse import Line, Span, _parse_span, _shift, parse_lines
+from navlaw.frontend.parse import Label, Line, Span, _parse_span, parse_lines
 
 # Where a chunk may start: a line (not blank: something other than spaces follows) that opens a section
 # ("§ 12.", "* § 89-b.", "Section 4."), an article or part, or an LBDC record.
@@ -33,11 +34,58 @@ _CUT = re.compile(r"\n(?=[ \t]*(?:\*[ \t]*)?(?:§|Section[ \t]|S[ \t]+[0-9]|ARTI
 
 
 class _Chunk(NamedTuple):
-    start: int  # where the chunk started in the text it was parsed in
-    lines: list[Line]  # that text's lines (shared by every chunk of it) ...
-    first: int  # ... lines[first:last] are this chunk's
-    last: int
-    errors: tuple[tuple[int, str], ...]  # (offset in that text, reason)
+    """A chunk's lines, compactly (what ``navlaw serve`` holds of a document between builds: 8 bytes a
+    number, not a tuple and a string a line): per line its kind, start, end, indent, body start and number of
+    labels, then each label's start and end, all from the chunk's start. The bodies and the labels' text are
+    the text's own characters, sliced again when the lines are made."""
+
+    nums: array[int]
+    olds: tuple[tuple[int, str], ...]  # (label's number in the chunk, its old label) for the labels that have one
+    errors: tuple[tuple[int, str], ...]  # (offset from the chunk's start, reason)
+
+
+_KINDS = ("blank", "record_head", "section_head", "article_head", "part_head", "tab_row", "pipe_row", "leader_row",
+          "formula_rule", "provision", "text", "unparsed")
+_KIND = {k: n for n, k in enumerate(_KINDS)}
+
+
+def _encode(lines: list[Line], a: int, errors: tuple[tuple[int, str], ...]) -> _Chunk | None:
+    nums: array[int] = array("q")
+    olds: list[tuple[int, str]] = []
+    k = 0
+    for line in lines:
+        kind = _KIND.get(line.kind)
+        if kind is None:
+            return None
+        nums.extend((kind, line.start - a, line.end - a, line.indent, line.body_start - a, len(line.labels)))
+        for lab in line.labels:
+            nums.extend((lab.start - a, lab.end - a))
+            if lab.old:
+                olds.append((k, lab.old))
+            k += 1
+    return _Chunk(nums, tuple(olds), tuple((o - a, r) for o, r in errors))
+
+
+def _decode(text: str, chunk: _Chunk, a: int) -> list[Line]:
+    """The chunk's lines, where it starts at ``a`` in ``text``."""
+    nums, out = chunk.nums, []
+    olds = dict(chunk.olds)
+    i, k, n = 0, 0, len(nums)
+    find = text.find
+    while i < n:
+        kind, start, end, indent, body, count = nums[i : i + 6]
+        i += 6
+        labels = []
+        for _ in range(count):
+            s, e = nums[i] + a, nums[i + 1] + a
+            labels.append(Label(text[s:e].rstrip(), s, e, olds.get(k, "")))
+            i += 2
+            k += 1
+        body += a
+        nl = find("\n", body, end + a)
+        out.append(Line(_KINDS[kind], start + a, end + a, indent, tuple(labels), body,
+                        text[body : nl if nl >= 0 else end + a]))
+    return out
 
 
 _MEMO: dict[str, dict[bytes, _Chunk]] = {}  # document -> chunk digest -> its lines
@@ -80,11 +128,10 @@ def _span(text: str, pos: int, end: int, out: list[Line], errors: list[tuple[int
     while k < n:
         got = old.get(keys[k]) or new.get(keys[k])
         a = bounds[k]
-        if got is not None:  # unchanged: its lines, moved to where it starts now
-            by = a - got.start
-            out.extend([_shift(l, by) for l in got.lines[got.first : got.last]])
+        if got is not None:  # unchanged: its lines, where it starts now
+            out.extend(_decode(text, got, a))
             if errors is not None:
-                errors.extend((o + by, r) for o, r in got.errors)
+                errors.extend((o + a, r) for o, r in got.errors)
             new[keys[k]] = got
             STATS["chunks reused"] += 1
             k += 1
@@ -114,11 +161,15 @@ def _parse_run(text: str, bounds: list[int], keys: list[bytes], k: int, j: int, 
         while i < len(lines) and lines[i].start < b:
             i += 1
         # a chunk is remembered only when its lines tile it exactly (they always do, the grammar being
-        # line by line; if a line ever ran over a cut, the chunk is simply parsed again next time)
+        # line by line; if a line ever ran over a cut, the chunk is simply parsed again next time) and
+        # read back as they are
         if first < i and lines[first].start == a and lines[i - 1].end == b:
-            new[keys[c]] = _Chunk(a, lines, first, i, tuple(e for e in errs if a <= e[0] < b))
+            got = _encode(lines[first:i], a, tuple(e for e in errs if a <= e[0] < b))
+            if got is not None and _decode(text, got, a) == lines[first:i]:
+                new[keys[c]] = got
 
 
+_NONE: dict[int, str] = {}  # never written to
 _LOCAL: dict[tuple[str, str], dict[bytes, dict[int, str]]] = {}  # (document, what) -> chunk digest -> found
 
 
@@ -139,12 +190,24 @@ def line_local(document: str, what: str, text: str, find: Callable[[str], dict[i
         if got is None:
             got = new.get(key)
         if got is None:
-            got = find(text[a:b])
+            got = find(text[a:b]) or _NONE  # most chunks have none: one empty dict for them all
             STATS[f"{what} found"] += 1
         new[key] = got
         out.update((at + a, v) for at, v in got.items())
     _LOCAL[(document, what)] = new
     return out
+
+
+_AGAIN: set[str] = set()  # the documents this process compiled before
+
+
+def settle(document: str) -> None:
+    """After a document's compile in a corpus: the first time this process compiles it, its memo is let
+    go (a one-off ``navlaw build`` holds no more than the tree; the build cache keeps the memo for the next
+    process); from the second time on (``navlaw serve`` rebuilding after a save) it is kept for the next."""
+    if document not in _AGAIN:
+        _AGAIN.add(document)
+        _MEMO.pop(document, None)
 
 
 def memo_of(document: str) -> dict[bytes, _Chunk] | None:
@@ -164,7 +227,9 @@ def forget(document: str | None = None) -> None:
     if document is None:
         _MEMO.clear()
         _LOCAL.clear()
+        _AGAIN.clear()
     else:
         _MEMO.pop(document, None)
+        _AGAIN.discard(document)
         for k in [k for k in _LOCAL if k[0] == document]:
             del _LOCAL[k]

@@ -232,6 +232,7 @@ def _compile_cached(src: SourceDocument, entry: Entry, diags: Diagnostics, cache
         kept = chunks.memo_of(src.path)
         if fresh and cache is not None and kept is not None:
             cache.put("parse-chunks", lines, kept)
+        chunks.settle(src.path)
         return doc, own.items
 
     doc, found = cache.through("document", key, compile_own) if cache is not None else compile_own()

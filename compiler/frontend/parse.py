@@ -10,7 +10,8 @@ from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput
 
 from navlaw import resources
-from navlaw.cache import lark_parser, lark_terminals
+from navlaw.cache import lark_parser
+from navlaw.frontend.terminals import lark_terminals
 
 GRAMMAR = resources.path("grammar", "statute.lark")
 
