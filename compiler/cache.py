@@ -6,6 +6,9 @@
   entry and its bytes: after an amendment to one document the others are not parsed again;
 - **tariffs**, **tree-json** — a document's tariffs (with their findings) and its tree as JSON, under
   the document's key;
+- **parse-chunks**, **tariff-sections** — a document's parser lines by section and its sections' tariffs,
+  under the document's path (compiler/frontend/chunks.py, compiler/tariffs/by_section.py): after an edit a
+  new process parses and reads only the changed sections (each is looked up by its own digest);
 - **last** — what the last build was made from (a digest of every file of the corpus) and what it
   wrote (digests of the output directories): a rebuild with nothing changed does nothing;
 - **site** — what the last MkDocs build was made from (each page's text, the search entries each page
