@@ -83,6 +83,9 @@ NAV_EDITS = {
     # a control character: the line is reported and kept unparsed; the section's lines before and after it
     # are two spans of their own (parse.py reads around such lines before the grammar runs)
     "unreadable line": (lambda t: replaced(t, WORD, WORD.replace("practical", "prac\x07tical")), 2, 1),
+    # a rate in a section a route prices: its tariffs are read by the priced forms (never from the memo)
+    "priced rate": (lambda t: replaced(t, "All vessels shall pay five dollars and thirty cents per pilotage unit",
+                                       "All vessels shall pay five dollars and forty-five cents per pilotage unit"), 1, 0),
     # the heading is the article's, not a section's: no section's tariffs are read again
     "article heading": (lambda t: replaced(t, "Article 2 - ADMINISTRATION", "Article 2 - ADMINISTRATION OF LAW"), 1, 0),
 }
