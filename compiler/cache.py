@@ -6,6 +6,9 @@
   entry and its bytes: after an amendment to one document the others are not parsed again;
 - **tariffs**, **tree-json** — a document's tariffs (with their findings) and its tree as JSON, under
   the document's key;
+- **parse-chunks**, **tariff-sections** — a document's parser lines by section and its sections' tariffs,
+  under the document's path (compiler/frontend/chunks.py, compiler/tariffs/by_section.py): after an edit a
+  new process parses and reads only the changed sections (each is looked up by its own digest);
 - **last** — what the last build was made from (a digest of every file of the corpus) and what it
   wrote (digests of the output directories): a rebuild with nothing changed does nothing;
 - **site** — what the last MkDocs build was made from (each page's text, the search entries each page
@@ -438,6 +441,12 @@ class BuildCache:
         path = self._path(stage, key)
         _write_atomic(path, seal(f"{stage}/{key}", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)))
         self._used.add(path)
+
+    def keep(self, stage: str, key: str) -> None:
+        """Keep the entry ``key`` (if there is one) through this build's ``prune`` without reading it: what a
+        later build may want though this one did not (a document's memo by section, while it is unchanged)."""
+        if self.root is not None:
+            self._used.add(self._path(stage, key))
 
     def through(self, stage: str, key: str, make: Callable[[], T]) -> T:
         """The value stored under ``key``, or else ``make()``'s, stored. No key: just ``make()``."""

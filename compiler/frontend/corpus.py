@@ -19,7 +19,7 @@ from navlaw.model.nodes import Document
 from navlaw.frontend.normalize import ListNumbering
 from navlaw.model.text import NormalText
 from navlaw.frontend.assess import assess
-from navlaw.frontend import formats, heap
+from navlaw.frontend import chunks, formats, heap
 from navlaw.frontend.formats import lbdc
 from navlaw.frontend.figures import check_figures
 from navlaw.frontend.invariants import check_tree
@@ -82,7 +82,7 @@ def compile_source(src: SourceDocument, entry: Entry | None = None,
     diags = diagnostics if diagnostics is not None else Diagnostics()
     formats.refuse(src.text, src.path)
     fmt = formats.named(src.format) if src.format else formats.detect(src.text.encode("utf-8", "surrogatepass"))
-    nt, roles = formats.read_lines(fmt, normalize(src.text, _list_numbering(entry)))
+    nt, roles = formats.read_lines(fmt, normalize(src.text, _list_numbering(entry)), src.path)
     code = whose_law(nt, src.path, entry, diags)
     section = entry.section if entry else ""
     if entry and not section and entry.kind in ("section-text", "rule", "proposed-rule"):
@@ -218,11 +218,26 @@ _GIVE_BACK_EVERY = 4 << 20  # bytes of documents read between two returns of fre
 def _compile_cached(src: SourceDocument, entry: Entry, diags: Diagnostics, cache: BuildCache | None,
                     key: str) -> Document:
     """compile_source, through the cache: the tree and the findings it gave, keyed by the bytes."""
+    # the parser's lines of the document's sections, for the next compile after an edit (in a fresh process too)
+    lines = cache.key("parse-chunks", src.path) if cache is not None and cache.enabled and key else ""
+
     def compile_own() -> tuple[Document, list[Diagnostic]]:
         own = Diagnostics()
-        return compile_source(src, entry, own), own.items
+        # a memo this process holds (``navlaw serve``) is not written again after each edit: the one on disk
+        # misses only the chunks changed since, should a fresh process ever need it
+        fresh = bool(lines) and chunks.memo_of(src.path) is None
+        if fresh and cache is not None:
+            chunks.recall(src.path, cache.get("parse-chunks", lines))
+        doc = compile_source(src, entry, own)
+        kept = chunks.memo_of(src.path)
+        if fresh and cache is not None and kept is not None:
+            cache.put("parse-chunks", lines, kept)
+        chunks.settle(src.path)
+        return doc, own.items
 
     doc, found = cache.through("document", key, compile_own) if cache is not None else compile_own()
+    if lines and cache is not None:
+        cache.keep("parse-chunks", lines)
     diags.extend(found)
     return doc
 

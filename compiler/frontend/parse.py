@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple, cast
+from typing import Any, Callable, NamedTuple, cast
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, Tree
@@ -11,6 +11,7 @@ from lark.exceptions import UnexpectedInput
 
 from navlaw import resources
 from navlaw.cache import lark_parser
+from navlaw.frontend.terminals import lark_terminals
 
 GRAMMAR = resources.path("grammar", "statute.lark")
 
@@ -110,14 +111,14 @@ def _label_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 @lru_cache(maxsize=1)
-def _terminals() -> Lark:
-    """The grammar's terminals, every one kept (a lexer-only Lark), for the parts of a line that live
-    inside one token: the labels of a labelled line, the number and mark of a heading."""
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser=None, lexer="basic")
+def _terminals() -> dict[str, str]:
+    """The grammar's terminals, every one kept (as a lexer-only Lark keeps them), for the parts of a line
+    that live inside one token: the labels of a labelled line, the number and mark of a heading."""
+    return lark_terminals("statute", GRAMMAR.read_text(encoding="utf-8"))
 
 
 def _terminal(name: str) -> str:
-    return str(_terminals().get_terminal(name).pattern.to_regexp())
+    return _terminals()[name]
 
 
 @lru_cache(maxsize=1)
@@ -183,6 +184,9 @@ def _lines(text: str) -> list[Line]:
     return cast(list[Line], parser().parse(text))
 
 
+Span = Callable[[str, int, int, "list[Line]", "list[tuple[int, str]] | None"], None]
+
+
 def _shift(line: Line, by: int) -> Line:
     if not by:
         return line
@@ -204,23 +208,25 @@ def _has_control(text: str) -> bool:
     return len(data.translate(None, _CONTROL_BYTES)) != len(data)
 
 
-def parse_lines(text: str, errors: list[tuple[int, str]] | None = None) -> list[Line]:
+def parse_lines(text: str, errors: list[tuple[int, str]] | None = None, span: Span | None = None) -> list[Line]:
     """Classify every line of ``text``. The lines tile the text exactly (plus a final newline if the
     text lacked one). A line the grammar cannot place becomes an "unparsed" line, and its offset and
-    the reason go to ``errors``; parsing goes on after it."""
+    the reason go to ``errors``; parsing goes on after it. ``span``: what parses the text between such
+    lines (``_parse_span``, or frontend/chunks.py's memo of it, which parses only changed sections)."""
     length = len(text)
     if not text.endswith("\n"):
         text += "\n"
     out: list[Line] = []
     pos = 0
+    parse = span or _parse_span
     for m in _CONTROL_RE.finditer(text) if _has_control(text) else ():
         bad = m.start()
         if bad < pos:  # a second control character on a line already reported
             continue
         line_start = text.rfind("\n", 0, bad) + 1
-        _parse_span(text, pos, line_start, out, errors)
+        parse(text, pos, line_start, out, errors)
         pos = _unparsed(text, bad, f"unexpected character U+{ord(m.group()):04X}", out, errors)
-    _parse_span(text, pos, len(text), out, errors)
+    parse(text, pos, len(text), out, errors)
     if out and out[-1].end > length:  # the newline added above is not part of the text
         last = out[-1]
         out[-1] = Line(last.kind, last.start, length, last.indent, last.labels, min(last.body_start, length), last.body)

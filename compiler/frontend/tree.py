@@ -16,7 +16,8 @@ from navlaw.diagnostics import Diagnostics, Severity
 from navlaw.frontend.building import MAX_DEPTH, _B
 from navlaw.frontend.drawings import Drawings
 from navlaw.model.text import NormalText
-from navlaw.frontend.parse import Line, article_head, line_at, parse_lines, section_head
+from navlaw.frontend.chunks import lines_of
+from navlaw.frontend.parse import Line, article_head, line_at, section_head
 from navlaw.frontend.published import PublishedLayouts
 from navlaw.frontend import layout
 from navlaw.frontend.formats import nycrr
@@ -28,7 +29,7 @@ class Builder(PublishedLayouts, Drawings):
     # -- the main loop --
     def build(self) -> Document:
         errors: list[tuple[int, str]] = []
-        lines = parse_lines(self.text, errors)
+        lines = lines_of(self.text, errors, self.file)  # only the changed sections, after an edit
         for offset, reason in errors:
             self.diag(Severity.ERROR, offset, f"the grammar cannot place this line: {reason}", "parse",
                       "remove the stray character; the line is kept as unparsed text")

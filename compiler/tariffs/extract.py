@@ -16,16 +16,18 @@ from __future__ import annotations
 import difflib
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from navlaw.cache import BuildCache
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.frontend.corpus import Compiled, Corpus
-from navlaw.model.nodes import section_of
+from navlaw.model.nodes import Document, Node, section_of
 from navlaw.tariffs.forms import LATE, PRICED, UNPRICED
 from navlaw.tariffs.forms import table
 from navlaw.model.tariffs import AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
-from navlaw.tariffs.reading import Ctx, provisions
+from navlaw.tariffs import by_section
+from navlaw.tariffs.by_section import RecordingCtx, SectionMemo
+from navlaw.tariffs.reading import provisions
 from navlaw.tariffs.routes import RouteTable
 
 
@@ -34,23 +36,43 @@ from navlaw.tariffs.routes import RouteTable
 def extract_document(compiled: Compiled, diags: Diagnostics, routes: RouteTable | None = None) -> list[AnyTariff]:
     """Every tariff of one document: its rate tables, then each provision read in every form — the
     priced forms in the sections the route table lists, the others elsewhere."""
-    ctx = Ctx(compiled, diags, routes or RouteTable())
+    ctx = RecordingCtx(compiled, diags, routes or RouteTable())
     out: list[AnyTariff] = list(table.read_document(ctx))
     late: list[AnyTariff] = []
     facts: dict[str, dict[str, Any]] = {}  # route -> "minimum"/"maximum" -> units, "unmeasured" -> citation
-    for section, node in provisions(ctx.doc):
+    memo = SectionMemo(ctx)  # a section no route prices: read again only when it changed (by_section.py)
+    for section, nodes in _by_section(ctx.doc):
         ctx.section = section
-        route = ctx.routes.priced(section_of(node.id) if node.id else section.label)
-        for form in PRICED if route else UNPRICED:
-            for t in form(ctx, route, node):
-                if isinstance(t, tuple):
-                    facts.setdefault(route, {})[t[0]] = t[1]
-                else:
-                    (late if form in LATE else out).append(t)
+        priced = [ctx.routes.priced(section_of(node.id) if node.id else section.label) for node in nodes]
+        if not any(priced):
+            out.extend(memo.read(section, nodes, UNPRICED))
+            continue
+        for node, route in zip(nodes, priced):
+            for form in PRICED if route else UNPRICED:
+                for t in form(ctx, route, node):
+                    if isinstance(t, tuple):
+                        facts.setdefault(route, {})[t[0]] = t[1]
+                    else:
+                        (late if form in LATE else out).append(t)
+    memo.keep()
     out.extend(late)
     out = [_with_option(t, ctx.routes) for t in out]
     return [_with_facts(t, {k: v for r in ctx.routes.family(t.route)[::-1] for k, v in facts.get(r, {}).items()})
             if isinstance(t, BracketSchedule) and t.series == f"{t.route}/base" else t for t in out]
+
+
+def _by_section(doc: Document) -> Iterator[tuple[Node, list[Node]]]:
+    """Each section, with itself and its provisions (``provisions``' pairs, grouped), in document order."""
+    section: Node | None = None
+    nodes: list[Node] = []
+    for s, node in provisions(doc):
+        if s is not section:
+            if section is not None:
+                yield section, nodes
+            section, nodes = s, []
+        nodes.append(node)
+    if section is not None:
+        yield section, nodes
 
 
 CHARGED_BY_OPTION = (PerUnitFee, Percentage, FractionOfRate, TimeFee, BoardSet)  # the fees a quote option may charge
@@ -134,12 +156,25 @@ def _check_options(corpus: Corpus, c: Compiled, got: list[AnyTariff], diags: Dia
 def _extract_cached(c: Compiled, diags: Diagnostics, cache: BuildCache | None, routes: RouteTable) -> list[AnyTariff]:
     """extract_document, through the cache: a document's tariffs depend on its text, its entry and the
     route table only."""
+    file = c.document.file
+    # the document's sections' tariffs, for the next extraction after an edit (in a fresh process too)
+    sections = cache.key("tariff-sections", file) if cache is not None and cache.enabled and c.key else ""
+
     def extract_own() -> tuple[list[AnyTariff], list[Diagnostic]]:
         own = Diagnostics()
-        return extract_document(c, own, routes), own.items
+        fresh = bool(sections) and by_section.memo_of(file) is None  # else this process's (as parse-chunks)
+        if fresh and cache is not None:
+            by_section.recall(file, cache.get("tariff-sections", sections))
+        got = extract_document(c, own, routes)
+        kept = by_section.memo_of(file)
+        if fresh and cache is not None and kept is not None:
+            cache.put("tariff-sections", sections, kept)
+        return got, own.items
 
     key = cache.key("tariffs", c.key, routes.key()) if cache is not None and c.key else ""
     got, found = cache.through("tariffs", key, extract_own) if cache is not None else extract_own()
+    if sections and cache is not None:
+        cache.keep("tariff-sections", sections)
     diags.extend(found)
     return got
 

@@ -8,6 +8,7 @@ Adding a format is one module (``name``, ``detect``, ``decode``, ``refuse``, ``l
 
 from __future__ import annotations
 
+from navlaw.frontend import chunks
 from navlaw.frontend.formats import bill, lbdc, lbdc_update, nycrr, nysenate, plain, web
 from navlaw.frontend.formats.base import KEPT_ROLES, LAW_ROLES, Decoded, Format, SourceLine, lines_by_role
 from navlaw.model.text import Edit, NormalText, Stage
@@ -71,18 +72,23 @@ def _copied_role(body: str) -> str | None:
     return web.line_role(body) or bill.line_role(body) or lbdc.line_role(body)
 
 
-def copied_roles(text: str) -> dict[int, str]:
-    """The roles ``_copied_role`` gives the lines of ``text`` kept out of the law, by line start."""
+def copied_roles(text: str, document: str = "") -> dict[int, str]:
+    """The roles ``_copied_role`` gives the lines of ``text`` kept out of the law, by line start. Line by
+    line: with the ``document``'s name, only its changed sections are read again (frontend/chunks.py)."""
+    return chunks.line_local(document, "copied-roles", text, _copied_roles)
+
+
+def _copied_roles(text: str) -> dict[int, str]:
     return {line.start: line.role for line in lines_by_role(text, _copied_role) if line.role in KEPT_ROLES}
 
 
-def read_lines(fmt: Format, nt: NormalText) -> tuple[NormalText, dict[int, str]]:
+def read_lines(fmt: Format, nt: NormalText, document: str = "") -> tuple[NormalText, dict[int, str]]:
     """The text as the format lays it out: the layout's marking within lines (outside each line's
     body) taken out of the text the grammar reads, as a normalization stage of its own (so every
     offset still maps to the file), and the role of each line kept out of the law, by its start in
     the returned text."""
     own = fmt.lines(nt.text)
-    copied = copied_roles(nt.text)
+    copied = copied_roles(nt.text, document)
     edits: list[Edit] = []
     roles: dict[int, str] = {}
     removed = 0
