@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, MutableMapping
 
 from navlaw.cache import BuildCache, FileState, files_digest, tree_files, tree_stamp
+from navlaw.stamps import Stamp
 from navlaw.diagnostics import Diagnostics, Severity, print_errors, shown_from  # noqa: F401  (navlaw.build's, as before)
 from navlaw.dumps import dump, stage_data, tariffs_json, tree_name  # noqa: F401  (navlaw.build's, as before)
 from navlaw.parallel import WORTH_AT, later
@@ -393,7 +394,7 @@ def _built(run: _Run, result: Result, changed_module: dict[str, str] | None, kep
         for act in corpus.acts:
             report.details.extend(act_review(act, result.law.outcome(act), result.tariffs))
     if run.cache.enabled:
-        _record(run, corpus, report, head, tail)
+        _record(run, corpus, report, head, tail, site_report)
         cache = run.cache
         reused, parsed = cache.stats["document hit"], cache.stats["document miss"]
         made, taken = cache.stats["page made"], cache.stats["page reused"]
@@ -403,8 +404,9 @@ def _built(run: _Run, result: Result, changed_module: dict[str, str] | None, kep
     return report
 
 
-def _record(run: _Run, corpus: Corpus, report: Report, head: str, tail: str) -> None:
-    """The build recorded as up to date with the corpus it read (unless a file changed while it read it)."""
+def _record(run: _Run, corpus: Corpus, report: Report, head: str, tail: str, site: SiteReport | None = None) -> None:
+    """The build recorded as up to date with the corpus it read (unless a file changed while it read it). OUT's
+    stamp takes the site's as the site build stamped it (navlaw.stamps): OUT/site is not walked twice."""
     changed = changed_while_read(Path(run.options.corpus), run.before, corpus.read)
     if changed:
         report.warnings.append(f"{', '.join(changed[:5])}{' and more' if len(changed) > 5 else ''} changed while "
@@ -414,7 +416,9 @@ def _record(run: _Run, corpus: Corpus, report: Report, head: str, tail: str) -> 
         if not changed:
             run.cache.put("last", run.last_key, {"corpus": files_digest({**{n: s[0] for n, s in run.before.items()},
                                                                          **corpus.read}),
-                                                 "out": tree_stamp(run.out), "module": tree_stamp(run.module_dir),
+                                                 "out": Stamp.walk(run.out, {"site": site.stamp} if site and site.stamp
+                                                                   else None).digest(),
+                                                 "module": tree_stamp(run.module_dir),
                                                  "head": head, "tail": tail})
         run.cache.prune()
     except OSError as exc:

@@ -34,6 +34,7 @@ from mkdocs.plugins import event_priority
 
 from navlaw import resources
 from navlaw.cache import BuildCache, digest, jinja_bytecode, private_dir, tree_digest, tree_stamp, user_cache
+from navlaw.stamps import Stamp
 from navlaw.publish import link_or_copy
 
 SITE = resources.path("site")
@@ -46,6 +47,7 @@ class SiteReport:
     pages: int  # Markdown pages in the site
     rendered: int  # pages MkDocs rendered this time
     reason: str = ""  # why the build was a full one
+    stamp: Stamp | None = field(default=None, repr=False, compare=False)  # of the site as written (OUT's takes it)
 
     def summary(self) -> str:
         if self.mode == "full":
@@ -112,7 +114,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     work = cache.root / "site-src"
     key = cache.key("site", "state")
     old: _State | None = cache.get("site", key)
-    reason = _why_full(old, shape, previous, work)
+    reason, docs = _why_full(old, shape, previous, work)
     changed = {n for n in files if old is None or old.files.get(n) != digests[n]}
     state = _State(shape, digests, "")
     report = SiteReport("full", pages, pages, reason)
@@ -121,7 +123,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
             _link_tree(previous, out)
         for name in changed:
             (out / _dest(name)).unlink(missing_ok=True)
-        _sync(work, config, files, changed, full=False)
+        touched = _sync(work, config, files, changed, full=False, stamp=docs)
         rendered: set[str] = set()
         try:
             _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered, site_url=site_url,
@@ -130,12 +132,16 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
         except _FullBuildNeeded as exc:
             shutil.rmtree(out)
             report.reason = str(exc)
+        if docs is not None:  # the sources as verified, with the files this build wrote or touched stated again
+            docs.restat(touched)
     if report.mode == "full":
         state = _State(shape, digests, "")
         _sync(work, config, files, set(files), full=True)
         _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), site_url=site_url)
-    state.output = tree_stamp(out)
-    state.docs = tree_stamp(work / "docs")
+        docs = None
+    report.stamp = Stamp.walk(out)
+    state.output = report.stamp.digest()
+    state.docs = (docs or Stamp.walk(work / "docs")).digest()
     cache.put("site", key, state)
     return report
 
@@ -218,24 +224,28 @@ def _link_tree(previous: Path, out: Path) -> None:
     shutil.copytree(previous, out, copy_function=place)
 
 
-def _why_full(old: _State | None, shape: str, previous: Path | None, work: Path) -> str:
+def _why_full(old: _State | None, shape: str, previous: Path | None, work: Path) -> tuple[str, Stamp | None]:
+    """Why the build must be a full one ("" if not), and the stamp of the cached page sources as verified."""
     if old is None:
-        return "no earlier build in the cache"
+        return "no earlier build in the cache", None
     if previous is None or not previous.is_dir():
-        return "no earlier site to start from"
+        return "no earlier site to start from", None
     if old.shape != shape:
-        return "pages added or removed, or the site's configuration changed"
+        return "pages added or removed, or the site's configuration changed", None
     if tree_stamp(previous) != old.output:
-        return "the earlier site is not the one the cache remembers"
-    if not old.docs or tree_stamp(work / "docs") != old.docs:
-        return "the cached page sources are not the ones the cache remembers"
-    return ""
+        return "the earlier site is not the one the cache remembers", None
+    docs = Stamp.walk(work / "docs")
+    if not old.docs or docs.digest() != old.docs:
+        return "the cached page sources are not the ones the cache remembers", None
+    return "", docs
 
 
-def _sync(work: Path, config: dict[str, bytes], files: dict[str, str], changed: set[str], full: bool) -> None:
+def _sync(work: Path, config: dict[str, bytes], files: dict[str, str], changed: set[str], full: bool,
+          stamp: Stamp | None = None) -> set[str]:
     """Make ``work`` hold the site configuration and ``files``. In an incremental build the files not
     ``changed`` keep their text and get the oldest possible time, so MkDocs' dirty mode (which
-    compares times with the output) renders exactly the changed ones."""
+    compares times with the output) renders exactly the changed ones; those ``stamp`` (of ``work/docs``,
+    just verified) shows with that time already are left alone. Gives the files of docs/ written or touched."""
     if full and work.exists():
         shutil.rmtree(work)
     for name, data in config.items():
@@ -245,14 +255,19 @@ def _sync(work: Path, config: dict[str, bytes], files: dict[str, str], changed: 
             p.write_bytes(data)
     docs = work / "docs"
     now = time.time()
+    touched: set[str] = set()
     for name, text in sorted(files.items()):
         p = docs / name
         if name in changed:
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(text, encoding="utf-8")
             os.utime(p, (now, now))
+        elif stamp is not None and stamp.mtime_ns(name) == 0:
+            continue
         else:
             os.utime(p, (0, 0))
+        touched.add(name)
+    return touched
 
 
 class _Collect(logging.Handler):
