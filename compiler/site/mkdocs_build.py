@@ -124,6 +124,8 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
         for name in changed:
             (out / _dest(name)).unlink(missing_ok=True)
         touched = _sync(work, config, files, changed, full=False, stamp=docs)
+        if docs is not None:  # the sources as verified, with the files this build wrote or touched stated again
+            docs.restat(touched)
         rendered: set[str] = set()
         try:
             _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered, site_url=site_url,
@@ -132,16 +134,14 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
         except _FullBuildNeeded as exc:
             shutil.rmtree(out)
             report.reason = str(exc)
-        if docs is not None:  # the sources as verified, with the files this build wrote or touched stated again
-            docs.restat(touched)
     if report.mode == "full":
         state = _State(shape, digests, "")
         _sync(work, config, files, set(files), full=True)
+        docs = Stamp.walk(work / "docs")  # as written: what changes them from here on is not navlaw's
         _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), site_url=site_url)
-        docs = None
     report.stamp = Stamp.walk(out)
     state.output = report.stamp.digest()
-    state.docs = (docs or Stamp.walk(work / "docs")).digest()
+    state.docs = docs.digest() if docs is not None else ""
     cache.put("site", key, state)
     return report
 

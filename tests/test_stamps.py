@@ -1,0 +1,141 @@
+"""The stamps of a build's outputs (compiler/stamps.py, issue 32): each tree is walked once a build, and the
+cheaper stamps still catch a file of the last output changed, added or removed — by anyone, at any time,
+including while the build that stamps it is writing it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from navlaw import stamps
+from navlaw.cache import tree_stamp
+from navlaw.stamps import Stamp
+
+from .test_incremental import AMENDED_2027, RATE_2027, amend, build, corpus, same_as_clean_build  # noqa: F401
+
+
+def _tree(root: Path) -> None:
+    for name, text in {"a/b": "1", "a-c": "22", "a/d/e.txt": "333", "site/index.html": "x", "site/law/1/index.html": "y",
+                       "z": ""}.items():
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    (root / "empty").mkdir()
+    os.symlink("a-c", root / "link")
+
+
+def test_a_stamp_is_tree_stamp_and_takes_an_inner_stamp_without_walking_it(tmp_path):
+    _tree(tmp_path)
+    whole = tree_stamp(tmp_path)
+    site = Stamp.walk(tmp_path / "site")
+    stamps.WALKED.clear()
+    assert Stamp.walk(tmp_path, {"site": site}).digest() == whole
+    assert stamps.WALKED["entries"] == 5  # a/b, a/d/e.txt, a-c, link, z: not the site's two files
+    assert Stamp.walk(tmp_path / "nothing").digest() == tree_stamp(tmp_path / "nothing") == ""
+
+
+@pytest.mark.parametrize("change", ["changed", "added", "removed"])
+def test_a_stamp_stated_again_where_navlaw_wrote_is_the_walk_and_differs_from_the_last(tmp_path, change):
+    _tree(tmp_path)
+    s = Stamp.walk(tmp_path)
+    before = s.digest()
+    target = tmp_path / "a" / ("new" if change == "added" else "b")
+    if change == "removed":
+        target.unlink()
+    else:
+        target.write_text("changed", encoding="utf-8")
+    s.restat({target.relative_to(tmp_path).as_posix()})
+    assert s.digest() == tree_stamp(tmp_path) != before
+
+
+@pytest.mark.parametrize("change", ["added", "removed"])
+def test_a_site_with_a_file_added_or_removed_by_hand_is_rebuilt_whole(tmp_path, corpus, capsys, change):  # noqa: F811
+    assert build(tmp_path, corpus) == 0
+    site = tmp_path / "build" / "site"
+    if change == "added":
+        (site / "law" / "mine.html").write_text("mine", encoding="utf-8")
+    else:
+        (site / "sitemap.xml").unlink()
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0
+    assert "(the earlier site is not the one the cache remembers)" in capsys.readouterr().out
+    same_as_clean_build(tmp_path, corpus)
+
+
+def test_a_site_changed_while_the_build_writes_it_is_found_by_the_next_build(tmp_path, corpus, capsys,  # noqa: F811
+                                                                            monkeypatch):
+    """OUT's stamp takes the site's as the site build made it: what another program changes in the site
+    after that (here, in the staged output before the swap) is not recorded as navlaw's, so the next build is
+    not "up to date" with it and does not start from it."""
+    from navlaw import publish
+
+    real = publish._chmod_tree
+
+    def meddle(root: Path, mask: int) -> None:
+        page = root / "site" / "index.html"
+        if page.is_file():
+            page.write_text(page.read_text(encoding="utf-8") + "<!-- meddled -->", encoding="utf-8")
+        real(root, mask)
+
+    monkeypatch.setattr(publish, "_chmod_tree", meddle)
+    assert build(tmp_path, corpus) == 0
+    monkeypatch.setattr(publish, "_chmod_tree", real)
+    capsys.readouterr()
+    assert build(tmp_path, corpus) == 0
+    out = capsys.readouterr().out
+    assert "up to date" not in out and "(the earlier site is not the one the cache remembers)" in out
+    same_as_clean_build(tmp_path, corpus)
+
+
+def test_page_sources_changed_while_the_build_uses_them_are_found_by_the_next_build(tmp_path, corpus,  # noqa: F811
+                                                                                     capsys, monkeypatch):
+    """The cached page sources are stated again only where the build wrote or touched them: a source
+    another program changes during the build (here while MkDocs renders) is not in the stamp recorded, so
+    the next build finds it."""
+    from navlaw.build import cache_dir
+    from navlaw.site import mkdocs_build
+
+    assert build(tmp_path, corpus) == 0
+    real = mkdocs_build._mkdocs
+    source = cache_dir(str(tmp_path / "build")) / "site-src" / "docs" / "law" / "index.md"
+
+    def meddle(*args, **kwargs):  # type: ignore[no-untyped-def]
+        real(*args, **kwargs)
+        source.write_text(source.read_text(encoding="utf-8") + "\nmeddled\n", encoding="utf-8")
+
+    monkeypatch.setattr(mkdocs_build, "_mkdocs", meddle)
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0
+    assert "4 of 257 pages rendered" in capsys.readouterr().out
+    monkeypatch.setattr(mkdocs_build, "_mkdocs", real)
+    amend(corpus, AMENDED_2027, RATE_2027)
+    assert build(tmp_path, corpus) == 0
+    assert "(the cached page sources are not the ones the cache remembers)" in capsys.readouterr().out
+    same_as_clean_build(tmp_path, corpus)
+
+
+def _files(root: Path) -> int:
+    return sum(1 for p in root.rglob("*") if p.is_file() or p.is_symlink())
+
+
+def test_an_edit_states_the_site_twice_and_its_sources_once(tmp_path, corpus, capsys):  # noqa: F811
+    """An edit build states the last site (to check it is the one the cache remembers), the new site (its
+    stamp, which OUT's takes), the page sources (checked) and the few it wrote again, and the rest of OUT
+    and the module once: before, the site was stated three times and the sources twice."""
+    from navlaw.build import cache_dir
+
+    assert build(tmp_path, corpus) == 0
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0  # the first edit touches every source (the full build's times)
+    amend(corpus, AMENDED_2027, RATE_2027)
+    stamps.WALKED.clear()
+    assert build(tmp_path, corpus) == 0
+    assert "4 of 257 pages rendered" in capsys.readouterr().out
+    out = tmp_path / "build"
+    site, docs = _files(out / "site"), _files(cache_dir(str(out)) / "site-src" / "docs")
+    rest = _files(out) - site + _files(tmp_path / "build-fees")
+    walked = stamps.WALKED["entries"]
+    assert 2 * site + docs + rest <= walked <= 2 * site + docs + rest + 20  # + the sources written again
+    assert walked < 3 * site + 2 * docs + rest - 100
