@@ -1,10 +1,11 @@
 """Builds the reference site with MkDocs Material, in this process: every page, or only the pages whose
 Markdown changed since the last build.
 
-A full build writes the pages beside a copy of ``site/`` and runs MkDocs into an empty directory. An
-incremental build (only with a cache, see compiler/cache.py) starts from a copy of the previous
-site and lets MkDocs' ``dirty`` mode render just the changed pages, and it keeps the result identical,
-byte for byte, to a full build (a test checks it):
+A full build hands MkDocs the pages in memory (compiler/site/mkdocs_memory.py) beside a copy of
+``site/``'s configuration and runs it into an empty directory. An incremental build (only with a cache,
+see compiler/cache.py) starts from a copy of the previous site and lets MkDocs' ``dirty`` mode render
+just the changed pages (in memory too: no page is written to disk to be read back), and it keeps the
+result identical, byte for byte, to a full build (a test checks it):
 
 - the other pages' HTML is unchanged only if the navigation is: a page added or removed, a changed
   ``mkdocs.yml`` or theme override, or a changed page title makes the build a full one;
@@ -61,11 +62,10 @@ class _State:
 
     shape: str  # config, theme overrides and the list of files
     files: dict[str, str]  # docs file -> digest of its text
-    output: str  # tree_stamp of the site it wrote
+    output: str  # tree_stamp of the site it wrote (as it wrote it: navlaw.stamps)
     titles: dict[str, str] = field(default_factory=dict)  # page (src uri) -> rendered title
     anchors: dict[str, frozenset[str]] = field(default_factory=dict)  # page -> anchor ids present
     entries: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # page -> its search entries
-    docs: str = ""  # tree_stamp of the page sources it left in the cache's work directory
 
 
 class _FullBuildNeeded(Exception):
@@ -100,8 +100,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     if cache is None or not cache.enabled or not (cache.own_dir("site-src") and cache.own_dir(SPARE)):
         work = out.parent / f".{out.name}.src"  # the configuration only: MkDocs reads the pages from memory
         try:
-            _sync(work, config, {}, set(), full=True)
-            (work / "docs").mkdir()
+            _sync(work, config, full=True)
             _mkdocs(work, out, dirty=False, state=None, rendered=set(), site_url=site_url, docs=files)
         finally:
             shutil.rmtree(work, ignore_errors=True)
@@ -114,7 +113,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     work = cache.root / "site-src"
     key = cache.key("site", "state")
     old: _State | None = cache.get("site", key)
-    reason, docs = _why_full(old, shape, previous, work)
+    reason = _why_full(old, shape, previous)
     changed = {n for n in files if old is None or old.files.get(n) != digests[n]}
     state = _State(shape, digests, "")
     report = SiteReport("full", pages, pages, reason)
@@ -123,25 +122,21 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
             _link_tree(previous, out)
         for name in changed:
             (out / _dest(name)).unlink(missing_ok=True)
-        touched = _sync(work, config, files, changed, full=False, stamp=docs)
-        if docs is not None:  # the sources as verified, with the files this build wrote or touched stated again
-            docs.restat(touched)
+        _sync(work, config)
         rendered: set[str] = set()
         try:
             _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered, site_url=site_url,
-                    changed={n for n in changed if n.endswith(".md")})
+                    changed=changed, docs=files)
             report = SiteReport("incremental", pages, len(rendered))
         except _FullBuildNeeded as exc:
             shutil.rmtree(out)
             report.reason = str(exc)
     if report.mode == "full":
         state = _State(shape, digests, "")
-        _sync(work, config, files, set(files), full=True)
-        docs = Stamp.walk(work / "docs")  # as written: what changes them from here on is not navlaw's
-        _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), site_url=site_url)
+        _sync(work, config, full=True)
+        _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), site_url=site_url, docs=files)
     report.stamp = Stamp.walk(out)
     state.output = report.stamp.digest()
-    state.docs = docs.digest() if docs is not None else ""
     cache.put("site", key, state)
     return report
 
@@ -224,28 +219,24 @@ def _link_tree(previous: Path, out: Path) -> None:
     shutil.copytree(previous, out, copy_function=place)
 
 
-def _why_full(old: _State | None, shape: str, previous: Path | None, work: Path) -> tuple[str, Stamp | None]:
-    """Why the build must be a full one ("" if not), and the stamp of the cached page sources as verified."""
+def _why_full(old: _State | None, shape: str, previous: Path | None) -> str:
     if old is None:
-        return "no earlier build in the cache", None
+        return "no earlier build in the cache"
     if previous is None or not previous.is_dir():
-        return "no earlier site to start from", None
+        return "no earlier site to start from"
     if old.shape != shape:
-        return "pages added or removed, or the site's configuration changed", None
+        return "pages added or removed, or the site's configuration changed"
     if tree_stamp(previous) != old.output:
-        return "the earlier site is not the one the cache remembers", None
-    docs = Stamp.walk(work / "docs")
-    if not old.docs or docs.digest() != old.docs:
-        return "the cached page sources are not the ones the cache remembers", None
-    return "", docs
+        return "the earlier site is not the one the cache remembers"
+    return ""
 
 
-def _sync(work: Path, config: dict[str, bytes], files: dict[str, str], changed: set[str], full: bool,
-          stamp: Stamp | None = None) -> set[str]:
-    """Make ``work`` hold the site configuration and ``files``. In an incremental build the files not
-    ``changed`` keep their text and get the oldest possible time, so MkDocs' dirty mode (which
-    compares times with the output) renders exactly the changed ones; those ``stamp`` (of ``work/docs``,
-    just verified) shows with that time already are left alone. Gives the files of docs/ written or touched."""
+def _sync(work: Path, config: dict[str, bytes], full: bool = False) -> None:
+    """Make ``work`` hold the site configuration (what differs is written) and an empty docs/: MkDocs reads
+    the pages and data files from memory (compiler/site/mkdocs_memory.py), in a full build and in an
+    incremental one alike, so none is written to disk to be read back (issue 32: an incremental build
+    wrote the changed ones, set the time of every other, and stamped them all twice). ``full``: anything
+    else there (a killed build's) goes first."""
     if full and work.exists():
         shutil.rmtree(work)
     for name, data in config.items():
@@ -254,20 +245,12 @@ def _sync(work: Path, config: dict[str, bytes], files: dict[str, str], changed: 
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_bytes(data)
     docs = work / "docs"
-    now = time.time()
-    touched: set[str] = set()
-    for name, text in sorted(files.items()):
-        p = docs / name
-        if name in changed:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(text, encoding="utf-8")
-            os.utime(p, (now, now))
-        elif stamp is not None and stamp.mtime_ns(name) == 0:
-            continue
-        else:
-            os.utime(p, (0, 0))
-        touched.add(name)
-    return touched
+    if docs.is_dir() and not docs.is_symlink():
+        with os.scandir(docs) as it:
+            stale = next(it, None) is not None  # the page sources an older navlaw kept here
+        if stale:
+            shutil.rmtree(docs)
+    docs.mkdir(exist_ok=True)
 
 
 class _Collect(logging.Handler):
@@ -373,10 +356,13 @@ class _Keeper:
         self._before = 0
 
     def on_files(self, files: Any, *, config: Any) -> Any:
-        """In a dirty build, each page is modified exactly when its Markdown changed (_sync set the times
-        so): told so, MkDocs need not compare two file times per page, twice, for every page."""
+        """In a dirty build, each page and data file navlaw hands over (held in memory: no source on disk) is
+        modified exactly when its text changed (MkDocs takes one held in memory as always modified): the
+        others are the last build's, in the site it starts from. The theme's files keep MkDocs' own check."""
         if self.changed is not None:
-            for f in files.documentation_pages():
+            for f in files:
+                if f.abs_src_path is not None:
+                    continue
                 f.is_modified = (lambda modified=f.src_uri in self.changed: modified)
         return files
 
