@@ -259,7 +259,7 @@ def publish_all(options: Options, files: MutableMapping[str, str], module: dict[
         if cache is not None and cache.enabled and out in old:
             keep_dirs(old[out], cache)
         if site is not None and cache is not None and cache.enabled and out in old:
-            from navlaw.site.mkdocs_build import keep_spare
+            from navlaw.site.site_spare import keep_spare
             keep_spare(old[out] / "site", cache)
 
     publish(Path(options.corpus), output_dirs(options.out, options.module), write, retired)

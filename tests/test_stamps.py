@@ -108,3 +108,37 @@ def test_an_edit_states_the_site_twice_and_the_rest_of_the_outputs_once(tmp_path
     site = _files(out / "site")
     rest = _files(out) - site + _files(tmp_path / "build-fees")
     assert 2 * site + rest <= stamps.WALKED["entries"] <= 2 * site + rest + 5
+
+
+@pytest.mark.parametrize("change", ["changed", "added", "removed", "link"])
+def test_a_site_changed_by_hand_is_found_when_the_build_starts_from_the_spare(tmp_path, corpus, capsys,  # noqa: F811
+                                                                             change):
+    """With a spare (the site the last build replaced), the last site is checked by the same stat of each file
+    that mirrors it into the spare: a file changed, added or removed, or a link put in, still makes the build
+    a full one, and a link is not followed (nothing of its target reaches the new site)."""
+    from navlaw.build import cache_dir
+
+    assert build(tmp_path, corpus) == 0
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0
+    assert (cache_dir(str(tmp_path / "build")) / "site-spare").is_dir()
+    site = tmp_path / "build" / "site"
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not for the site", encoding="utf-8")
+    if change == "changed":
+        page = site / "law" / "10" / "index.html"
+        page.unlink()  # (a hard link to the spare's: replaced, not written through)
+        page.write_text("edited by hand", encoding="utf-8")
+    elif change == "added":
+        (site / "law" / "mine.html").write_text("mine", encoding="utf-8")
+    elif change == "removed":
+        (site / "sitemap.xml").unlink()
+    else:
+        (site / "sitemap.xml").unlink()
+        os.symlink(secret, site / "sitemap.xml")
+    amend(corpus, AMENDED_2027, RATE_2027)
+    assert build(tmp_path, corpus) == 0
+    assert "(the earlier site is not the one the cache remembers)" in capsys.readouterr().out
+    assert not any("not for the site" in p.read_text(encoding="utf-8", errors="replace")
+                   for p in site.rglob("*") if p.is_file())
+    same_as_clean_build(tmp_path, corpus)

@@ -25,7 +25,6 @@ import json
 import logging
 import os
 import shutil
-import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,9 +33,9 @@ from typing import Any
 from mkdocs.plugins import event_priority
 
 from navlaw import resources
-from navlaw.cache import BuildCache, digest, jinja_bytecode, private_dir, tree_digest, tree_stamp, user_cache
+from navlaw.cache import BuildCache, digest, jinja_bytecode, private_dir, tree_digest, user_cache
+from navlaw.site.site_spare import SPARE, start_from
 from navlaw.stamps import Stamp
-from navlaw.publish import link_or_copy
 
 SITE = resources.path("site")
 _DIRTY_NOTICE = "A 'dirty' build is being performed"
@@ -118,8 +117,8 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     state = _State(shape, digests, "")
     report = SiteReport("full", pages, pages, reason)
     if not reason and old is not None and previous is not None:
-        if not _from_spare(cache.root / SPARE, previous, out):
-            _link_tree(previous, out)
+        report.reason = reason = start_from(previous, out, cache.root / SPARE, old.output)
+    if not reason and old is not None and previous is not None:
         for name in changed:
             (out / _dest(name)).unlink(missing_ok=True)
         _sync(work, config)
@@ -141,84 +140,6 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     return report
 
 
-SPARE = "site-spare"  # in the cache: the site the last build replaced, to start the next build from
-
-
-def keep_spare(old_site: Path, cache: BuildCache) -> None:
-    """After a build is swapped in: keep the site it replaced (moved, not copied) in the cache."""
-    if cache.root is None or not old_site.is_dir() or not cache.own_dir(SPARE):
-        return
-    spare = cache.root / SPARE
-    shutil.rmtree(spare, ignore_errors=True)
-    os.replace(old_site, spare)
-
-
-def _from_spare(spare: Path, previous: Path, out: Path) -> bool:
-    """Start the new site from the one the last build replaced (kept in the cache), made to hold
-    exactly what the previous site holds: its directories are already there, so a rebuild does not
-    make one directory per page again (at the scale of all the consolidated laws, the directories
-    cost more than the pages rendered). False when there is no spare."""
-    if not spare.is_dir():
-        return False
-    try:
-        os.replace(spare, out)
-    except OSError:
-        return False
-    _mirror(previous, out)
-    return True
-
-
-def _mirror(src: Path, dst: Path) -> None:
-    """Make ``dst`` hold what ``src`` holds and nothing else: pages (index.html) as hard links to
-    ``src``'s (as _link_tree makes them), every other file a copy of its own (MkDocs may write those in
-    place); a file already so is left as it is."""
-    with os.scandir(src) as it:
-        want = {e.name: e for e in it}
-    with os.scandir(dst) as it:
-        for e in it:
-            w = want.get(e.name)
-            if w is None or w.is_dir(follow_symlinks=False) != e.is_dir(follow_symlinks=False):
-                shutil.rmtree(e.path) if e.is_dir(follow_symlinks=False) else os.unlink(e.path)
-    for name, e in want.items():
-        d = os.path.join(dst, name)
-        if e.is_dir(follow_symlinks=False):
-            if not os.path.isdir(d):
-                os.mkdir(d)
-            _mirror(Path(e.path), Path(d))
-            continue
-        st = e.stat(follow_symlinks=False)
-        try:
-            have: os.stat_result | None = os.lstat(d)
-        except FileNotFoundError:
-            have = None
-        same = have is not None and os.path.samestat(st, have)
-        if name == "index.html":
-            if same:
-                continue
-            if have is not None:
-                os.unlink(d)
-            link_or_copy(e.path, d)
-            continue
-        if (have is not None and not same and stat.S_ISREG(have.st_mode)
-                and (have.st_size, have.st_mtime_ns) == (st.st_size, st.st_mtime_ns)):
-            continue  # the same copy as the previous site's
-        if have is not None:
-            os.unlink(d)
-        shutil.copy2(e.path, d)
-
-
-def _link_tree(previous: Path, out: Path) -> None:
-    """Start the new site from the previous one without copying its pages: each page's HTML is a hard link
-    to the previous site's file (MkDocs writes only the pages it renders, and those are unlinked first),
-    and every other file — assets, the search index, the sitemap, which MkDocs may write in place — is a
-    copy of its own, so the previous site stays whole until the new one replaces it. Where hard links
-    are not possible (another file system), everything is copied."""
-    def place(src: str, dst: str) -> object:
-        return link_or_copy(src, dst) if os.path.basename(dst) == "index.html" else shutil.copy2(src, dst)
-
-    shutil.copytree(previous, out, copy_function=place)
-
-
 def _why_full(old: _State | None, shape: str, previous: Path | None) -> str:
     if old is None:
         return "no earlier build in the cache"
@@ -226,8 +147,6 @@ def _why_full(old: _State | None, shape: str, previous: Path | None) -> str:
         return "no earlier site to start from"
     if old.shape != shape:
         return "pages added or removed, or the site's configuration changed"
-    if tree_stamp(previous) != old.output:
-        return "the earlier site is not the one the cache remembers"
     return ""
 
 
