@@ -75,3 +75,16 @@ def _walk(path: str, rel: str, out: dict[str, str], known: dict[str, Stamp]) -> 
         else:
             WALKED["entries"] += 1
             out[rel + e.name] = "other"
+
+
+def written_stamps(written: Mapping[str, tuple[str, int, int]]) -> dict[str, Stamp]:
+    """The stamps of the top-level directories of the files navlaw wrote, from the (digest, size, time) it
+    recorded of each as it wrote it (compiler/outputs.py's write_files), without stating them again: for
+    ``walk``'s ``known``. A directory must hold nothing else (OUT's data directories hold only what the build
+    wrote: what a spare held besides is removed)."""
+    inner: dict[str, dict[str, str]] = {}
+    for name, (_, size, mtime) in written.items():
+        top, sep, rest = name.partition("/")
+        if sep:
+            inner.setdefault(top, {})[rest] = f"{size}\0{mtime}"
+    return {top: Stamp(Path(top), lines) for top, lines in inner.items()}
