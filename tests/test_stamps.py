@@ -5,6 +5,7 @@ including while the build that stamps it is writing it."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -149,3 +150,54 @@ def test_a_site_changed_by_hand_is_found_when_the_build_starts_from_the_spare(tm
     assert not any("not for the site" in p.read_text(encoding="utf-8", errors="replace")
                    for p in site.rglob("*") if p.is_file())
     same_as_clean_build(tmp_path, corpus)
+
+
+def test_an_edit_changes_only_the_modes_that_are_not_the_umask_s(tmp_path, corpus, monkeypatch):  # noqa: F811
+    """publish._chmod_tree states every entry of the staged output but changes a mode only where it is not
+    the umask's: on an edit, the staging directory itself and little else (before: every directory and every
+    file not linked to the last build's). Under another umask, every directory and every file of its own
+    (not shared with the last build's output by a hard link) gets the new umask's mode."""
+    from navlaw import publish
+
+    old_mask = os.umask(0o022)
+    try:
+        assert build(tmp_path, corpus) == 0
+        amend(corpus, RATE_2027, AMENDED_2027)
+        changed: list[str] = []
+        active: list[bool] = []
+        real, real_tree = os.chmod, publish._chmod_tree
+
+        def chmod(path, mode, **kw):  # type: ignore[no-untyped-def]
+            if active:
+                changed.append(str(path))
+            real(path, mode, **kw)
+
+        def tree(root: Path, mask: int) -> None:
+            active.append(True)
+            try:
+                real_tree(root, mask)
+            finally:
+                active.pop()
+
+        monkeypatch.setattr(publish.os, "chmod", chmod)
+        monkeypatch.setattr(publish, "_chmod_tree", tree)
+        assert build(tmp_path, corpus) == 0
+        entries = sum(1 for _ in (tmp_path / "build").rglob("*"))
+        assert entries > 1000 and len(changed) <= 10, changed
+        amend(corpus, AMENDED_2027, RATE_2027)
+        os.umask(0o027)
+        start = time.time_ns()
+        assert build(tmp_path, corpus) == 0
+    finally:
+        os.umask(old_mask)
+    written = 0
+    for root in (tmp_path / "build", tmp_path / "build-fees"):
+        assert oct(root.stat().st_mode & 0o777) == oct(0o750)
+        for p in root.rglob("*"):
+            st = p.lstat()
+            if p.is_dir():
+                assert oct(st.st_mode & 0o777) == oct(0o750), p
+            elif st.st_mtime_ns >= start:  # written by this build (one linked to the last build's keeps its mode)
+                written += 1
+                assert oct(st.st_mode & 0o777) == oct(0o640), p
+    assert written > 10
