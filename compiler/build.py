@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, MutableMapping
 
 from navlaw.cache import BuildCache, FileState, files_digest, tree_files, tree_stamp
+from navlaw.stamps import Stamp, written_stamps
 from navlaw.diagnostics import Diagnostics, Severity, print_errors, shown_from  # noqa: F401  (navlaw.build's, as before)
 from navlaw.dumps import dump, stage_data, tariffs_json, tree_name  # noqa: F401  (navlaw.build's, as before)
 from navlaw.parallel import WORTH_AT, later
@@ -228,9 +229,11 @@ def data_files(result: Result) -> dict[str, str]:
 
 
 def publish_all(options: Options, files: MutableMapping[str, str], module: dict[str, str], site: dict[str, str] | None,
-                cache: BuildCache | None, kept: list[str] | None = None) -> SiteReport | None:
+                cache: BuildCache | None, kept: list[str] | None = None,
+                stamps: dict[str, Stamp] | None = None) -> SiteReport | None:
     """Write OUT (with the MkDocs site in OUT/site) and MODULE together: see compiler/publish.py. Files of
-    OUT that are not navlaw's are carried over (their names go to ``kept``)."""
+    OUT that are not navlaw's are carried over (their names go to ``kept``). ``stamps`` gets the stamps of
+    OUT's directories as they were written (the site's, and those of the files write_out recorded)."""
     out, module_dir = Path(options.out).resolve(), Path(options.module).resolve()
     reports: list[SiteReport | None] = []
 
@@ -251,6 +254,10 @@ def publish_all(options: Options, files: MutableMapping[str, str], module: dict[
         if key and cache is not None:
             cache.put("outputs", key, written)
         reports.append(report)
+        if stamps is not None:
+            stamps.update(written_stamps(written))
+            if report is not None and report.stamp is not None:
+                stamps["site"] = report.stamp
         write_marker(staged[out], os.listdir(staged[out]))  # before what is carried over: navlaw's own
         (kept if kept is not None else []).extend(carry_over(out, staged[out]))
 
@@ -258,7 +265,7 @@ def publish_all(options: Options, files: MutableMapping[str, str], module: dict[
         if cache is not None and cache.enabled and out in old:
             keep_dirs(old[out], cache)
         if site is not None and cache is not None and cache.enabled and out in old:
-            from navlaw.site.mkdocs_build import keep_spare
+            from navlaw.site.site_spare import keep_spare
             keep_spare(old[out] / "site", cache)
 
     publish(Path(options.corpus), output_dirs(options.out, options.module), write, retired)
@@ -299,6 +306,8 @@ class _Run:
     module_dir: Path
     last_key: str
     before: dict[str, FileState]
+    # OUT's directories as the build wrote them (navlaw.stamps): OUT's stamp takes them instead of a walk
+    stamps: dict[str, Stamp] = field(default_factory=dict)
 
 
 def _build(options: Options, progress: Callable[[str], None] | None = None) -> Report:
@@ -343,7 +352,7 @@ def _build(options: Options, progress: Callable[[str], None] | None = None) -> R
             files.update({f"site-docs/{k}": v for k, v in pages.items()})
         step("writing the outputs" + (" and the MkDocs site" if pages is not None else ""))
         kept: list[str] = []
-        site_report = publish_all(options, files, module, pages, cache, kept)
+        site_report = publish_all(options, files, module, pages, cache, kept, run.stamps)
     except OSError as exc:
         return Report(1, error=f"cannot write the outputs: {exc.strerror or exc}"
                       f"{f' ({exc.filename})' if exc.filename else ''}; the previous output is unchanged",
@@ -404,7 +413,8 @@ def _built(run: _Run, result: Result, changed_module: dict[str, str] | None, kep
 
 
 def _record(run: _Run, corpus: Corpus, report: Report, head: str, tail: str) -> None:
-    """The build recorded as up to date with the corpus it read (unless a file changed while it read it)."""
+    """The build recorded as up to date with the corpus it read (unless a file changed while it read it). OUT's
+    stamp takes its directories' as the build wrote them (navlaw.stamps): they are not walked again."""
     changed = changed_while_read(Path(run.options.corpus), run.before, corpus.read)
     if changed:
         report.warnings.append(f"{', '.join(changed[:5])}{' and more' if len(changed) > 5 else ''} changed while "
@@ -414,7 +424,8 @@ def _record(run: _Run, corpus: Corpus, report: Report, head: str, tail: str) -> 
         if not changed:
             run.cache.put("last", run.last_key, {"corpus": files_digest({**{n: s[0] for n, s in run.before.items()},
                                                                          **corpus.read}),
-                                                 "out": tree_stamp(run.out), "module": tree_stamp(run.module_dir),
+                                                 "out": Stamp.walk(run.out, run.stamps).digest(),
+                                                 "module": tree_stamp(run.module_dir),
                                                  "head": head, "tail": tail})
         run.cache.prune()
     except OSError as exc:

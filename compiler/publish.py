@@ -175,16 +175,28 @@ def _umask() -> int:
 
 
 def _chmod_tree(root: Path, mask: int) -> None:
-    """Modes as ``mkdir``/``open`` would have given them under the umask."""
-    for dirpath, dirs, files in os.walk(root):
-        os.chmod(dirpath, 0o777 & ~mask)
-        for f in files:
-            path = os.path.join(dirpath, f)
-            st = os.lstat(path)
-            # a link carried over is not followed (its target may be anywhere), and a file shared with
-            # another copy (a hard link to the last build's, or to someone's carried over) keeps its mode
-            if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
-                os.chmod(path, 0o666 & ~mask)
+    """Modes as ``mkdir``/``open`` would have given them under the umask. One ``lstat`` an entry; a ``chmod``
+    only where the mode is not that already (most of an incremental build's output is directories and files
+    it kept from the last build, whose modes are right: issue 32)."""
+    st = os.lstat(root)
+    if stat.S_IMODE(st.st_mode) != 0o777 & ~mask:
+        os.chmod(root, 0o777 & ~mask)
+    _chmod_below(os.fspath(root), 0o777 & ~mask, 0o666 & ~mask)
+
+
+def _chmod_below(path: str, dir_mode: int, file_mode: int) -> None:
+    with os.scandir(path) as it:
+        entries = list(it)
+    for e in entries:
+        st = e.stat(follow_symlinks=False)
+        if stat.S_ISDIR(st.st_mode):
+            if stat.S_IMODE(st.st_mode) != dir_mode:
+                os.chmod(e.path, dir_mode)
+            _chmod_below(e.path, dir_mode, file_mode)
+        # a link carried over is not followed (its target may be anywhere), and a file shared with
+        # another copy (a hard link to the last build's, or to someone's carried over) keeps its mode
+        elif stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and stat.S_IMODE(st.st_mode) != file_mode:
+            os.chmod(e.path, file_mode)
 
 
 @contextlib.contextmanager

@@ -18,7 +18,7 @@ COMPILER = ROOT / "compiler"
 LAYERS = [
     {"navlaw.model"},  # the types every stage shares; imports nothing else of navlaw (test below)
     {"navlaw.diagnostics", "navlaw.cache", "navlaw.resources", "navlaw.runtime", "navlaw.publish",
-     "navlaw.escape", "navlaw.trace", "navlaw.stages", "navlaw.parallel"},  # stages: the names of --dump STAGE, for the command line
+     "navlaw.escape", "navlaw.trace", "navlaw.stages", "navlaw.parallel", "navlaw.stamps"},  # stages: the names of --dump STAGE, for the command line
     {"navlaw.frontend"},
     {"navlaw.law"},
     {"navlaw.tariffs"},

@@ -1,10 +1,11 @@
 """Builds the reference site with MkDocs Material, in this process: every page, or only the pages whose
 Markdown changed since the last build.
 
-A full build writes the pages beside a copy of ``site/`` and runs MkDocs into an empty directory. An
-incremental build (only with a cache, see compiler/cache.py) starts from a copy of the previous
-site and lets MkDocs' ``dirty`` mode render just the changed pages, and it keeps the result identical,
-byte for byte, to a full build (a test checks it):
+A full build hands MkDocs the pages in memory (compiler/site/mkdocs_memory.py) beside a copy of
+``site/``'s configuration and runs it into an empty directory. An incremental build (only with a cache,
+see compiler/cache.py) starts from a copy of the previous site and lets MkDocs' ``dirty`` mode render
+just the changed pages (in memory too: no page is written to disk to be read back), and it keeps the
+result identical, byte for byte, to a full build (a test checks it):
 
 - the other pages' HTML is unchanged only if the navigation is: a page added or removed, a changed
   ``mkdocs.yml`` or theme override, or a changed page title makes the build a full one;
@@ -24,7 +25,6 @@ import json
 import logging
 import os
 import shutil
-import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,8 +33,9 @@ from typing import Any
 from mkdocs.plugins import event_priority
 
 from navlaw import resources
-from navlaw.cache import BuildCache, digest, jinja_bytecode, private_dir, tree_digest, tree_stamp, user_cache
-from navlaw.publish import link_or_copy
+from navlaw.cache import BuildCache, digest, jinja_bytecode, private_dir, tree_digest, user_cache
+from navlaw.site.site_spare import SPARE, start_from
+from navlaw.stamps import Stamp
 
 SITE = resources.path("site")
 _DIRTY_NOTICE = "A 'dirty' build is being performed"
@@ -47,6 +48,7 @@ class SiteReport:
     rendered: int  # pages MkDocs rendered this time
     reason: str = ""  # why the build was a full one
     search: str = ""  # why an incremental build split the whole search index again (compiler/site/search_delta.py)
+    stamp: Stamp | None = field(default=None, repr=False, compare=False)  # of the site as written (OUT's takes it)
 
     def summary(self) -> str:
         if self.mode == "full":
@@ -61,11 +63,10 @@ class _State:
 
     shape: str  # config, theme overrides and the list of files
     files: dict[str, str]  # docs file -> digest of its text
-    output: str  # tree_stamp of the site it wrote
+    output: str  # tree_stamp of the site it wrote (as it wrote it: navlaw.stamps)
     titles: dict[str, str] = field(default_factory=dict)  # page (src uri) -> rendered title
     anchors: dict[str, frozenset[str]] = field(default_factory=dict)  # page -> anchor ids present
     entries: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # page -> its search entries
-    docs: str = ""  # tree_stamp of the page sources it left in the cache's work directory
     search: Any = None  # what the search index's split made (compiler/site/search_delta.py's SearchState)
 
 
@@ -101,8 +102,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     if cache is None or not cache.enabled or not (cache.own_dir("site-src") and cache.own_dir(SPARE)):
         work = out.parent / f".{out.name}.src"  # the configuration only: MkDocs reads the pages from memory
         try:
-            _sync(work, config, {}, set(), full=True)
-            (work / "docs").mkdir()
+            _sync(work, config, full=True)
             _mkdocs(work, out, dirty=False, state=None, rendered=set(), site_url=site_url, docs=files)
         finally:
             shutil.rmtree(work, ignore_errors=True)
@@ -115,130 +115,50 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     work = cache.root / "site-src"
     key = cache.key("site", "state")
     old: _State | None = cache.get("site", key)
-    reason = _why_full(old, shape, previous, work)
+    reason = _why_full(old, shape, previous)
     changed = {n for n in files if old is None or old.files.get(n) != digests[n]}
     state = _State(shape, digests, "")
     report = SiteReport("full", pages, pages, reason)
     if not reason and old is not None and previous is not None:
-        if not _from_spare(cache.root / SPARE, previous, out):
-            _link_tree(previous, out)
+        report.reason = reason = start_from(previous, out, cache.root / SPARE, old.output)
+    if not reason and old is not None and previous is not None:
         for name in changed:
             (out / _dest(name)).unlink(missing_ok=True)
-        _sync(work, config, files, changed, full=False)
+        _sync(work, config)
         rendered: set[str] = set()
         try:
             split = _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered, site_url=site_url,
-                            changed={n for n in changed if n.endswith(".md")})
+                            changed=changed, docs=files)
             report = SiteReport("incremental", pages, len(rendered), search=split)
         except _FullBuildNeeded as exc:
             shutil.rmtree(out)
             report.reason = str(exc)
     if report.mode == "full":
         state = _State(shape, digests, "")
-        _sync(work, config, files, set(files), full=True)
-        _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), site_url=site_url)
-    state.output = tree_stamp(out)
-    state.docs = tree_stamp(work / "docs")
+        _sync(work, config, full=True)
+        _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), site_url=site_url, docs=files)
+    report.stamp = Stamp.walk(out)
+    state.output = report.stamp.digest()
     cache.put("site", key, state)
     return report
 
 
-SPARE = "site-spare"  # in the cache: the site the last build replaced, to start the next build from
-
-
-def keep_spare(old_site: Path, cache: BuildCache) -> None:
-    """After a build is swapped in: keep the site it replaced (moved, not copied) in the cache."""
-    if cache.root is None or not old_site.is_dir() or not cache.own_dir(SPARE):
-        return
-    spare = cache.root / SPARE
-    shutil.rmtree(spare, ignore_errors=True)
-    os.replace(old_site, spare)
-
-
-def _from_spare(spare: Path, previous: Path, out: Path) -> bool:
-    """Start the new site from the one the last build replaced (kept in the cache), made to hold
-    exactly what the previous site holds: its directories are already there, so a rebuild does not
-    make one directory per page again (at the scale of all the consolidated laws, the directories
-    cost more than the pages rendered). False when there is no spare."""
-    if not spare.is_dir():
-        return False
-    try:
-        os.replace(spare, out)
-    except OSError:
-        return False
-    _mirror(previous, out)
-    return True
-
-
-def _mirror(src: Path, dst: Path) -> None:
-    """Make ``dst`` hold what ``src`` holds and nothing else: pages (index.html) as hard links to
-    ``src``'s (as _link_tree makes them), every other file a copy of its own (MkDocs may write those in
-    place); a file already so is left as it is."""
-    with os.scandir(src) as it:
-        want = {e.name: e for e in it}
-    with os.scandir(dst) as it:
-        for e in it:
-            w = want.get(e.name)
-            if w is None or w.is_dir(follow_symlinks=False) != e.is_dir(follow_symlinks=False):
-                shutil.rmtree(e.path) if e.is_dir(follow_symlinks=False) else os.unlink(e.path)
-    for name, e in want.items():
-        d = os.path.join(dst, name)
-        if e.is_dir(follow_symlinks=False):
-            if not os.path.isdir(d):
-                os.mkdir(d)
-            _mirror(Path(e.path), Path(d))
-            continue
-        st = e.stat(follow_symlinks=False)
-        try:
-            have: os.stat_result | None = os.lstat(d)
-        except FileNotFoundError:
-            have = None
-        same = have is not None and os.path.samestat(st, have)
-        if name == "index.html":
-            if same:
-                continue
-            if have is not None:
-                os.unlink(d)
-            link_or_copy(e.path, d)
-            continue
-        if (have is not None and not same and stat.S_ISREG(have.st_mode)
-                and (have.st_size, have.st_mtime_ns) == (st.st_size, st.st_mtime_ns)):
-            continue  # the same copy as the previous site's
-        if have is not None:
-            os.unlink(d)
-        shutil.copy2(e.path, d)
-
-
-def _link_tree(previous: Path, out: Path) -> None:
-    """Start the new site from the previous one without copying its pages: each page's HTML is a hard link
-    to the previous site's file (MkDocs writes only the pages it renders, and those are unlinked first),
-    and every other file — assets, the search index, the sitemap, which MkDocs may write in place — is a
-    copy of its own, so the previous site stays whole until the new one replaces it. Where hard links
-    are not possible (another file system), everything is copied."""
-    def place(src: str, dst: str) -> object:
-        return link_or_copy(src, dst) if os.path.basename(dst) == "index.html" else shutil.copy2(src, dst)
-
-    shutil.copytree(previous, out, copy_function=place)
-
-
-def _why_full(old: _State | None, shape: str, previous: Path | None, work: Path) -> str:
+def _why_full(old: _State | None, shape: str, previous: Path | None) -> str:
     if old is None:
         return "no earlier build in the cache"
     if previous is None or not previous.is_dir():
         return "no earlier site to start from"
     if old.shape != shape:
         return "pages added or removed, or the site's configuration changed"
-    if tree_stamp(previous) != old.output:
-        return "the earlier site is not the one the cache remembers"
-    if not old.docs or tree_stamp(work / "docs") != old.docs:
-        return "the cached page sources are not the ones the cache remembers"
     return ""
 
 
-def _sync(work: Path, config: dict[str, bytes], files: dict[str, str], changed: set[str], full: bool) -> None:
-    """Make ``work`` hold the site configuration and ``files``. In an incremental build the files not
-    ``changed`` keep their text and get the oldest possible time, so MkDocs' dirty mode (which
-    compares times with the output) renders exactly the changed ones."""
+def _sync(work: Path, config: dict[str, bytes], full: bool = False) -> None:
+    """Make ``work`` hold the site configuration (what differs is written) and an empty docs/: MkDocs reads
+    the pages and data files from memory (compiler/site/mkdocs_memory.py), in a full build and in an
+    incremental one alike, so none is written to disk to be read back (issue 32: an incremental build
+    wrote the changed ones, set the time of every other, and stamped them all twice). ``full``: anything
+    else there (a killed build's) goes first."""
     if full and work.exists():
         shutil.rmtree(work)
     for name, data in config.items():
@@ -247,15 +167,12 @@ def _sync(work: Path, config: dict[str, bytes], files: dict[str, str], changed: 
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_bytes(data)
     docs = work / "docs"
-    now = time.time()
-    for name, text in sorted(files.items()):
-        p = docs / name
-        if name in changed:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(text, encoding="utf-8")
-            os.utime(p, (now, now))
-        else:
-            os.utime(p, (0, 0))
+    if docs.is_dir() and not docs.is_symlink():
+        with os.scandir(docs) as it:
+            stale = next(it, None) is not None  # the page sources an older navlaw kept here
+        if stale:
+            shutil.rmtree(docs)
+    docs.mkdir(exist_ok=True)
 
 
 class _Collect(logging.Handler):
@@ -361,10 +278,13 @@ class _Keeper:
         self._before = 0
 
     def on_files(self, files: Any, *, config: Any) -> Any:
-        """In a dirty build, each page is modified exactly when its Markdown changed (_sync set the times
-        so): told so, MkDocs need not compare two file times per page, twice, for every page."""
+        """In a dirty build, each page and data file navlaw hands over (held in memory: no source on disk) is
+        modified exactly when its text changed (MkDocs takes one held in memory as always modified): the
+        others are the last build's, in the site it starts from. The theme's files keep MkDocs' own check."""
         if self.changed is not None:
-            for f in files.documentation_pages():
+            for f in files:
+                if f.abs_src_path is not None:
+                    continue
                 f.is_modified = (lambda modified=f.src_uri in self.changed: modified)
         return files
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
+from functools import lru_cache
 from typing import Callable
 
 from navlaw import escape as esc
@@ -23,6 +24,12 @@ from navlaw.law.definitions import Definition, mark
 from navlaw.model.tariffs import AnyTariff
 
 
+# The helpers below are functions of their strings alone, asked for the same strings by every page of every
+# build (thousands at 10x the corpus, again at each rebuild in `navlaw serve`): each answer is kept (bounded).
+_STRINGS = 1 << 16
+
+
+@lru_cache(maxsize=_STRINGS)
 def anchor(node_id: str) -> str:
     return "p-" + re.sub(r"[^A-Za-z0-9-]+", "-", node_id.replace("*", "x")).strip("-")
 
@@ -411,6 +418,7 @@ def cite_id(node_id: str) -> str:
     return without_code(citation(NO_LAW, node_id))
 
 
+@lru_cache(maxsize=_STRINGS)
 def sec_name(sec: str) -> str:
     """A section as people read it, never its id: "§ 74", "§ 74 (its 2nd text)" for "74*2" (New York
     repeats some numbers), "21 NYCRR § 55.2" for "21nycrr/55.2"."""
@@ -422,11 +430,13 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+@lru_cache(maxsize=_STRINGS)
 def section_slug(section: str) -> str:
     """A section's page name: "89-b" -> "89-b", "21nycrr/55.2" -> "21-nycrr-55.2", "45-aaaa*2" -> "45-aaaa-2"."""
     return re.sub(r"[^a-z0-9.-]+", "-", re.sub(r"^(\d+)([a-z]+)/", r"\1-\2-", section.lower())).strip("-")
 
 
+@lru_cache(maxsize=_STRINGS)
 def rel_path(to: str, start: str) -> str:
     """``os.path.relpath(to, start)`` for the site's relative paths (no ".." in them), computed on the
     strings: relpath asks the file system for absolute paths, which cost more than the page links."""
@@ -438,6 +448,7 @@ def rel_path(to: str, start: str) -> str:
     return "/".join([".."] * (len(s) - n) + t[n:]) or "."
 
 
+@lru_cache(maxsize=_STRINGS)
 def _rel(from_page: str, to_page: str) -> str:
     """The link from one docs page to another, as MkDocs writes URLs (use_directory_urls)."""
     def url(p: str) -> str:

@@ -1,0 +1,119 @@
+"""The site a build replaces, kept to start the next one from (compiler/site/mkdocs_build.py's incremental
+builds): moved into the cache after the swap, made to mirror the current site at the next build (its
+directories are there already), and checked to be the site the cache remembers by the same ``stat`` of
+each file that mirrors it (issue 32: the check walked the site once more)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from pathlib import Path
+
+from navlaw.cache import BuildCache, tree_stamp
+from navlaw.publish import link_or_copy
+from navlaw.stamps import WALKED, Stamp
+
+
+SPARE = "site-spare"  # in the cache: the site the last build replaced, to start the next build from
+
+
+def keep_spare(old_site: Path, cache: BuildCache) -> None:
+    """After a build is swapped in: keep the site it replaced (moved, not copied) in the cache."""
+    if cache.root is None or not old_site.is_dir() or not cache.own_dir(SPARE):
+        return
+    spare = cache.root / SPARE
+    shutil.rmtree(spare, ignore_errors=True)
+    os.replace(old_site, spare)
+
+
+def _from_spare(spare: Path, previous: Path, out: Path) -> Stamp | None:
+    """Start the new site from the one the last build replaced (kept in the cache), made to hold
+    exactly what the previous site holds: its directories are already there, so a rebuild does not
+    make one directory per page again (at the scale of all the consolidated laws, the directories
+    cost more than the pages rendered). Gives the stamp of the previous site (None: no spare)."""
+    if not spare.is_dir():
+        return None
+    try:
+        os.replace(spare, out)
+    except OSError:
+        return None
+    lines: dict[str, str] = {}
+    _mirror(previous, out, "", lines)
+    return Stamp(previous, lines)
+
+
+def _mirror(src: Path, dst: Path, rel: str, lines: dict[str, str]) -> None:
+    """Make ``dst`` hold what ``src`` holds and nothing else: pages (index.html) as hard links to
+    ``src``'s (as _link_tree makes them), every other file a copy of its own (MkDocs may write those in
+    place); a file already so is left as it is. ``lines``: ``src``'s stamp (navlaw.stamps), from the same
+    ``stat``s; what is neither a directory nor a regular file is stamped "other" and not mirrored."""
+    with os.scandir(src) as it:
+        want = {e.name: e for e in it}
+    with os.scandir(dst) as it:
+        for e in it:
+            w = want.get(e.name)
+            if w is None or w.is_dir(follow_symlinks=False) != e.is_dir(follow_symlinks=False):
+                shutil.rmtree(e.path) if e.is_dir(follow_symlinks=False) else os.unlink(e.path)
+    for name, e in want.items():
+        d = os.path.join(dst, name)
+        if e.is_dir(follow_symlinks=False):
+            if not os.path.isdir(d):
+                os.mkdir(d)
+            _mirror(Path(e.path), Path(d), rel + name + "/", lines)
+            continue
+        st = e.stat(follow_symlinks=False)
+        WALKED["entries"] += 1
+        if not stat.S_ISREG(st.st_mode):
+            lines[rel + name] = "other"  # the stamp differs from the one remembered: the site is not used
+            continue
+        lines[rel + name] = f"{st.st_size}\0{st.st_mtime_ns}"
+        try:
+            have: os.stat_result | None = os.lstat(d)
+        except FileNotFoundError:
+            have = None
+        same = have is not None and os.path.samestat(st, have)
+        if name == "index.html":
+            if same:
+                continue
+            if have is not None:
+                os.unlink(d)
+            link_or_copy(e.path, d)
+            continue
+        if (have is not None and not same and stat.S_ISREG(have.st_mode)
+                and (have.st_size, have.st_mtime_ns) == (st.st_size, st.st_mtime_ns)):
+            continue  # the same copy as the previous site's
+        if have is not None:
+            os.unlink(d)
+        shutil.copy2(e.path, d)
+
+
+def _link_tree(previous: Path, out: Path) -> None:
+    """Start the new site from the previous one without copying its pages: each page's HTML is a hard link
+    to the previous site's file (MkDocs writes only the pages it renders, and those are unlinked first),
+    and every other file — assets, the search index, the sitemap, which MkDocs may write in place — is a
+    copy of its own, so the previous site stays whole until the new one replaces it. Where hard links
+    are not possible (another file system), everything is copied."""
+    def place(src: str, dst: str) -> object:
+        return link_or_copy(src, dst) if os.path.basename(dst) == "index.html" else shutil.copy2(src, dst)
+
+    shutil.copytree(previous, out, copy_function=place)
+
+
+_NOT_REMEMBERED = "the earlier site is not the one the cache remembers"
+
+
+def start_from(previous: Path, out: Path, spare: Path, stamp: str) -> str:
+    """Make ``out`` the previous site to render the changed pages into, if the previous site is the one the
+    cache remembers (its ``stamp``); else nothing is left in ``out`` and the reason is given. Mirrored from
+    the spare, the previous site is stamped by the same ``stat`` of each file that mirrors it (no walk of its
+    own), and a link or special file in it is not followed: it makes the stamp differ."""
+    seen = _from_spare(spare, previous, out)
+    if seen is None:
+        if tree_stamp(previous) != stamp:
+            return _NOT_REMEMBERED
+        _link_tree(previous, out)
+    elif seen.digest() != stamp:
+        shutil.rmtree(out)
+        return _NOT_REMEMBERED
+    return ""

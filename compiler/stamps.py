@@ -1,0 +1,90 @@
+"""Stamps of output directories: every file's path, size and modification time, hashed (``Stamp.digest``
+is ``navlaw.cache.tree_stamp``'s value for the same tree). A build stamps what it wrote, and the next build
+starts from that output only if the directory's stamp is still the one recorded, so that navlaw never
+starts from an output a user or another program changed.
+
+A stamp is kept as its lines, not only as their digest, so that a build walks each tree once (issue 32):
+the stamp of a tree that holds another one navlaw stamped moments before (OUT holds the site) takes the
+inner stamp's lines instead of walking it again (``walk(root, known={"site": stamp})``). The stamp
+recorded is then of the inner tree as navlaw wrote it: what another program changes there between the two
+moments (within the one build) is not in it, so the next build, which walks the tree to compare, finds
+the change and does not start from that output — where a second walk would have recorded it as navlaw's.
+
+``WALKED`` counts the entries stated (tests count work, never wall clock).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Mapping
+
+WALKED: Counter[str] = Counter()  # "entries": every file, link or other entry stated by a walk
+
+
+def _order(rel: str) -> list[str]:
+    """The order a walk meets files in: by name within each directory, a directory's files where its name
+    falls ("a/b" before "a-c", as "a" sorts before "a-c")."""
+    return rel.split("/")
+
+
+class Stamp:
+    """The stamp of the tree below ``root``: relative path -> what its line says of it after the path
+    (size and time of a file, "other" for a link or special file)."""
+
+    def __init__(self, root: Path, lines: dict[str, str], exists: bool = True) -> None:
+        self.root = root
+        self.lines = lines
+        self.exists = exists
+
+    @classmethod
+    def walk(cls, root: Path, known: Mapping[str, Stamp] | None = None) -> Stamp:
+        """Stat every entry below ``root``; a top-level directory named in ``known`` takes that stamp's
+        lines instead of being walked."""
+        if not root.is_dir():
+            return cls(root, {}, exists=False)
+        lines: dict[str, str] = {}
+        _walk(os.fspath(root), "", lines, dict(known or {}))
+        return cls(root, lines)
+
+    def digest(self) -> str:
+        """``tree_stamp``'s value: "" for a tree that does not exist."""
+        if not self.exists:
+            return ""
+        text = "\0\n".join(f"{rel}\0{self.lines[rel]}" for rel in sorted(self.lines, key=_order))
+        # a name holds no NUL, and a line's NULs are followed by digits or "other": "\0\n" only separates
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _walk(path: str, rel: str, out: dict[str, str], known: dict[str, Stamp]) -> None:
+    with os.scandir(path) as it:
+        entries = list(it)
+    for e in entries:
+        if e.is_dir(follow_symlinks=False):
+            inner = known.get(rel + e.name) if not rel else None
+            if inner is not None:
+                out.update({f"{e.name}/{r}": line for r, line in inner.lines.items()})
+                continue
+            _walk(e.path, rel + e.name + "/", out, known)
+        elif e.is_file(follow_symlinks=False):
+            WALKED["entries"] += 1
+            st = e.stat(follow_symlinks=False)
+            out[rel + e.name] = f"{st.st_size}\0{st.st_mtime_ns}"
+        else:
+            WALKED["entries"] += 1
+            out[rel + e.name] = "other"
+
+
+def written_stamps(written: Mapping[str, tuple[str, int, int]]) -> dict[str, Stamp]:
+    """The stamps of the top-level directories of the files navlaw wrote, from the (digest, size, time) it
+    recorded of each as it wrote it (compiler/outputs.py's write_files), without stating them again: for
+    ``walk``'s ``known``. A directory must hold nothing else (OUT's data directories hold only what the build
+    wrote: what a spare held besides is removed)."""
+    inner: dict[str, dict[str, str]] = {}
+    for name, (_, size, mtime) in written.items():
+        top, sep, rest = name.partition("/")
+        if sep:
+            inner.setdefault(top, {})[rest] = f"{size}\0{mtime}"
+    return {top: Stamp(Path(top), lines) for top, lines in inner.items()}
