@@ -6,37 +6,18 @@ tests/test_search_split.py."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
 
 from navlaw.site import search_index, search_parallel, search_top
 
-CONFIG = {"lang": ["en"], "separator": "[\\s\\-]+", "pipeline": ["stopWordFilter"],
-          "fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}, "tags": {"boost": 1000000.0}}}
+from .test_search_delta import CONFIG, _pages
 
 
 def _documents(pages: int) -> list[dict[str, object]]:
-    """Pages of a few documents each: words shared by many pages and words of one page, markup, stop
-    words, tags and boosts, non-ASCII terms (a character outside the BMP among them)."""
-    rng = random.Random(32)
-    common = [f"{a}{b}" for a in "pqrs" for b in ("ail", "ort", "ilot", "ermit", "ay", "-b", "é", "\U0001d4d0")]
-    docs: list[dict[str, object]] = []
-    for p in range(pages):
-        for d in range(rng.randint(1, 4)):
-            words = rng.choices(common, k=rng.randint(3, 40)) + [f"w{p}x{d}", "the", "of", f"§ {p}-{d}"]
-            rng.shuffle(words)
-            doc: dict[str, object] = {"location": f"p{p}/" + (f"#s{d}" if d else ""),
-                                      "title": f"Page {p} {rng.choice(common)}",
-                                      "text": "<p>" + " ".join(words[:len(words) // 2]) + "</p> <li>"
-                                              + " ".join(words[len(words) // 2:]) + "</li>"}
-            if p % 7 == 0 and d == 0:
-                doc["tags"] = [rng.choice(common), "Tag-One"]
-            if p % 11 == 0:
-                doc["boost"] = 2
-            docs.append(doc)
-    return docs
+    """The documents of test_search_delta's pages, in page order (the index Material writes)."""
+    return [doc for _, entries in _pages(pages) for doc in entries]
 
 
 def _split(where: Path, docs: list[dict[str, object]], monkeypatch: pytest.MonkeyPatch, jobs: str) -> dict[str, bytes]:
