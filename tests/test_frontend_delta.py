@@ -5,6 +5,7 @@ findings and the tariffs are exactly those of a clean build of the edited text."
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +38,8 @@ def results(text: str, path: str, entry: Entry | None) -> dict[str, Any]:
     """What a build makes of one document: its tree (JSON, with positions), its findings, its tariffs."""
     src = SourceDocument(path, text, "", len(text.encode()))
     diags = Diagnostics()
-    doc = compile_source(src, entry, diags)
-    tariffs = extract_document(Compiled(src, doc, entry), diags, ROUTES) if entry is not None else []
+    doc = compile_source(src, entry, diags, memo=True)
+    tariffs = extract_document(Compiled(src, doc, entry), diags, ROUTES, memo=True) if entry is not None else []
     return {"tree": json.dumps(document_json(doc), ensure_ascii=False),
             "findings": [repr(d) for d in diags.items],
             "tariffs": json.dumps(tariffs_json(tariffs), ensure_ascii=False, default=str)}
@@ -166,8 +167,6 @@ def test_a_fresh_process_after_an_edit_parses_only_the_changed_section(tmp_path:
     """The build cache keeps each document's parse chunks and its sections' tariffs: a build in a new process
     (here: the memos of this one forgotten) after a one-word edit parses and reads one section, and writes
     what a build without the cache writes."""
-    import shutil
-
     from navlaw.cli import main
 
     corpus = tmp_path / "corpus"
@@ -191,3 +190,30 @@ def test_a_fresh_process_after_an_edit_parses_only_the_changed_section(tmp_path:
     made = {p.relative_to(tmp_path / "out"): p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()}
     clean = {p.relative_to(tmp_path / "clean"): p.read_bytes() for p in (tmp_path / "clean").rglob("*") if p.is_file()}
     assert made == clean
+
+
+@pytest.mark.parametrize("cached", [True, False], ids=["cache", "no-cache"])
+def test_a_one_off_build_holds_no_memo_and_a_rebuild_keeps_one(tmp_path: Path, cached: bool) -> None:
+    """A one-off `navlaw build` lets go of the parse, line-role and tariff memos once each document is read
+    (the build cache keeps them for the next process; held, they grew a 500x build's peak by ~60 MiB), and
+    with --no-cache makes none; a second build in the same process (`navlaw serve`) keeps them for the next
+    edit. Texts read once (an act's new matter) are never kept."""
+    from navlaw.cli import main
+
+    def build(corpus: Path = CORPUS) -> None:
+        extra = [] if cached else ["--no-cache"]
+        assert main(["build", "--no-site", "--corpus", str(corpus), "--out", str(tmp_path / "out"),
+                     "--module", str(tmp_path / "fees"), *extra]) == 0
+
+    chunks.forget()
+    by_section.forget()
+    build()
+    assert not chunks._MEMO and not chunks._LOCAL and not by_section._MEMO
+    if not cached:  # --no-cache: nothing is kept for a next build, in memory or on disk
+        return
+    corpus = tmp_path / "corpus"  # a second build in the process after an edit keeps the memos for the next
+    shutil.copytree(CORPUS, corpus)
+    path = corpus / CONSOLIDATED
+    path.write_text(replaced(NAV, WORD, WORD.replace("practical", "thorough")), encoding="utf-8")
+    build(corpus)
+    assert chunks._MEMO.get(str(CONSOLIDATED)) and by_section._MEMO.get(str(CONSOLIDATED))

@@ -103,7 +103,10 @@ def _digest(text: str, a: int, b: int) -> bytes:
 
 def lines_of(text: str, errors: list[tuple[int, str]] | None, document: str) -> list[Line]:
     """``parse_lines(text, errors)`` of the text ``document`` now has, parsing only the chunks that are not
-    those of its last text; this text's chunks become the memo of ``document``."""
+    those of its last text; this text's chunks become the memo of ``document``. No ``document``: the whole
+    text parsed, nothing kept (a text read once: an act's new matter, `navlaw show` of a file)."""
+    if not document:
+        return parse_lines(text, errors)
     old = _MEMO.get(document, {})
     new: dict[bytes, _Chunk] = {}
 
@@ -208,6 +211,8 @@ def settle(document: str) -> None:
     if document not in _AGAIN:
         _AGAIN.add(document)
         _MEMO.pop(document, None)
+        for k in [k for k in _LOCAL if k[0] == document]:  # and the line roles found chunk by chunk
+            del _LOCAL[k]
 
 
 def memo_of(document: str) -> dict[bytes, _Chunk] | None:

@@ -78,17 +78,19 @@ def per_document(corpus: Corpus, finder: str, find: Callable[[Document], list[T]
 
 
 def compile_source(src: SourceDocument, entry: Entry | None = None,
-                   diagnostics: Diagnostics | None = None) -> Document:
+                   diagnostics: Diagnostics | None = None, memo: bool = False) -> Document:
     diags = diagnostics if diagnostics is not None else Diagnostics()
     formats.refuse(src.text, src.path)
     fmt = formats.named(src.format) if src.format else formats.detect(src.text.encode("utf-8", "surrogatepass"))
-    nt, roles = formats.read_lines(fmt, normalize(src.text, _list_numbering(entry)), src.path)
+    # memo: what was read by section is kept for the next compile of the document (frontend/chunks.py; the
+    # corpus build, which lets it go after a first compile: chunks.settle)
+    nt, roles = formats.read_lines(fmt, normalize(src.text, _list_numbering(entry)), src.path if memo else "")
     code = whose_law(nt, src.path, entry, diags)
     section = entry.section if entry else ""
     if entry and not section and entry.kind in ("section-text", "rule", "proposed-rule"):
         firsts = {c.split("/")[1 if code.prefix else 0] for c in entry.covers if c}
         section = firsts.pop() if len(firsts) == 1 else ""
-    doc = build(nt, src.path, code, section, diags, roles)
+    doc = build(nt, src.path, code, section, diags, roles, src.path if memo else "")
     if entry and entry.lost_labels:
         doc = restore_labels(doc, list(entry.lost_labels), code, diags, entry.line)
     if entry and entry.fragments:
@@ -228,7 +230,7 @@ def _compile_cached(src: SourceDocument, entry: Entry, diags: Diagnostics, cache
         fresh = bool(lines) and chunks.memo_of(src.path) is None
         if fresh and cache is not None:
             chunks.recall(src.path, cache.get("parse-chunks", lines))
-        doc = compile_source(src, entry, own)
+        doc = compile_source(src, entry, own, memo=bool(lines))
         kept = chunks.memo_of(src.path)
         if fresh and cache is not None and kept is not None:
             cache.put("parse-chunks", lines, kept)

@@ -26,10 +26,12 @@ from navlaw.model.nodes import Article, Document, Node, Part, Provision, Row, Se
 
 
 class Builder(PublishedLayouts, Drawings):
+    memo = ""  # the name the parser's lines are kept under by section (frontend/chunks.py), "" for none
+
     # -- the main loop --
     def build(self) -> Document:
         errors: list[tuple[int, str]] = []
-        lines = lines_of(self.text, errors, self.file)  # only the changed sections, after an edit
+        lines = lines_of(self.text, errors, self.memo)  # only the changed sections, after an edit
         for offset, reason in errors:
             self.diag(Severity.ERROR, offset, f"the grammar cannot place this line: {reason}", "parse",
                       "remove the stray character; the line is kept as unparsed text")
@@ -425,7 +427,10 @@ _LABEL_DIGITS = re.compile(r"[ \t]*(?:(?:Article|ARTICLE|Part|PART|Section|§+)[
 
 
 def build(nt: NormalText, file: str, code: Code = NO_LAW, section: str = "",
-          diagnostics: Diagnostics | None = None, roles: dict[int, str] | None = None) -> Document:
+          diagnostics: Diagnostics | None = None, roles: dict[int, str] | None = None, memo: str = "") -> Document:
     """The tree of ``nt``; ``roles``: the lines its format keeps out of the law (formats.read_lines),
-    by default those any text is searched for (formats.copied_roles)."""
-    return Builder(nt, file, code, section, diagnostics, roles).build()
+    by default those any text is searched for (formats.copied_roles); ``memo``: the name under which the
+    parser's lines are kept by section for the next build of that document (frontend/chunks.py), "" for none."""
+    builder = Builder(nt, file, code, section, diagnostics, roles)
+    builder.memo = memo
+    return builder.build()

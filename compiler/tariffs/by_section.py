@@ -162,6 +162,20 @@ def recall(document: str, memo: Any) -> None:
         _MEMO[document] = memo
 
 
+_AGAIN: set[str] = set()  # the documents this process extracted before
+
+
+def settle(document: str) -> None:
+    """After a document's extraction in a build: the first time this process reads it, its memo is let go (a
+    one-off ``navlaw build`` holds no more than the tariffs; the build cache keeps the memo for the next
+    process); from the second time on (``navlaw serve`` rebuilding after a save) it is kept for the next
+    (as frontend/chunks.py's memo)."""
+    if document not in _AGAIN:
+        _AGAIN.add(document)
+        _MEMO.pop(document, None)
+
+
 def forget() -> None:
     """Drop the memo (tests)."""
     _MEMO.clear()
+    _AGAIN.clear()

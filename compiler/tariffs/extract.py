@@ -33,19 +33,21 @@ from navlaw.tariffs.routes import RouteTable
 
 # ---- driver -----------------------------------------------------------------------------------------------
 
-def extract_document(compiled: Compiled, diags: Diagnostics, routes: RouteTable | None = None) -> list[AnyTariff]:
+def extract_document(compiled: Compiled, diags: Diagnostics, routes: RouteTable | None = None,
+                     memo: bool = False) -> list[AnyTariff]:
     """Every tariff of one document: its rate tables, then each provision read in every form — the
-    priced forms in the sections the route table lists, the others elsewhere."""
+    priced forms in the sections the route table lists, the others elsewhere. ``memo``: what the sections
+    no route prices gave is kept for the next extraction of the document (tariffs/by_section.py)."""
     ctx = RecordingCtx(compiled, diags, routes or RouteTable())
     out: list[AnyTariff] = list(table.read_document(ctx))
     late: list[AnyTariff] = []
     facts: dict[str, dict[str, Any]] = {}  # route -> "minimum"/"maximum" -> units, "unmeasured" -> citation
-    memo = SectionMemo(ctx)  # a section no route prices: read again only when it changed (by_section.py)
+    kept = SectionMemo(ctx) if memo else None  # a section no route prices: read again only when it changed
     for section, nodes in _by_section(ctx.doc):
         ctx.section = section
         priced = [ctx.routes.priced(section_of(node.id) if node.id else section.label) for node in nodes]
-        if not any(priced):
-            out.extend(memo.read(section, nodes, UNPRICED))
+        if kept is not None and not any(priced):
+            out.extend(kept.read(section, nodes, UNPRICED))
             continue
         for node, route in zip(nodes, priced):
             for form in PRICED if route else UNPRICED:
@@ -54,7 +56,8 @@ def extract_document(compiled: Compiled, diags: Diagnostics, routes: RouteTable 
                         facts.setdefault(route, {})[t[0]] = t[1]
                     else:
                         (late if form in LATE else out).append(t)
-    memo.keep()
+    if kept is not None:
+        kept.keep()
     out.extend(late)
     out = [_with_option(t, ctx.routes) for t in out]
     return [_with_facts(t, {k: v for r in ctx.routes.family(t.route)[::-1] for k, v in facts.get(r, {}).items()})
@@ -165,10 +168,11 @@ def _extract_cached(c: Compiled, diags: Diagnostics, cache: BuildCache | None, r
         fresh = bool(sections) and by_section.memo_of(file) is None  # else this process's (as parse-chunks)
         if fresh and cache is not None:
             by_section.recall(file, cache.get("tariff-sections", sections))
-        got = extract_document(c, own, routes)
+        got = extract_document(c, own, routes, memo=bool(sections))
         kept = by_section.memo_of(file)
         if fresh and cache is not None and kept is not None:
             cache.put("tariff-sections", sections, kept)
+        by_section.settle(file)
         return got, own.items
 
     key = cache.key("tariffs", c.key, routes.key()) if cache is not None and c.key else ""
