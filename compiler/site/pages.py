@@ -27,6 +27,7 @@ from navlaw.diagnostics import Diagnostics
 from navlaw.frontend.corpus import Corpus
 from navlaw.model.content import content
 from navlaw.model.nodes import Article, Node, Part, Provision, Section, Text, section_of
+from navlaw.site.parts import part_name, parts_of, unlisted_parts
 from navlaw.law.definitions import find as find_definitions
 from navlaw.law.references import Reference
 from navlaw.law.timeline import Composed, Timeline
@@ -73,16 +74,6 @@ def _article_name(a: Node) -> str:
     return f"Article {a.label}. {a.heading}".rstrip(". ")
 
 
-def _part_name(p: Node) -> str:
-    """"Part 2. PUBLIC VESSELS" (article pages, the law index, breadcrumbs)."""
-    return f"Part {p.label}. {p.heading}".rstrip(". ")
-
-
-def _parts(a: Node) -> dict[str, Node]:
-    """Each section of an article that stands in a Part -> that Part."""
-    return {s.id: p for p in a.children if isinstance(p, Part) for s in p.walk() if isinstance(s, Section)}
-
-
 def _articles(corpus: Corpus) -> list[tuple[Article, list[str]]]:
     base = next((c.document for c in corpus.documents if c.entry and c.entry.kind == "consolidated"), None)
     if base is None:
@@ -122,7 +113,7 @@ class _Site:
 
     def __post_init__(self) -> None:
         self.article_page = {id(a): f"law/article-{_num(a.label)}.md" for a, _ in self.articles}
-        self.part_of = {sec: p for a, _ in self.articles for sec, p in _parts(a).items()}
+        self.part_of = {sec: p for a, _ in self.articles for sec, p in parts_of(a).items()}
 
 
 def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: Diagnostics,
@@ -272,7 +263,7 @@ def _section_view(site: _Site, k: int, history: dict[str, str],
         article_page, part_of = site.article_page[id(a)], site.part_of
         crumbs.append((_article_name(a), _rel(page, article_page)))
         if sec in part_of:  # "Part 2. PUBLIC VESSELS", at its heading on the article's page
-            crumbs.append((_part_name(part_of[sec]), _rel(page, article_page) + "#" + anchor(part_of[sec].id)))
+            crumbs.append((part_name(part_of[sec]), _rel(page, article_page) + "#" + anchor(part_of[sec].id)))
     step = {("previous" if j < k else "next"): (sec_name(order[j][0]), _rel(page, P.section_page[order[j][0]]))
             for j in (k - 1, k + 1) if 0 <= j < len(order)}
     hist = history_page(sec)
@@ -302,14 +293,16 @@ def _article_page(site: _Site, out: dict[str, str], a: Article, secs: list[str],
     articles before it and before the sections in no article."""
     P, part_of, titled, composed = site.P, site.part_of, site.titled, site.composed
     page = site.article_page[id(a)]
-    items = [{"part": (_part_name(part_of[sec]), anchor(part_of[sec].id)) if sec in part_of else None,
+    items = [{"part": (part_name(part_of[sec]), anchor(part_of[sec].id)) if sec in part_of else None,
               "title": f"§ {sec.split('*')[0]}. {titled[sec].heading}".rstrip(". ") + ".",
               "href": rel_path(P.section_page[sec], os.path.dirname(page)),
               "empty": not titled[sec].children, "absent": composed[sec].section is None}
              for sec in secs if sec in composed]
+    for k, p in reversed(unlisted_parts(a, composed)):  # a Part with no section shown: its heading all the same
+        items.insert(k, {"part": (part_name(p), anchor(p.id)), "title": None})
     _claim(out, page, f"Article {a.label}")
     out[page] = site.env.get_template("article.md.j2").render(title=_article_name(a), sections=items)
-    parts = [(_part_name(p), anchor(p.id)) for p in a.children if isinstance(p, Part)]
+    parts = [(part_name(p), anchor(p.id)) for p in a.children if isinstance(p, Part)]
     law_pages.insert(len([p for p in law_pages if "article-" in p[0]]),
                      (page, _article_name(a), len(items), parts))
 
