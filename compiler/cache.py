@@ -266,24 +266,37 @@ def lark_parser(name: str, grammar: str, **options: Any) -> Lark:
 
     transformer = options.pop("transformer", None)
     context = "lark/" + digest(name, grammar, repr(sorted(options.items())), lark_version)
-    base = user_cache()
-    path = base / f"lark-{name}.sealed" if base is not None else None
-    if path is not None and path.is_file():
-        try:
-            saved = pickle.loads(unseal(context, path.read_bytes()))
-            loaded: Lark = Lark.__new__(Lark)
-            return loaded._load(saved, **({"transformer": transformer} if transformer else {}))
-        except Exception:  # stale (another grammar), damaged or not ours: made afresh below
-            pass
-    parser = Lark(grammar, parser="lalr", **options, **({"transformer": transformer} if transformer else {}))
-    if path is not None:
+
+    def load(data: bytes) -> Lark:
+        loaded: Lark = Lark.__new__(Lark)
+        return loaded._load(pickle.loads(data), **({"transformer": transformer} if transformer else {}))
+
+    def make() -> tuple[Lark, bytes]:
+        parser = Lark(grammar, parser="lalr", **options, **({"transformer": transformer} if transformer else {}))
         buf = io.BytesIO()
         parser.save(buf, exclude_options=("transformer",))
+        return parser, buf.getvalue()
+    return kept_sealed(f"lark-{name}.sealed", context, load, make)
+
+
+def kept_sealed(name: str, context: str, load: Callable[[bytes], T], make: Callable[[], tuple[T, bytes]]) -> T:
+    """What ``make`` gives (the value and the bytes to keep of it), kept sealed for ``context`` in the user
+    cache's file ``name``: ``load`` of those bytes when the file is there, whole and sealed for ``context``
+    (``load`` raises on bytes it does not accept); else made, and kept for the next process."""
+    base = user_cache()
+    path = base / name if base is not None else None
+    if path is not None and path.is_file():
         try:
-            _write_atomic(path, seal(context, buf.getvalue()))
+            return load(unseal(context, path.read_bytes()))
+        except Exception:  # stale (another grammar), damaged or not ours: made afresh below
+            pass
+    value, data = make()
+    if path is not None:
+        try:
+            _write_atomic(path, seal(context, data))
         except (OSError, Unsealed):
-            pass  # no cache: the next process analyses the grammar again
-    return parser
+            pass  # no cache: the next process makes it again
+    return value
 
 
 # The model's own parsers (numbers in words, fee formulas) are sealed the same way: the model imports nothing
