@@ -156,10 +156,11 @@ def compile_law(corpus_dir: str, cache: BuildCache | None = None, relative: bool
     return tariffs(read_law(corpus_dir, cache, relative), cache)
 
 
-def fee_module(result: Result, previous: Path | None = None) -> dict[str, str]:
-    """The generated navlaw_fees package: file name -> text; its CHANGES against the module in ``previous``."""
+def fee_module(result: Result, previous: Path | None = None, cache: BuildCache | None = None) -> dict[str, str]:
+    """The generated navlaw_fees package: file name -> text; its CHANGES against the module in ``previous``.
+    With a cache, the code is the last build's when it is made from the same fees (compiler/fees/memo.py)."""
     from navlaw.fees.changelog import attach
-    from navlaw.fees.generate import render
+    from navlaw.fees.memo import rendered
     from navlaw.fees.package import About, package_version, sources_of
     from navlaw.fees.plans import build_plans
     from navlaw.tariffs.routes import RouteTable
@@ -176,7 +177,7 @@ def fee_module(result: Result, previous: Path | None = None) -> dict[str, str]:
     plans = build_plans(result.tariffs, RouteTable.of(result.corpus.manifest))
     sources = sources_of(result.corpus)
     about = About.of(plans, result.corpus.manifest.law)
-    files = render(plans, result.tariffs, sources, version if result.timeline is not None else None, about)
+    files = rendered(plans, result.tariffs, sources, version if result.timeline is not None else None, about, cache)
     return attach(files, plans, package_version(result.tariffs, sources), previous, about)
 
 
@@ -339,7 +340,7 @@ def _build(options: Options, progress: Callable[[str], None] | None = None) -> R
                       diagnostics=result.diagnostics, warnings=cache.warnings)
     try:
         step("fee module and outputs")
-        module = fee_module(result, run.module_dir)
+        module = fee_module(result, run.module_dir, cache)
         from navlaw.fees.changelog import changed as api_changed
         module_changed = api_changed(run.module_dir, module)
         files = outputs(result, cache)
