@@ -5,6 +5,7 @@ each file naming the JSON Schema (schema/) it validates against."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 VERSION = 1  # of every JSON Schema of schema/: a change that breaks a reader raises it
@@ -16,6 +17,7 @@ def stamped(name: str, data: dict[str, Any]) -> dict[str, Any]:
     return {"schema": f"{name}.schema.json", "version": VERSION, **data}
 
 
+@lru_cache(maxsize=1 << 16)  # called for every file and link of every section (two regex passes each)
 def slug(section: str) -> str:
     """A section's file name, the same as its site page's (compiler/site/render.section_slug, a test
     checks): "89-b" -> "89-b", "21nycrr/55.2" -> "21-nycrr-55.2", "45-aaaa*2" -> "45-aaaa-2"."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
@@ -43,6 +44,7 @@ def dump(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
+@lru_cache(maxsize=1 << 16)  # every provision of every version of every section: the same ids again and again
 def anchor(node_id: str) -> str:
     """The provision's anchor on its site page (compiler/site/render.anchor; a test checks they agree)."""
     return "p-" + re.sub(r"[^A-Za-z0-9-]+", "-", node_id.replace("*", "x")).strip("-")
