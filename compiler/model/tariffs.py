@@ -258,7 +258,12 @@ def clamp(units: Decimal, lo: Amount | None, hi: Amount | None) -> Decimal:
 
 # ---- JSON -------------------------------------------------------------------------------------------
 
+_LEAVES = (str, int, bool, float, type(None))  # most of a tariff's fields: returned as they are, checked first
+
+
 def _plain(x: Any) -> Any:
+    if type(x) in _LEAVES:
+        return x
     if isinstance(x, Decimal):
         return str(x)
     if isinstance(x, dt.date):
