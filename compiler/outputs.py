@@ -97,25 +97,27 @@ def write_files(target: Path, files: MutableMapping[str, str], previous: Path | 
     already stays, any other is removed before its name is written (it may be a link to a file of an
     output in use: never written through)."""
     from navlaw.export.streamed import Files, write_pieces
-    made: set[Path] = set()  # one mkdir per directory, not per file (a mkdir costs a system call each)
+    made: set[str] = set()  # one mkdir per directory, not per file (a mkdir costs a system call each)
     record: dict[str, tuple[str, int, int]] = {}
-    for name in sorted(files):
-        path = target / name
-        if path.parent not in made:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            made.add(path.parent)
+    root, before = os.fspath(target), os.fspath(previous) if previous is not None else None
+    for name in sorted(files):  # paths as strings: a Path per file cost more than the file's write
+        path = f"{root}/{name}"
+        parent = os.path.dirname(path)
+        if parent not in made:
+            os.makedirs(parent, exist_ok=True)
+            made.add(parent)
         there = present is not None and name in present
         if isinstance(files, Files) and files.streamed(name):
             if there:
                 os.unlink(path)
-            record[name] = write_pieces(path, files.pieces(name))
+            record[name] = write_pieces(Path(path), files.pieces(name))
             continue
         data = files[name].encode("utf-8")
         d = digest(data)
         old = known.get(name) if known else None
-        if old is not None and old[0] == d and previous is not None:
+        if old is not None and old[0] == d and before is not None:
             try:
-                st = os.lstat(previous / name)  # a plain file, not a link planted to lead elsewhere
+                st = os.lstat(f"{before}/{name}")  # a plain file, not a link planted to lead elsewhere
                 if stat.S_ISREG(st.st_mode) and (st.st_size, st.st_mtime_ns) == old[1:]:
                     if there and os.path.samestat(st, os.lstat(path)):
                         record[name] = old  # the spare's copy is that file already
@@ -123,15 +125,16 @@ def write_files(target: Path, files: MutableMapping[str, str], previous: Path | 
                     if there:
                         os.unlink(path)
                         there = False
-                    os.link(previous / name, path)
+                    os.link(f"{before}/{name}", path)
                     record[name] = old
                     continue
             except OSError:
                 pass  # gone, changed or another file system: written afresh
         if there:
             os.unlink(path)
-        path.write_bytes(data)
-        st = path.stat()
+        with open(path, "wb") as f:
+            f.write(data)
+        st = os.stat(path)
         record[name] = (d, st.st_size, st.st_mtime_ns)
     return record
 
