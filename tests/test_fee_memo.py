@@ -4,12 +4,20 @@ or of what the module asks the timeline, renders it again."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import io
+import json
+import os
 import shutil
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 from navlaw.build import compile_law, fee_module
 from navlaw.cache import BuildCache
+from navlaw.cli import main
 from navlaw.fees.generate import render
 from navlaw.fees.package import About, sources_of
 from navlaw.fees.plans import build_plans
@@ -119,3 +127,37 @@ def test_the_code_does_not_read_offsets():
         return render(plans, tariffs, sources_of(result.corpus), None, About.of(plans, result.corpus.manifest.law))
 
     assert module(shifted) == module(result.tariffs)
+
+
+CHILD = textwrap.dedent("""
+    import contextlib, io, json, sys
+    from navlaw.cli import main
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = main(sys.argv[1:])
+    print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+""")
+
+
+def test_a_fresh_process_after_an_edit_does_not_load_the_generator(tmp_path):
+    """`navlaw build` after an edit that changes no fee, in a new process (as a user runs it): the generator and
+    its templates are not loaded (tests/test_startup.py's way: the modules the process loaded), and the module
+    is the one a build without the cache writes."""
+    import navlaw
+
+    corpus = _copy(tmp_path)
+    args = ["build", "--no-site", "--corpus", str(corpus), "--out", str(tmp_path / "out"),
+            "--module", str(tmp_path / "fees")]
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(args) == 0
+    _edit(corpus / LARGE, WORDS, WORDS.replace("practical", "thorough"))
+    here = str(Path(navlaw.__file__).resolve().parent.parent)  # the navlaw under test, as the child must import it
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH", "")) if p)}
+    done = subprocess.run([sys.executable, "-c", CHILD, *args], capture_output=True, text=True, env=env, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["code"] == 0, done.stderr
+    assert "navlaw.fees.memo" in result["modules"] and "navlaw.fees.generate" not in result["modules"]
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["build", "--no-site", "--no-cache", "--corpus", str(corpus), "--out", str(tmp_path / "out2"),
+                     "--module", str(tmp_path / "fees2")]) == 0
+    for name in ("__init__.py", "_schedules.py", "_runtime.py", "trace.py", "pyproject.toml", "api.json"):
+        assert (tmp_path / "fees" / name).read_bytes() == (tmp_path / "fees2" / name).read_bytes(), name
