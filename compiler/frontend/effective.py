@@ -21,43 +21,44 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from navlaw.model import numbers as W
+from navlaw.model.lazy_re import lazy
 from navlaw.frontend.newmatter import MONTHS as _MONTHS
 
-_TAKE_EFFECT = re.compile(r"^(?:This act|This part|This article|This title|This subpart)\s+shall\s+take\s+effect\s+(?P<when>.+)$",
-                          re.S | re.I)
-_PROVISO = re.compile(r"(?:\s*[;,:]\s*|\s+)(?:and\s+)?(?:(?<!as\s)(?<!otherwise\s)provided\s*,?\s*(?:(?:however|further)\s*,?\s*)*"
-                      r"(?:that\b\s*:?\s*)?|except\s+(?:that\s+)?(?=(?:the\s+)?(?:sections?|parts?|amendments?|provisions?|if)\b))", re.I)
+_TAKE_EFFECT = lazy(r"^(?:This act|This part|This article|This title|This subpart)\s+shall\s+take\s+effect\s+(?P<when>.+)$",
+                    re.S | re.I)
+_PROVISO = lazy(r"(?:\s*[;,:]\s*|\s+)(?:and\s+)?(?:(?<!as\s)(?<!otherwise\s)provided\s*,?\s*(?:(?:however|further)\s*,?\s*)*"
+                r"(?:that\b\s*:?\s*)?|except\s+(?:that\s+)?(?=(?:the\s+)?(?:sections?|parts?|amendments?|provisions?|if)\b))", re.I)
 # "provided, however, that: (a) …; and (b) …"
-_ENUMERATED = re.compile(r"(?:^|;\s*(?:and\s+)?)\((?:[a-z]|[ivx]+|\d+)\)\s+")
+_ENUMERATED = lazy(r"(?:^|;\s*(?:and\s+)?)\((?:[a-z]|[ivx]+|\d+)\)\s+")
 # a sentence of the clause after its first: "Effective immediately, the addition, amendment and/or repeal
 # of any rule … are authorized …" (dates nothing); one that dates something is read as a proviso
-_SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]])\.\s+(?=[A-Z])")
-_AND_SHALL = re.compile(r",?\s+and\s+shall\s+", re.I)
+_SENTENCE_END = lazy(r"(?<=[a-z0-9)\]])\.\s+(?=[A-Z])")
+_AND_SHALL = lazy(r",?\s+and\s+shall\s+", re.I)
 # "immediately and, except as otherwise expressly provided in this act, shall apply to …": what it applies to, not a
 # proviso (its "provided" would be read as one)
-_EXCEPT_AS_PROVIDED = re.compile(r",?\s+and\s*,\s*except\s+as\s+otherwise\s+(?:expressly\s+)?provided\s+(?:in|by)\s+this\s+act\s*,\s*"
-                                 r"shall\s+", re.I)
-_EXPIRY = re.compile(r"^(?:expire|be\s+deemed\s+repealed|remain\s+in\s+(?:full\s+)?force\s+and\s+effect\s+(?:only\s+)?until)"
-                     r"(?:\s+and\s+be\s+deemed\s+repealed)?\s*(?P<when>.*)$", re.S | re.I)
-_RETRO = re.compile(r"^(?:be\s+)?deemed\s+to\s+have\s+been\s+in\s+(?:full\s+force\s+and\s+)?effect\s+(?:on\s+and\s+after|from\s+and\s+after|"
-                    r"since|as\s+of|on\s+and\s+since|commencing)\s+(?P<when>.+)$", re.S | re.I)
-_IF_RETRO = re.compile(r"^if\s+(?:this\s+act|it)\s+shall\s+(?:take\s+effect|(?:have\s+)?become\s+a\s+law)\s+(?:after|subsequent\s+to)\s+"
-                       r"(?P<date>.+?),?\s+(?:it|this\s+act)\s+shall\s+(?:take\s+effect\s+immediately\s+and\s+shall\s+)?"
-                       r"(?P<retro>be\s+deemed\s+to\s+have\s+been\s+in\s+.+)$", re.S | re.I)
-_SUBJECT = re.compile(r"^(?P<subject>.+?)\s+shall\s+(?P<verb>take\s+effect|expire|be\s+deemed\s+repealed|remain\s+in\s+(?:full\s+)?force\s+"
-                      r"and\s+effect\s+(?:only\s+)?until|be\s+deemed\s+to\s+have\s+been\s+in\s+(?:full\s+force\s+and\s+)?effect"
-                      r"(?:\s+(?:on\s+and\s+after|from\s+and\s+after|since|as\s+of|on|from))?)\b\s*(?P<rest>.*)$", re.S | re.I)
-_KEPT = re.compile(r"shall\s+not\s+affect\s+the\s+(?:repeal|expiration|expiry|sunset|reversion)|shall\s+be\s+subject\s+to\s+the\s+"
-                   r"(?:repeal|expiration|expiry|sunset|reversion)", re.I)
+_EXCEPT_AS_PROVIDED = lazy(r",?\s+and\s*,\s*except\s+as\s+otherwise\s+(?:expressly\s+)?provided\s+(?:in|by)\s+this\s+act\s*,\s*"
+                           r"shall\s+", re.I)
+_EXPIRY = lazy(r"^(?:expire|be\s+deemed\s+repealed|remain\s+in\s+(?:full\s+)?force\s+and\s+effect\s+(?:only\s+)?until)"
+               r"(?:\s+and\s+be\s+deemed\s+repealed)?\s*(?P<when>.*)$", re.S | re.I)
+_RETRO = lazy(r"^(?:be\s+)?deemed\s+to\s+have\s+been\s+in\s+(?:full\s+force\s+and\s+)?effect\s+(?:on\s+and\s+after|from\s+and\s+after|"
+              r"since|as\s+of|on\s+and\s+since|commencing)\s+(?P<when>.+)$", re.S | re.I)
+_IF_RETRO = lazy(r"^if\s+(?:this\s+act|it)\s+shall\s+(?:take\s+effect|(?:have\s+)?become\s+a\s+law)\s+(?:after|subsequent\s+to)\s+"
+                 r"(?P<date>.+?),?\s+(?:it|this\s+act)\s+shall\s+(?:take\s+effect\s+immediately\s+and\s+shall\s+)?"
+                 r"(?P<retro>be\s+deemed\s+to\s+have\s+been\s+in\s+.+)$", re.S | re.I)
+_SUBJECT = lazy(r"^(?P<subject>.+?)\s+shall\s+(?P<verb>take\s+effect|expire|be\s+deemed\s+repealed|remain\s+in\s+(?:full\s+)?force\s+"
+                r"and\s+effect\s+(?:only\s+)?until|be\s+deemed\s+to\s+have\s+been\s+in\s+(?:full\s+force\s+and\s+)?effect"
+                r"(?:\s+(?:on\s+and\s+after|from\s+and\s+after|since|as\s+of|on|from))?)\b\s*(?P<rest>.*)$", re.S | re.I)
+_KEPT = lazy(r"shall\s+not\s+affect\s+the\s+(?:repeal|expiration|expiry|sunset|reversion)|shall\s+be\s+subject\s+to\s+the\s+"
+             r"(?:repeal|expiration|expiry|sunset|reversion)", re.I)
 # "…, when upon such date the provisions of section two of this act shall take effect": sections dated by
 # another law's sunset
-_WHEN_UPON = re.compile(r"when\s+upon\s+such\s+date\s+(?P<subject>.+?)\s+shall\s+take\s+effect", re.I | re.S)
-_PARTS_NOTE = re.compile(r"effective\s+dates?\s+of\s+(?:the\s+)?parts?\b.+?set\s+forth\s+in\s+the\s+last\s+section", re.I | re.S)
-_SECTIONS_OF = re.compile(r"\b(?:sections?|§§?)\s+(?P<list>[a-z0-9-]+(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+through\s+)[a-z0-9-]+)*)"
-                          r"\s+of\s+(?:part\s+(?P<part>[A-Z]{1,3}(?:-\d)?)\s+of\s+)?this\s+act\b", re.I)
-_PARTS_OF = re.compile(r"\bparts?\s+(?P<list>[A-Z]{1,3}(?:-\d)?(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+through\s+)[A-Z]{1,3}(?:-\d)?)*)"
-                       r"\s+of\s+this\s+act\b")
-_THIS_ACT = re.compile(r"^(?:the\s+provisions\s+of\s+)?this\s+(?:act|part)$", re.I)
+_WHEN_UPON = lazy(r"when\s+upon\s+such\s+date\s+(?P<subject>.+?)\s+shall\s+take\s+effect", re.I | re.S)
+_PARTS_NOTE = lazy(r"effective\s+dates?\s+of\s+(?:the\s+)?parts?\b.+?set\s+forth\s+in\s+the\s+last\s+section", re.I | re.S)
+_SECTIONS_OF = lazy(r"\b(?:sections?|§§?)\s+(?P<list>[a-z0-9-]+(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+through\s+)[a-z0-9-]+)*)"
+                    r"\s+of\s+(?:part\s+(?P<part>[A-Z]{1,3}(?:-\d)?)\s+of\s+)?this\s+act\b", re.I)
+_PARTS_OF = lazy(r"\bparts?\s+(?P<list>[A-Z]{1,3}(?:-\d)?(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+through\s+)[A-Z]{1,3}(?:-\d)?)*)"
+                 r"\s+of\s+this\s+act\b")
+_THIS_ACT = lazy(r"^(?:the\s+provisions\s+of\s+)?this\s+(?:act|part)$", re.I)
 
 
 @dataclass
@@ -236,10 +237,10 @@ def _numbers(words: str, fail: Callable[[str], None]) -> list[int]:
 _BECOME = r"(?:the\s+date\s+(?:on|upon)\s+which\s+)?(?:it|this\s+act)\s+shall\s+(?:have\s+)?become\s+a\s+law"
 _ORDINAL_DAY = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "tenth": 10, "fifteenth": 15,
                 "twentieth": 20, "thirtieth": 30, "thirty-first": 31}
-_TIED = re.compile(r"^(?:on\s+)?(?:the\s+)?same\s+date\s+(?:and\s+(?:in\s+)?the\s+same\s+manner\s+)?as\s+(?P<what>.+?)(?:,?\s+(?:takes|shall\s+take|"
-                   r"took|was|is|shall\s+be|has\s+been)\s+(?:effect|enacted|effective)\b.*)?$", re.S)
-_EVENT = re.compile(r"^(?:upon|on|after)\s+the\s+(?:enactment|adoption|effective\s+date|approval|occurrence|date\s+on\s+which|"
-                    r"first\s+day\s+of\s+a\s+(?:sales\s+tax\s+)?quarterly|first\s+day\s+of\s+the\s+(?:sales\s+tax\s+)?quarterly)\b")
+_TIED = lazy(r"^(?:on\s+)?(?:the\s+)?same\s+date\s+(?:and\s+(?:in\s+)?the\s+same\s+manner\s+)?as\s+(?P<what>.+?)(?:,?\s+(?:takes|shall\s+take|"
+             r"took|was|is|shall\s+be|has\s+been)\s+(?:effect|enacted|effective)\b.*)?$", re.S)
+_EVENT = lazy(r"^(?:upon|on|after)\s+the\s+(?:enactment|adoption|effective\s+date|approval|occurrence|date\s+on\s+which|"
+              r"first\s+day\s+of\s+a\s+(?:sales\s+tax\s+)?quarterly|first\s+day\s+of\s+the\s+(?:sales\s+tax\s+)?quarterly)\b")
 
 
 # what may follow a date in its phrase: "… on the first of January, 2030 when upon such date the

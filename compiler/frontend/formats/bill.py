@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from navlaw.model.lazy_re import lazy
 from navlaw.frontend.formats.base import Decoded, SourceLine, decode_text, lines_by_role
 
 name = "bill"
@@ -28,14 +29,14 @@ _LINE_NUMBER = re.compile(r"^(\s{0,8}\d{1,2})(?=\s{1,}\S|\s*$)")
 _FULL_TEXT = re.compile(r"(?m)^##\s+Full\s+Text\s*$")
 
 # the same furniture inside a flattened print (one line): the footer, LBD code, page header
-_FLAT_FURNITURE = re.compile(r"EXPLANATION--Matter in .{0,60}? is new; matter in brackets \[ ?\] is old law to be "
-                             r"omitted\.?|\bLBD\d{5}-\d{2}-\d\b|\b[AS]\.\s?\d{1,5}(?:--[A-Z])?\s+\d{1,3}(?=\s)")
-_FLAT_START = re.compile(r"(?<=\s)(?=(?:Section|§|S)\s*\d+\.\s)"  # an act's section
-                         r"|(?<=[.:;])\s+(?=\((?:[ivxlcIVXLC]+|[a-zA-Z]{1,2}|\d{1,3})(?:-[a-zA-Z0-9]+)?\)\s)"  # a label
-                         r"|(?<=[\d)])\s+(?=\((?:[ivxlcIVXLC]+|[a-zA-Z]{1,2}|\d{1,3})\)\s+[A-Z])"  # … after a table
-                         r"|(?<=[.:;])\s+(?=\d{1,3}(?:-[a-zA-Z]+)?\.\s+[A-Z])"  # a subdivision "2. The"
-                         r"|\s+(?=\d[\d,.]*\s+(?:to\s+[\d,.]+|and\s+(?:up|over))\s+\$)"  # a row of a rate table
-                         r"|(?<=\s)(?=THE\s+PEOPLE\s+OF\s+THE\s+STATE)|(?<=\s)(?=AN\s+ACT\b)")
+_FLAT_FURNITURE = lazy(r"EXPLANATION--Matter in .{0,60}? is new; matter in brackets \[ ?\] is old law to be "
+                       r"omitted\.?|\bLBD\d{5}-\d{2}-\d\b|\b[AS]\.\s?\d{1,5}(?:--[A-Z])?\s+\d{1,3}(?=\s)")
+_FLAT_START = lazy(r"(?<=\s)(?=(?:Section|§|S)\s*\d+\.\s)"  # an act's section
+                   r"|(?<=[.:;])\s+(?=\((?:[ivxlcIVXLC]+|[a-zA-Z]{1,2}|\d{1,3})(?:-[a-zA-Z0-9]+)?\)\s)"  # a label
+                   r"|(?<=[\d)])\s+(?=\((?:[ivxlcIVXLC]+|[a-zA-Z]{1,2}|\d{1,3})\)\s+[A-Z])"  # … after a table
+                   r"|(?<=[.:;])\s+(?=\d{1,3}(?:-[a-zA-Z]+)?\.\s+[A-Z])"  # a subdivision "2. The"
+                   r"|\s+(?=\d[\d,.]*\s+(?:to\s+[\d,.]+|and\s+(?:up|over))\s+\$)"  # a row of a rate table
+                   r"|(?<=\s)(?=THE\s+PEOPLE\s+OF\s+THE\s+STATE)|(?<=\s)(?=AN\s+ACT\b)")
 
 
 def clean(raw: str) -> tuple[list[PrintLine], list[str]]:
@@ -165,8 +166,8 @@ def _inside(spans: list[tuple[int, int]], a: int, b: int) -> int:
 
 
 _PRE = re.compile(r"(?i)<pre\b[^>]*>")
-_NEW = re.compile(r"(?is)<b>\s*<u>(.*?)</u>\s*</b>")
-_OLD = re.compile(r"(?is)<b>\s*<s>(.*?)</s>\s*</b>")
+_NEW = lazy(r"(?is)<b>\s*<u>(.*?)</u>\s*</b>")
+_OLD = lazy(r"(?is)<b>\s*<s>(.*?)</s>\s*</b>")
 
 
 def _html_lines(lines: list[str]) -> list[str]:
