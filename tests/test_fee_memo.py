@@ -161,3 +161,15 @@ def test_a_fresh_process_after_an_edit_does_not_load_the_generator(tmp_path):
                      "--module", str(tmp_path / "fees2")]) == 0
     for name in ("__init__.py", "_schedules.py", "_runtime.py", "trace.py", "pyproject.toml", "api.json"):
         assert (tmp_path / "fees" / name).read_bytes() == (tmp_path / "fees2" / name).read_bytes(), name
+
+
+def test_fields_json_is_part_of_to_json():
+    """fees/generate.py lists schedules from a few fields of each tariff (model/tariffs.fields_json), not its
+    whole JSON: the same values."""
+    from navlaw.model.tariffs import fields_json, to_json
+
+    result = compile_law(str(CORPUS), None, relative=True)
+    names = ("id", "kind", "title", "provision", "citation", "status", "effective", "route")
+    for t in result.tariffs:
+        whole = to_json(t)
+        assert fields_json(t, names) == {n: whole[n] for n in names}

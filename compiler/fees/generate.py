@@ -27,7 +27,7 @@ from navlaw.fees.trace_gen import Traces, Versions, fmt_literal, work
 from navlaw.fees.plans import ROUNDED_BASE, board_refusal, board_line_words, instead_note, label_for, one_person_note, Option, Plan, established, no_schedule_message, option_help
 from navlaw.model.formula import Bin, Expr, Num, Units, describe, numbers, to_python
 from navlaw.model.tariffs import (AnyTariff, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee,
-                      to_json)
+                      fields_json)
 
 TEMPLATES = resources.PACKAGE / "templates"
 RUNTIME = resources.PACKAGE / "runtime.py"
@@ -296,9 +296,7 @@ def _listed(t: AnyTariff, plan: Plan) -> bool:
 
 
 def _schedule_summary(t: AnyTariff) -> dict[str, object]:
-    j = to_json(t)
-    keep = ("id", "kind", "title", "provision", "citation", "status")
-    out: dict[str, object] = {k: j[k] for k in keep}
+    out: dict[str, object] = fields_json(t, ("id", "kind", "title", "provision", "citation", "status"))
     e = t.effective
     out["effective_from"] = e.start.isoformat() if e.start else None
     out["effective_to"] = e.end.isoformat() if e.end else None

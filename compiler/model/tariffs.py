@@ -289,6 +289,11 @@ def to_json(t: Tariff) -> dict[str, Any]:
     return out
 
 
+def fields_json(t: Tariff, names: tuple[str, ...]) -> dict[str, Any]:
+    """``{n: to_json(t)[n] for n in names}`` for fields of ``t`` (and its kind), without the rest of its JSON."""
+    return {n: t.kind if n == "kind" else _plain(getattr(t, n)) for n in names}
+
+
 def amounts(t: Tariff) -> list[Amount]:
     """Every amount the tariff was read from (for the source-position test and the site)."""
     out: list[Amount] = []
