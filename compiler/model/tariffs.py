@@ -261,9 +261,21 @@ def clamp(units: Decimal, lo: Amount | None, hi: Amount | None) -> Decimal:
 _LEAVES = (str, int, bool, float, type(None))  # most of a tariff's fields: returned as they are, checked first
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}  # a dataclass's field names, looked up once per class
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def _plain(x: Any) -> Any:
     if type(x) in _LEAVES:
         return x
+    if type(x) is tuple or type(x) is list:  # (neither a Decimal, a date nor a dataclass: as the check below)
+        return [_plain(v) for v in x]
     if isinstance(x, Decimal):
         return str(x)
     if isinstance(x, dt.date):
@@ -275,7 +287,7 @@ def _plain(x: Any) -> Any:
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         if isinstance(x, (Num, Units, Bin, Neg)):
             return describe(x)
-        d = {f.name: _plain(getattr(x, f.name)) for f in dataclasses.fields(x)}
+        d = {name: _plain(getattr(x, name)) for name in _names(type(x))}
         if isinstance(x, Tariff):
             d = {"kind": x.kind, **{k: v for k, v in d.items() if k != "kind"}}
         return d
