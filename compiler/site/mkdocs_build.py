@@ -374,7 +374,9 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
         except Abort as exc:
             collect.messages.append(str(exc))
         if collect.messages:
-            raise RuntimeError("mkdocs build --strict failed:\n" + "\n".join(collect.messages)[-4000:])
+            from navlaw.site.mkdocs_errors import strict_failure
+
+            raise strict_failure(collect.messages, docs)  # an OutputError: exit 1, said where and what to do
         split = ""
         if keeper is None:  # the search's files, fetched a part at a time (compiler/site/search_index.py)
             split_search_index(out)
