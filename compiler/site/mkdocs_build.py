@@ -114,7 +114,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     assert cache.root is not None
     work = cache.root / "site-src"
     key = cache.key("site", "state")
-    old: _State | None = cache.get("site", key)
+    old = _state_of_last_build(cache, key)
     reason = _why_full(old, shape, previous)
     changed = {n for n in files if old is None or old.files.get(n) != digests[n]}
     state = _State(shape, digests, "")
@@ -139,8 +139,41 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
         _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), site_url=site_url, docs=files)
     report.stamp = Stamp.walk(out)
     state.output = report.stamp.digest()
-    cache.put("site", key, state)
+    _keep_state(cache, key, state)
     return report
+
+
+# The state this process put in each cache (by the cache's directory) with its entry's stat as written:
+# the next build here takes it without reading it back (issue 32: 0.07 s of an edit at 10x), while the
+# entry is the one it wrote; taken at most once (a build changes nothing of the state it starts from
+# that it does not then replace).
+_LAST: dict[str, tuple[str, tuple[int, int, int, int], _State]] = {}
+
+
+def _entry(cache: BuildCache, key: str) -> tuple[int, int, int, int] | None:
+    assert cache.root is not None
+    try:
+        st = os.lstat(cache.root / "site" / f"{key}.sealed")
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def _state_of_last_build(cache: BuildCache, key: str) -> _State | None:
+    kept = _LAST.pop(str(cache.root), None)
+    if kept is not None and kept[0] == key and kept[1] == _entry(cache, key):
+        cache.keep("site", key)
+        cache.stats["site hit"] += 1
+        return kept[2]
+    got: _State | None = cache.get("site", key)  # written by another process, or not by this one yet
+    return got
+
+
+def _keep_state(cache: BuildCache, key: str, state: _State) -> None:
+    cache.put("site", key, state)
+    entry = _entry(cache, key) if cache.own_dir("site") else None
+    if entry is not None:
+        _LAST[str(cache.root)] = (key, entry, state)
 
 
 def _why_full(old: _State | None, shape: str, previous: Path | None) -> str:
