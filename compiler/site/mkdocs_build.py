@@ -137,7 +137,10 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
         state = _State(shape, digests, "")
         _sync(work, config, full=True)
         _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), site_url=site_url, docs=files)
-    report.stamp = Stamp.walk(out)
+    from navlaw.publish import modes_set, umask_modes
+
+    report.stamp = Stamp.walk(out, modes=umask_modes())  # and its modes set, in the one walk (issue 32)
+    modes_set(out)
     state.output = report.stamp.digest()
     _keep_state(cache, key, state)
     return report
