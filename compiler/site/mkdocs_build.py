@@ -15,8 +15,14 @@ result identical, byte for byte, to a full build (a test checks it):
 - the search index is reassembled in page order from the entries each page gave (kept from the
   last build for the pages not rendered), as a full build writes it.
 
+In one process (``navlaw serve``) a build takes what the last one left in memory instead of reading it
+again, while it is provably the same: the state below while the cache's entry is the one this process
+wrote (``_LAST``), and MkDocs' files while the names and settings they are made from are the same
+(compiler/site/mkdocs_memory.py). The site's modes are set in the walk that stamps it.
+
 MkDocs' warnings are errors either way (the site is built ``--strict``), except the notice that a
-dirty build is being made.
+dirty build is being made: a navlaw build error that names the page, the link and its place, and says
+what to do (compiler/site/mkdocs_errors.py).
 """
 
 from __future__ import annotations
