@@ -146,7 +146,8 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     from navlaw.publish import modes_set, umask_modes
 
     report.stamp = Stamp.walk(out, modes=umask_modes())  # and its modes set, in the one walk (issue 32)
-    modes_set(out)
+    if report.stamp.exists:
+        modes_set(out)
     state.output = report.stamp.digest()
     _keep_state(cache, key, state)
     return report
