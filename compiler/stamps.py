@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections import Counter
 from pathlib import Path
 from typing import Mapping
@@ -40,13 +41,18 @@ class Stamp:
         self.exists = exists
 
     @classmethod
-    def walk(cls, root: Path, known: Mapping[str, Stamp] | None = None) -> Stamp:
+    def walk(cls, root: Path, known: Mapping[str, Stamp] | None = None,
+             modes: tuple[int, int] | None = None) -> Stamp:
         """Stat every entry below ``root``; a top-level directory named in ``known`` takes that stamp's
-        lines instead of being walked."""
+        lines instead of being walked. ``modes`` (of directories, of files): set on the way where they are
+        not those already (as navlaw.publish's _chmod_tree does: a file with other links keeps its own),
+        in the same walk; a mode is not in the stamp."""
         if not root.is_dir():
             return cls(root, {}, exists=False)
+        if modes is not None and stat.S_IMODE(os.lstat(root).st_mode) != modes[0]:
+            os.chmod(root, modes[0])
         lines: dict[str, str] = {}
-        _walk(os.fspath(root), "", lines, dict(known or {}))
+        _walk(os.fspath(root), "", lines, dict(known or {}), modes)
         return cls(root, lines)
 
     def digest(self) -> str:
@@ -58,7 +64,8 @@ class Stamp:
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _walk(path: str, rel: str, out: dict[str, str], known: dict[str, Stamp]) -> None:
+def _walk(path: str, rel: str, out: dict[str, str], known: dict[str, Stamp],
+          modes: tuple[int, int] | None = None) -> None:
     with os.scandir(path) as it:
         entries = list(it)
     for e in entries:
@@ -67,11 +74,15 @@ def _walk(path: str, rel: str, out: dict[str, str], known: dict[str, Stamp]) -> 
             if inner is not None:
                 out.update({f"{e.name}/{r}": line for r, line in inner.lines.items()})
                 continue
-            _walk(e.path, rel + e.name + "/", out, known)
+            if modes is not None and stat.S_IMODE(e.stat(follow_symlinks=False).st_mode) != modes[0]:
+                os.chmod(e.path, modes[0])
+            _walk(e.path, rel + e.name + "/", out, known, modes)
         elif e.is_file(follow_symlinks=False):
             WALKED["entries"] += 1
             st = e.stat(follow_symlinks=False)
             out[rel + e.name] = f"{st.st_size}\0{st.st_mtime_ns}"
+            if modes is not None and st.st_nlink == 1 and stat.S_IMODE(st.st_mode) != modes[1]:
+                os.chmod(e.path, modes[1])
         else:
             WALKED["entries"] += 1
             out[rel + e.name] = "other"

@@ -13,6 +13,7 @@ import pytest
 import navlaw.build as build_module
 from navlaw import parallel
 from navlaw.site import mkdocs_parallel
+from navlaw.site.mkdocs_errors import SiteError
 
 from .test_incremental import AMENDED_2027, RATE_2027, amend, build, tree_bytes
 
@@ -90,7 +91,7 @@ def test_a_warning_in_a_worker_fails_the_strict_build(tmp_path, rounds, monkeypa
     monkeypatch.setenv("NAVLAW_JOBS", "2")
     files = {"index.md": "# Home\n\nSee [the other page](other.md).\n",
              "other.md": "# Other\n\nA link to [nowhere](nowhere.md).\n"}
-    with pytest.raises(RuntimeError, match="nowhere.md"):
+    with pytest.raises(SiteError, match="nowhere.md"):
         build_site(files, tmp_path / "site")
     assert rounds and rounds[0][0] == "_convert_range"
 

@@ -15,8 +15,14 @@ result identical, byte for byte, to a full build (a test checks it):
 - the search index is reassembled in page order from the entries each page gave (kept from the
   last build for the pages not rendered), as a full build writes it.
 
+In one process (``navlaw serve``) a build takes what the last one left in memory instead of reading it
+again, while it is provably the same: the state below while the cache's entry is the one this process
+wrote (``_LAST``), and MkDocs' files while the names and settings they are made from are the same
+(compiler/site/mkdocs_memory.py). The site's modes are set in the walk that stamps it.
+
 MkDocs' warnings are errors either way (the site is built ``--strict``), except the notice that a
-dirty build is being made.
+dirty build is being made: a navlaw build error that names the page, the link and its place, and says
+what to do (compiler/site/mkdocs_errors.py).
 """
 
 from __future__ import annotations
@@ -114,7 +120,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     assert cache.root is not None
     work = cache.root / "site-src"
     key = cache.key("site", "state")
-    old: _State | None = cache.get("site", key)
+    old = _state_of_last_build(cache, key)
     reason = _why_full(old, shape, previous)
     changed = {n for n in files if old is None or old.files.get(n) != digests[n]}
     state = _State(shape, digests, "")
@@ -137,10 +143,47 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
         state = _State(shape, digests, "")
         _sync(work, config, full=True)
         _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), site_url=site_url, docs=files)
-    report.stamp = Stamp.walk(out)
+    from navlaw.publish import modes_set, umask_modes
+
+    report.stamp = Stamp.walk(out, modes=umask_modes())  # and its modes set, in the one walk (issue 32)
+    if report.stamp.exists:
+        modes_set(out)
     state.output = report.stamp.digest()
-    cache.put("site", key, state)
+    _keep_state(cache, key, state)
     return report
+
+
+# The state this process put in each cache (by the cache's directory) with its entry's stat as written:
+# the next build here takes it without reading it back (issue 32: 0.07 s of an edit at 10x), while the
+# entry is the one it wrote; taken at most once (a build changes nothing of the state it starts from
+# that it does not then replace).
+_LAST: dict[str, tuple[str, tuple[int, int, int, int], _State]] = {}
+
+
+def _entry(cache: BuildCache, key: str) -> tuple[int, int, int, int] | None:
+    assert cache.root is not None
+    try:
+        st = os.lstat(cache.root / "site" / f"{key}.sealed")
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def _state_of_last_build(cache: BuildCache, key: str) -> _State | None:
+    kept = _LAST.pop(str(cache.root), None)
+    if kept is not None and kept[0] == key and kept[1] == _entry(cache, key):
+        cache.keep("site", key)
+        cache.stats["site hit"] += 1
+        return kept[2]
+    got: _State | None = cache.get("site", key)  # written by another process, or not by this one yet
+    return got
+
+
+def _keep_state(cache: BuildCache, key: str, state: _State) -> None:
+    cache.put("site", key, state)
+    entry = _entry(cache, key) if cache.own_dir("site") else None
+    if entry is not None:
+        _LAST[str(cache.root)] = (key, entry, state)
 
 
 def _why_full(old: _State | None, shape: str, previous: Path | None) -> str:
@@ -374,7 +417,9 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
         except Abort as exc:
             collect.messages.append(str(exc))
         if collect.messages:
-            raise RuntimeError("mkdocs build --strict failed:\n" + "\n".join(collect.messages)[-4000:])
+            from navlaw.site.mkdocs_errors import strict_failure
+
+            raise strict_failure(collect.messages, docs)  # an OutputError: exit 1, said where and what to do
         split = ""
         if keeper is None:  # the search's files, fetched a part at a time (compiler/site/search_index.py)
             split_search_index(out)

@@ -47,12 +47,72 @@ def _walk(names: list[str]) -> list[str]:
 
 
 def memory_files(config: Any, docs: dict[str, str]) -> Any:
-    """A ``Files`` collection of ``docs`` (path under docs_dir -> text), as ``get_files`` makes it from disk."""
+    """A ``Files`` collection of ``docs`` (path under docs_dir -> text), as ``get_files`` makes it from disk.
+
+    In one process (``navlaw serve``) the files of the last build are made again from what they were when
+    made (``_KEPT``) when the same names are listed under the same URL style and exclusion patterns: a
+    ``File`` is a function of its name, those settings and the site directory (which each build's differs
+    in, and which is set anew); only the contents are this build's (issue 32: 0.09 s of an edit at 10x)."""
+    key = _key(config, docs)
+    kept = _KEPT.get("files")
+    if kept is not None and kept[0] == key:
+        return _again(config, docs, kept[1], kept[2])
     import logging
 
+    warned: list[str] = []
+    files = _made(config, docs, warned)
+    for message in warned:
+        logging.getLogger("mkdocs.structure.files").warning(message)
+    made = []
+    for name, f in _named(docs, files):
+        for attr in ("name", "dest_uri", "url"):  # computed now, once, for every build that takes them again
+            getattr(f, attr)
+        made.append((name, {k: v for k, v in vars(f).items() if k not in ("abs_dest_path", "_content", "dest_dir")}))
+    _KEPT["files"] = (key, made, warned)
+    return files
+
+
+# The files of the last build in this process: (key, each file's attributes but its content and site
+# directory, the warnings made with them).
+_KEPT: dict[str, tuple[tuple[Any, ...], list[tuple[str, dict[str, Any]]], list[str]]] = {}
+
+
+def _named(docs: dict[str, str], files: Any) -> list[tuple[str, Any]]:
+    """Each file with the name ``docs`` gives it (its content's key there)."""
+    by_uri = {posixpath.normpath(name): name for name in docs}
+    return [(by_uri[f.src_uri], f) for f in files]
+
+
+def _key(config: Any, docs: dict[str, str]) -> tuple[Any, ...]:
+    def patterns(name: str) -> Any:
+        spec = config.get(name)
+        return None if spec is None else tuple((p.regex.pattern if p.regex is not None else None, p.include)
+                                               for p in spec.patterns)
+    return tuple(docs), bool(config["use_directory_urls"]), tuple(patterns(n) for n in ("exclude_docs", "draft_docs",
+                                                                                         "not_in_nav"))
+
+
+def _again(config: Any, docs: dict[str, str], made: list[tuple[str, dict[str, Any]]], warned: list[str]) -> Any:
+    import logging
+
+    from mkdocs.structure.files import File, Files
+
+    for message in warned:
+        logging.getLogger("mkdocs.structure.files").warning(message)
+    site_dir = config["site_dir"]
+    files: list[File] = []
+    for name, attrs in made:
+        f = File.__new__(File)
+        vars(f).update(attrs)
+        f.dest_dir = site_dir
+        f._content = docs[name]
+        files.append(f)
+    return Files(files)
+
+
+def _made(config: Any, docs: dict[str, str], warned: list[str]) -> Any:
     from mkdocs.structure.files import File, Files, set_exclusions
 
-    log = logging.getLogger("mkdocs.structure.files")
     files: list[File] = []
     conflicting: list[tuple[File, File]] = []
     by_dest: dict[str, File] = {}
@@ -72,7 +132,7 @@ def memory_files(config: Any, docs: dict[str, str]) -> Any:
         b_in: Any = b.inclusion
         if b_in.is_included():
             if a_in.is_included():
-                log.warning(f"Excluding '{a.src_uri}' from the site because it conflicts with '{b.src_uri}'.")
+                warned.append(f"Excluding '{a.src_uri}' from the site because it conflicts with '{b.src_uri}'.")
             with contextlib.suppress(ValueError):
                 files.remove(a)
         else:

@@ -48,44 +48,52 @@ def _mirror(src: Path, dst: Path, rel: str, lines: dict[str, str]) -> None:
     ``src``'s (as _link_tree makes them), every other file a copy of its own (MkDocs may write those in
     place); a file already so is left as it is. ``lines``: ``src``'s stamp (navlaw.stamps), from the same
     ``stat``s; what is neither a directory nor a regular file is stamped "other" and not mirrored."""
+    WALKED["entries"] += _mirror_dir(os.fspath(src), os.fspath(dst), rel, lines)
+
+
+def _mirror_dir(src: str, dst: str, rel: str, lines: dict[str, str]) -> int:
+    """``_mirror`` of one directory (paths as strings: one scan of each side, one ``lstat`` of each file on
+    each side, nothing made that is not needed); the files stated in ``src``."""
     with os.scandir(src) as it:
         want = {e.name: e for e in it}
+    have: dict[str, os.DirEntry[str]] = {}
     with os.scandir(dst) as it:
         for e in it:
             w = want.get(e.name)
             if w is None or w.is_dir(follow_symlinks=False) != e.is_dir(follow_symlinks=False):
                 shutil.rmtree(e.path) if e.is_dir(follow_symlinks=False) else os.unlink(e.path)
+            else:
+                have[e.name] = e
+    stated = 0
     for name, e in want.items():
-        d = os.path.join(dst, name)
+        d = dst + "/" + name
+        h = have.get(name)
         if e.is_dir(follow_symlinks=False):
-            if not os.path.isdir(d):
+            if h is None:
                 os.mkdir(d)
-            _mirror(Path(e.path), Path(d), rel + name + "/", lines)
+            stated += _mirror_dir(e.path, d, rel + name + "/", lines)
             continue
         st = e.stat(follow_symlinks=False)
-        WALKED["entries"] += 1
+        stated += 1
         if not stat.S_ISREG(st.st_mode):
             lines[rel + name] = "other"  # the stamp differs from the one remembered: the site is not used
             continue
         lines[rel + name] = f"{st.st_size}\0{st.st_mtime_ns}"
-        try:
-            have: os.stat_result | None = os.lstat(d)
-        except FileNotFoundError:
-            have = None
-        same = have is not None and os.path.samestat(st, have)
+        hs = h.stat(follow_symlinks=False) if h is not None else None
         if name == "index.html":
-            if same:
+            if hs is not None and os.path.samestat(st, hs):
                 continue
-            if have is not None:
+            if hs is not None:
                 os.unlink(d)
             link_or_copy(e.path, d)
             continue
-        if (have is not None and not same and stat.S_ISREG(have.st_mode)
-                and (have.st_size, have.st_mtime_ns) == (st.st_size, st.st_mtime_ns)):
+        if (hs is not None and not os.path.samestat(st, hs) and stat.S_ISREG(hs.st_mode)
+                and (hs.st_size, hs.st_mtime_ns) == (st.st_size, st.st_mtime_ns)):
             continue  # the same copy as the previous site's
-        if have is not None:
+        if hs is not None:
             os.unlink(d)
         shutil.copy2(e.path, d)
+    return stated
 
 
 def _link_tree(previous: Path, out: Path) -> None:
