@@ -56,7 +56,7 @@ class _Seg(NamedTuple):
 
 _MEMO: dict[str, dict[bytes, _Seg]] = {}  # document -> segment key -> the section built from it
 chunks.kept_alike(_MEMO)
-STATS: Counter[str] = Counter()  # "sections built", "sections reused": what the tests count
+STATS: Counter[str] = Counter()  # "sections built", "sections reused", "sections unfit": what the tests count
 
 
 class _Recording(Findings):
@@ -105,8 +105,10 @@ class Segments:
         base = b._section_base(m.group("num"))
         key = self._key(lines, i, j, base)
         got = self.old.get(key)
-        if got is not None and self._fits(got.events):
-            return self._reuse(key, got, lines[i].start, j, base)
+        if got is not None:
+            if self._fits(got.events):
+                return self._reuse(key, got, lines[i].start, j, base)
+            STATS["sections unfit"] += 1  # unchanged, but a findings cap is reached at another place now
         return self._build(key, lines, i, j)
 
     def _clean(self, lines: list[Line], j: int) -> bool:
