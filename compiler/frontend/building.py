@@ -67,10 +67,6 @@ class Findings:
         self._counts[key] += 1
         return True
 
-    def count(self, code: str, severity: Severity) -> int:
-        """How many findings of the kind were said (or counted past the cap) so far."""
-        return self._counts.get((code, severity), 0)
-
     def summarize(self) -> None:
         for (code, severity), n in sorted(self._counts.items(), key=lambda kv: (kv[0][0], int(kv[0][1]))):
             if n > MAX_FINDINGS_PER_KIND:
@@ -179,23 +175,4 @@ class BuilderBase:
         raise NotImplementedError
 
     def _new_section(self, num: str, heading: str, start: int, end: int, at: int, implied: bool = False) -> _B:
-        raise NotImplementedError
-
-    # and those frontend/tree_memo.py calls
-    memo = ""
-    westlaw = False
-
-    def _step(self, lines: list[Line], i: int) -> int:
-        raise NotImplementedError
-
-    def _section(self, lines: list[Line], i: int) -> int:
-        raise NotImplementedError
-
-    def _section_base(self, num: str) -> str:
-        raise NotImplementedError
-
-    def _toc_starts(self, lines: list[Line], i: int) -> bool:
-        raise NotImplementedError
-
-    def _is_title(self, lines: list[Line], i: int) -> bool:
         raise NotImplementedError

@@ -22,7 +22,7 @@ import hashlib
 import re
 from array import array
 from collections import Counter
-from typing import Any, Callable, NamedTuple
+from typing import Callable, NamedTuple
 
 from navlaw.frontend.parse import Label, Line, Span, _parse_span, parse_lines
 
@@ -202,12 +202,6 @@ def line_local(document: str, what: str, text: str, find: Callable[[str], dict[i
 
 
 _AGAIN: set[str] = set()  # the documents this process compiled before
-_ALSO: list[dict[str, Any]] = []  # other memos by document that live as this one does (frontend/tree_memo.py)
-
-
-def kept_alike(memo: dict[str, Any]) -> None:
-    """Let ``memo`` (document -> what was made of it) be let go and dropped when this module's memo is."""
-    _ALSO.append(memo)
 
 
 def settle(document: str) -> None:
@@ -219,8 +213,6 @@ def settle(document: str) -> None:
         _MEMO.pop(document, None)
         for k in [k for k in _LOCAL if k[0] == document]:  # and the line roles found chunk by chunk
             del _LOCAL[k]
-        for memo in _ALSO:
-            memo.pop(document, None)
 
 
 def memo_of(document: str) -> dict[bytes, _Chunk] | None:
@@ -241,12 +233,8 @@ def forget(document: str | None = None) -> None:
         _MEMO.clear()
         _LOCAL.clear()
         _AGAIN.clear()
-        for memo in _ALSO:
-            memo.clear()
     else:
         _MEMO.pop(document, None)
-        for memo in _ALSO:
-            memo.pop(document, None)
         _AGAIN.discard(document)
         for k in [k for k in _LOCAL if k[0] == document]:
             del _LOCAL[k]

@@ -19,7 +19,6 @@ from navlaw.model.text import NormalText
 from navlaw.frontend.chunks import lines_of
 from navlaw.frontend.parse import Line, article_head, line_at, section_head
 from navlaw.frontend.published import PublishedLayouts
-from navlaw.frontend.tree_memo import Segments
 from navlaw.frontend import layout
 from navlaw.frontend.formats import nycrr
 from navlaw.model.codes import NO_LAW, Code
@@ -28,8 +27,6 @@ from navlaw.model.nodes import Article, Document, Node, Part, Provision, Row, Se
 
 class Builder(PublishedLayouts, Drawings):
     memo = ""  # the name the parser's lines are kept under by section (frontend/chunks.py), "" for none
-    segments: Segments | None = None  # the sections read whole from the document's last text, if memo
-    westlaw = False  # the text holds Westlaw's NYCRR lines
 
     # -- the main loop --
     def build(self) -> Document:
@@ -51,13 +48,57 @@ class Builder(PublishedLayouts, Drawings):
         self.inline, self.inline_marks = layout.inline_labels(self.text)
         if self.named_sections:
             lines = self._inline_sections(lines)
-        self.westlaw = nycrr.westlaw(self.text)  # Westlaw's NYCRR lines, in a text whose code is not said otherwise
-        # an unchanged section since the document's last text is taken whole from then (frontend/tree_memo.py)
-        self.segments = Segments(self, lines) if self.memo else None
+        westlaw = nycrr.westlaw(self.text)  # Westlaw's NYCRR lines, in a text whose code is not said otherwise
         i = 0
         n = len(lines)
         while i < n:
-            i = self._step(lines, i)
+            line = lines[i]
+            kind = line.kind
+            if self.section is None and self.section_hint and kind not in (
+                    "blank", "section_head", "article_head", "part_head", "record_head"):
+                self._ensure_section(line.start)
+            if kind == "blank":
+                self.last.end = line.end
+            elif kind == "record_head":
+                self._record(line)
+            elif self.rec.mode == "toc":
+                self._toc_line(line)
+            elif self._toc_starts(lines, i):
+                i = self._toc_block(lines, i)
+                continue
+            elif kind == "section_head":
+                if self._is_title(lines, i):
+                    self._add(self._container(),
+                              _B(Text, line.start, line.end, text=[line.body.strip()], flags=["title"]))
+                elif self._foreign_section(line):
+                    self._text_line(line)
+                else:
+                    i = self._section(lines, i)
+                    continue
+            elif kind in ("article_head", "part_head"):
+                self._article_or_part(line, kind)
+                i = self._article_heading(lines, i + 1)
+                continue
+            elif kind in ("tab_row", "pipe_row", "leader_row"):
+                i = self._table(lines, i)
+                continue
+            elif kind == "formula_rule":
+                i = self._formula(lines, i)
+                continue
+            elif kind == "provision" and self.section is None and self._bare_section(line):
+                pass
+            elif kind == "text" and (self.code.prefix or westlaw) and self._westlaw(line):
+                pass
+            elif kind == "text" and (self.page_ended or self.roles.get(line.start) == "chrome"):
+                self._chrome_line(line)
+            elif self._continues(lines, i):
+                self._split(line, "continue")
+            elif kind == "unparsed":
+                self._text_line(line)
+                self.last.flags.append("unparsed")
+            else:
+                self._split(line, "line")
+            i += 1
         self._close_record()
         if self.rec.start >= 0:  # a record line with nothing after it
             self._add(self.doc, _B(Text, self.rec.start, len(self.text), text=[self.text[self.rec.start:].strip()],
@@ -65,55 +106,7 @@ class Builder(PublishedLayouts, Drawings):
         self.doc.end = max(self.doc.end, 0)
         self._imply_first_article()
         self.findings.summarize()
-        doc = self._freeze_document()
-        if self.segments is not None:
-            self.segments.keep()
-        return doc
-
-    def _step(self, lines: list[Line], i: int) -> int:
-        """Read the line ``lines[i]`` (and those it takes with it); the index of the next line to read."""
-        line = lines[i]
-        kind = line.kind
-        if self.section is None and self.section_hint and kind not in (
-                "blank", "section_head", "article_head", "part_head", "record_head"):
-            self._ensure_section(line.start)
-        if kind == "blank":
-            self.last.end = line.end
-        elif kind == "record_head":
-            self._record(line)
-        elif self.rec.mode == "toc":
-            self._toc_line(line)
-        elif self._toc_starts(lines, i):
-            return self._toc_block(lines, i)
-        elif kind == "section_head":
-            if self._is_title(lines, i):
-                self._add(self._container(),
-                          _B(Text, line.start, line.end, text=[line.body.strip()], flags=["title"]))
-            elif self._foreign_section(line):
-                self._text_line(line)
-            else:
-                return self._section(lines, i) if self.segments is None else self.segments.section(lines, i)
-        elif kind in ("article_head", "part_head"):
-            self._article_or_part(line, kind)
-            return self._article_heading(lines, i + 1)
-        elif kind in ("tab_row", "pipe_row", "leader_row"):
-            return self._table(lines, i)
-        elif kind == "formula_rule":
-            return self._formula(lines, i)
-        elif kind == "provision" and self.section is None and self._bare_section(line):
-            pass
-        elif kind == "text" and (self.code.prefix or self.westlaw) and self._westlaw(line):
-            pass
-        elif kind == "text" and (self.page_ended or self.roles.get(line.start) == "chrome"):
-            self._chrome_line(line)
-        elif self._continues(lines, i):
-            self._split(line, "continue")
-        elif kind == "unparsed":
-            self._text_line(line)
-            self.last.flags.append("unparsed")
-        else:
-            self._split(line, "line")
-        return i + 1
+        return self._freeze_document()
 
     def _is_title(self, lines: list[Line], i: int) -> bool:
         """A section heading followed, with only blank lines between, by the same heading of the
@@ -175,7 +168,10 @@ class Builder(PublishedLayouts, Drawings):
 
     def _new_section(self, num: str, heading: str, start: int, end: int, at: int, implied: bool = False) -> _B:
         self.page_ended = False  # a section heading starts the law again
-        node_id, n = self._unique(self.section_ids, self._section_base(num))
+        base = f"{self.code.prefix}/{num.lower()}" if self.code.prefix else num.lower()
+        if self.article is not None and self.article.id.startswith(("rule-", "joint-rule-")):
+            base = f"{self.article.id}/{base}"  # the rules of each house number sections within each rule
+        node_id, n = self._unique(self.section_ids, base)
         node = _B(Section, start, end, id=node_id, label=num, heading=heading, at=at,
                   flags=["implied"] if implied else [])
         parent = self.part or self.article or self.doc
@@ -186,13 +182,6 @@ class Builder(PublishedLayouts, Drawings):
                       f"this one gets the id '{node_id}'", "duplicate-section",
                       "the source repeats a section number; check which text is current")
         return node
-
-    def _section_base(self, num: str) -> str:
-        """The id of section ``num`` before a repeat's "*2"."""
-        base = f"{self.code.prefix}/{num.lower()}" if self.code.prefix else num.lower()
-        if self.article is not None and self.article.id.startswith(("rule-", "joint-rule-")):
-            base = f"{self.article.id}/{base}"  # the rules of each house number sections within each rule
-        return base
 
     def _section(self, lines: list[Line], i: int) -> int:
         """A section heading line. The heading may run on into the section's text or first subdivision
@@ -408,11 +397,6 @@ class Builder(PublishedLayouts, Drawings):
                   f"placed in Article {prev_num}, whose heading this text does not have", "implied-article")
 
     def _freeze(self, b: _B) -> Node:
-        if self.segments is not None and b.cls is Section:
-            return self.segments.freeze(b, self._freeze_node)
-        return self._freeze_node(b)
-
-    def _freeze_node(self, b: _B) -> Node:
         children = tuple([self._freeze(c) for c in b.children]) if b.children else ()
         line, col = self.nt.raw_linecol(b.at if b.at >= 0 else b.start)
         cls = b.cls

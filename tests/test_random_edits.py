@@ -1,6 +1,6 @@
-"""The tree builder by section (compiler/frontend/tree_memo.py): after an edit of one document in one process
-(`navlaw serve`), an unchanged section is taken whole from the last tree and only the changed ones are
-built, and the tree, its positions and the findings are exactly those of a clean build of the edited text."""
+"""Edits of real texts in one process (`navlaw serve`): with the parser's memo by section (frontend/chunks.py)
+the tree, its positions and the findings after each edit are exactly those of a clean build of the edited
+text, for random edits of every outside text (tests/test_frontend_delta.py tests chosen edits of the corpus)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ from typing import Callable
 
 import pytest
 
-from navlaw.frontend import tree_memo
 from navlaw.frontend.load import load
 
-from .test_frontend_delta import CONSOLIDATED, CORPUS, ENTRY, NAV, OUTSIDE, WORD, clean_and_after_edit, replaced
+from .test_frontend_delta import OUTSIDE, clean_and_after_edit
 
 TEXTS = sorted(p for p in OUTSIDE.glob("*") if p.suffix in (".txt", ".md") and p.name != "README.md") \
     if OUTSIDE.is_dir() else []
@@ -86,37 +85,3 @@ def test_random_edits_of_real_texts_build_as_a_clean_build(path: Path) -> None:
         clean, again, _ = clean_and_after_edit(text, after, str(path), None)
         assert again == clean
         text = after
-
-
-def test_a_word_edit_builds_one_section() -> None:
-    """A one-word edit of § 12 of the consolidated text builds that section again; every other is taken from
-    the last tree but those holding a table (their rows carry positions of their own: always built)."""
-    from navlaw.frontend.corpus import compile_text
-    from navlaw.model.nodes import Section, Table
-
-    after = replaced(NAV, WORD, WORD.replace("practical", "thorough"))
-    doc = compile_text(after)
-    sections = [n for n in doc.walk() if isinstance(n, Section)]
-    tabled = sum(1 for s in sections if any(isinstance(n, Table) for n in s.walk()))
-    assert len(sections) > 100 and 0 < tabled < 10
-    tree_memo.STATS.clear()
-    clean, again, _ = clean_and_after_edit(NAV, after, str(CORPUS / CONSOLIDATED), ENTRY)
-    assert again == clean
-    # the clean build of the edited text and the build of the text before build every section
-    assert tree_memo.STATS["sections built"] - 2 * len(sections) == 1 + tabled
-    assert tree_memo.STATS["sections reused"] == len(sections) - 1 - tabled
-
-
-def test_a_change_of_the_findings_cap_is_not_replayed() -> None:
-    """Findings are capped per kind (200 listed, the rest counted): an edit that adds findings above sections
-    whose findings were listed before makes them counted now, and sections asked whether the cap was reached
-    (the ambiguous-label notes) get another answer: those are built again, and the findings are as clean."""
-    sections = "".join(f"§ {n}. Section {n}.\n\n(a) first.\n(h) eighth.\n(i) ninth.\n\n" for n in range(1, 260))
-    top = "§ 0. Start.\n\n(a) one.\n(h) two.\n(i) three.\n\n"
-    for before, after in ((sections, top + sections), (top + sections, sections)):
-        tree_memo.STATS.clear()
-        clean, again, _ = clean_and_after_edit(before, after, "capped.txt", None)
-        assert again == clean
-        assert tree_memo.STATS["sections unfit"] == 1 and tree_memo.STATS["sections reused"] == 258
-        listed = [f for f in clean["findings"] if "label-ambiguous" in f]
-        assert len(listed) == 201 and "not listed" in listed[-1]
