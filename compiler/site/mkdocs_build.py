@@ -114,7 +114,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     assert cache.root is not None
     work = cache.root / "site-src"
     key = cache.key("site", "state")
-    old: _State | None = cache.get("site", key)
+    old: _State | None = cache.get("site", key, held=True)
     reason = _why_full(old, shape, previous)
     changed = {n for n in files if old is None or old.files.get(n) != digests[n]}
     state = _State(shape, digests, "")
@@ -139,7 +139,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
         _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), site_url=site_url, docs=files)
     report.stamp = Stamp.walk(out)
     state.output = report.stamp.digest()
-    cache.put("site", key, state)
+    cache.put("site", key, state, hold=True)  # nothing changes it after this
     return report
 
 
