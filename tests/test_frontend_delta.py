@@ -84,6 +84,8 @@ NAV_EDITS = {
     # a control character: the line is reported and kept unparsed; the section's lines before and after it
     # are two spans of their own (parse.py reads around such lines before the grammar runs)
     "unreadable line": (lambda t: replaced(t, WORD, WORD.replace("practical", "prac\x07tical")), 2, 1),
+    # the same, a word of the same length: no span moves, and the section's tariffs are read again all the same
+    "penalty amount, same length": (lambda t: replaced(t, PENALTY, PENALTY.replace("one hundred", "six hundred")), 1, 1),
     # a rate in a section a route prices: its tariffs are read by the priced forms (never from the memo)
     "priced rate": (lambda t: replaced(t, "All vessels shall pay five dollars and thirty cents per pilotage unit",
                                        "All vessels shall pay five dollars and forty-five cents per pilotage unit"), 1, 0),
