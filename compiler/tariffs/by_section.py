@@ -167,7 +167,7 @@ def _with_sources(obj: Any, moved: dict[int, Source]) -> Any:
     return obj
 
 
-def memo_of(document: str) -> dict[bytes, _Read] | None:
+def memo_of(document: str) -> dict[bytes, _Read | _Group] | None:
     """What the memo holds for ``document`` (to keep on disk for the next process: tariffs/extract.py)."""
     return _MEMO.get(document)
 
