@@ -205,13 +205,13 @@ def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | No
     from navlaw.site.render import Memo
 
     key = cache.key("site-pages", "last") if cache is not None and cache.enabled else ""
-    memo = Memo(cache.get("site-pages", key) if key and cache is not None else None)
+    memo = Memo(cache.get("site-pages", key, held=True) if key and cache is not None else None)
     changes = dated_changes(result)  # made here first: both processes use them
     data = later("data files", lambda: data_files(result), len(result.timeline.sections()) >= WORTH_AT, cache)
     out = pages(result.corpus, result.timeline, result.tariffs, result.diagnostics, changes,
                 on or dt.date.today(), memo, result.law.references)
     if key and cache is not None:
-        cache.put("site-pages", key, memo.new)
+        cache.put("site-pages", key, memo.new, hold=True)  # only read by the next build's Memo
         cache.stats["page reused"] += memo.hits
         cache.stats["page made"] += len(memo.new) - memo.hits
     out.update(made := data.result())  # its Akoma Ntoso files are OUT/akn/'s too

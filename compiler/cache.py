@@ -323,11 +323,26 @@ def jinja_bytecode() -> Any:
     return cache
 
 
+# what a rebuilding process put with hold=True: entry path -> (its file's size, time and inode as written, value)
+_HELD: dict[Path, tuple[tuple[int, int, int] | None, Any]] = {}
+_OPENED: set[Path] = set()  # the cache directories this process opened a BuildCache on
+
+
+def _file_state(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns, st.st_ino
+
+
 class BuildCache:
     """Stage results on disk, one sealed pickle per key. ``BuildCache(None)`` is a cache that never hits."""
 
     def __init__(self, root: Path | None):
         self.root = root
+        self.rebuilding = root is not None and root.resolve() in _OPENED  # this process built with it before
+        _OPENED.update([root.resolve()] if root is not None else [])
         self.stats: Counter[str] = Counter()  # "document hit", "document miss", ...
         self.warnings: list[str] = []
         self._used: set[Path] = set()
@@ -395,13 +410,21 @@ class BuildCache:
                                  f", not the cache's own: not used (remove it; the cache remakes it)")
         return False
 
-    def get(self, stage: str, key: str) -> Any | None:
+    def get(self, stage: str, key: str, held: bool = False) -> Any | None:
+        """The value stored under ``key``, or None. ``held``: what this process put with ``hold`` is given back as it
+        is (not unpickled) once, while the entry's file is the one put wrote; the next get reads the file."""
         if self.root is None:
             return None
         if not self.own_dir(stage):
             self.stats[f"{stage} miss"] += 1
             return None
         path = self._path(stage, key)
+        kept = _HELD.pop(path, None) if held else None
+        if kept is not None and kept[0] is not None and kept[0] == _file_state(path):
+            self._used.add(path)
+            self.stats[f"{stage} hit"] += 1
+            self.stats[f"{stage} held"] += 1
+            return kept[1]
         try:
             with path.open("rb") as f:
                 blob = f.read()
@@ -431,14 +454,20 @@ class BuildCache:
         path.unlink(missing_ok=True)
         self.stats[f"{stage} miss"] += 1
 
-    def put(self, stage: str, key: str, value: Any) -> None:
+    def put(self, stage: str, key: str, value: Any, hold: bool = False) -> None:
+        """Store ``value`` under ``key``; ``hold``: nothing changes it after this, and from a process's second build
+        on (``navlaw serve``) it is kept in memory too, for ``get(held=True)`` (the stage's last value only)."""
         if self.root is None:
             return
         if not self.own_dir(stage, make=True):
             return
         path = self._path(stage, key)
+        for p in [p for p in _HELD if p.parent == path.parent]:  # the stage's last value only
+            del _HELD[p]
         _write_atomic(path, seal(f"{stage}/{key}", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)))
         self._used.add(path)
+        if hold and self.rebuilding:
+            _HELD[path] = (_file_state(path), value)
 
     def keep(self, stage: str, key: str) -> None:
         """Keep the entry ``key`` (if there is one) through this build's ``prune`` without reading it: what a

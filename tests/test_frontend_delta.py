@@ -84,12 +84,23 @@ NAV_EDITS = {
     # a control character: the line is reported and kept unparsed; the section's lines before and after it
     # are two spans of their own (parse.py reads around such lines before the grammar runs)
     "unreadable line": (lambda t: replaced(t, WORD, WORD.replace("practical", "prac\x07tical")), 2, 1),
+    # the same, a word of the same length: no span moves, and the section's tariffs are read again all the same
+    "penalty amount, same length": (lambda t: replaced(t, PENALTY, PENALTY.replace("one hundred", "six hundred")), 1, 1),
     # a rate in a section a route prices: its tariffs are read by the priced forms (never from the memo)
     "priced rate": (lambda t: replaced(t, "All vessels shall pay five dollars and thirty cents per pilotage unit",
                                        "All vessels shall pay five dollars and forty-five cents per pilotage unit"), 1, 0),
+    # the same, a word of the same length; and a rate table's cell: the priced part is read again
+    "priced rate, same length": (lambda t: replaced(t, "five dollars and thirty cents per pilotage unit",
+                                                    "five dollars and ninety cents per pilotage unit"), 1, 0),
+    "rate table cell": (lambda t: replaced(t, "25 to 49.99\t$499.00", "25 to 49.99\t$498.00"), 1, 0),
     # the heading is the article's, not a section's: no section's tariffs are read again
     "article heading": (lambda t: replaced(t, "Article 2 - ADMINISTRATION", "Article 2 - ADMINISTRATION OF LAW"), 1, 0),
 }
+
+
+# the edits after which the priced part (rate tables, sections a route prices: tariffs/priced_memo.py) is read
+# again: it changed, or a line was added or removed above a rate table (its schedule's id names its line)
+PRICED_READ = {"priced rate", "priced rate, same length", "rate table cell", "section added", "section removed"}
 
 
 @pytest.mark.parametrize("name", sorted(NAV_EDITS))
@@ -104,6 +115,7 @@ def test_consolidated_edit_equals_clean_build(name: str) -> None:
     assert chunks.STATS["copied-roles found"] == min(parsed, 1)
     assert by_section.STATS["sections read"] == read
     assert by_section.STATS["sections reused"] > 100
+    assert by_section.STATS["groups read" if name in PRICED_READ else "groups reused"] == 1
 
 
 def test_unreadable_line_is_reported_as_in_a_clean_build() -> None:
@@ -186,6 +198,7 @@ def test_a_fresh_process_after_an_edit_parses_only_the_changed_section(tmp_path:
     assert build("out") == 0
     assert chunks.STATS[f"chunks parsed: {CONSOLIDATED}"] == 1 and chunks.STATS["chunks reused"] > 100
     assert by_section.STATS["sections read"] == 1 and by_section.STATS["sections reused"] > 100
+    assert by_section.STATS["groups reused"] == 1 and by_section.STATS["groups read"] == 0  # the priced part kept
     assert build("clean", "--no-cache") == 0
     made = {p.relative_to(tmp_path / "out"): p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()}
     clean = {p.relative_to(tmp_path / "clean"): p.read_bytes() for p in (tmp_path / "clean").rglob("*") if p.is_file()}

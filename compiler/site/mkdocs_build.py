@@ -17,7 +17,7 @@ result identical, byte for byte, to a full build (a test checks it):
 
 In one process (``navlaw serve``) a build takes what the last one left in memory instead of reading it
 again, while it is provably the same: the state below while the cache's entry is the one this process
-wrote (``_LAST``), and MkDocs' files while the names and settings they are made from are the same
+wrote (``BuildCache.put(..., hold=True)``), and MkDocs' files while the names and settings they are made from are the same
 (compiler/site/mkdocs_memory.py). The site's modes are set in the walk that stamps it.
 
 MkDocs' warnings are errors either way (the site is built ``--strict``), except the notice that a
@@ -120,7 +120,7 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     assert cache.root is not None
     work = cache.root / "site-src"
     key = cache.key("site", "state")
-    old = _state_of_last_build(cache, key)
+    old: _State | None = cache.get("site", key, held=True)
     reason = _why_full(old, shape, previous)
     changed = {n for n in files if old is None or old.files.get(n) != digests[n]}
     state = _State(shape, digests, "")
@@ -149,41 +149,8 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     if report.stamp.exists:
         modes_set(out)
     state.output = report.stamp.digest()
-    _keep_state(cache, key, state)
+    cache.put("site", key, state, hold=True)  # nothing changes it after this
     return report
-
-
-# The state this process put in each cache (by the cache's directory) with its entry's stat as written:
-# the next build here takes it without reading it back (issue 32: 0.07 s of an edit at 10x), while the
-# entry is the one it wrote; taken at most once (a build changes nothing of the state it starts from
-# that it does not then replace).
-_LAST: dict[str, tuple[str, tuple[int, int, int, int], _State]] = {}
-
-
-def _entry(cache: BuildCache, key: str) -> tuple[int, int, int, int] | None:
-    assert cache.root is not None
-    try:
-        st = os.lstat(cache.root / "site" / f"{key}.sealed")
-    except OSError:
-        return None
-    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
-
-
-def _state_of_last_build(cache: BuildCache, key: str) -> _State | None:
-    kept = _LAST.pop(str(cache.root), None)
-    if kept is not None and kept[0] == key and kept[1] == _entry(cache, key):
-        cache.keep("site", key)
-        cache.stats["site hit"] += 1
-        return kept[2]
-    got: _State | None = cache.get("site", key)  # written by another process, or not by this one yet
-    return got
-
-
-def _keep_state(cache: BuildCache, key: str, state: _State) -> None:
-    cache.put("site", key, state)
-    entry = _entry(cache, key) if cache.own_dir("site") else None
-    if entry is not None:
-        _LAST[str(cache.root)] = (key, entry, state)
 
 
 def _why_full(old: _State | None, shape: str, previous: Path | None) -> str:

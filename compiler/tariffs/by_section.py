@@ -55,8 +55,22 @@ class _Read(NamedTuple):
     said: tuple[tuple[Severity, int, str, str, str], ...]
 
 
-_MEMO: dict[str, dict[bytes, _Read]] = {}  # document -> section key -> what was read there
-STATS: Counter[str] = Counter()  # "sections read", "sections reused": what the tests count
+class _Phase(NamedTuple):
+    """What one reading of the priced part of a document gave: the rate tables, or one priced section."""
+
+    items: tuple[tuple[str, Any], ...]  # ("out" | "late", tariff) or ("fact", (route, name, value)), in order
+    sources: tuple[tuple[Source, int, int, int], ...]  # each Source, the group section it is in, its span there
+    said: tuple[tuple[Severity, int, int, str, str, str], ...]  # severity, group section, offset there, ...
+
+
+class _Group(NamedTuple):
+    """The priced part of a document as last read: its rate tables, then each section a route prices."""
+
+    phases: tuple[_Phase, ...]
+
+
+_MEMO: dict[str, dict[bytes, _Read | _Group]] = {}  # document -> section (or group) key -> what was read there
+STATS: Counter[str] = Counter()  # "sections read", "sections reused", "groups read", "groups reused": for the tests
 
 
 class SectionMemo:
@@ -69,14 +83,14 @@ class SectionMemo:
         entry = ctx.entry
         self.salt = repr((ctx.doc.file, ctx.status, entry)).encode("utf-8", "surrogatepass")
         self.old = _MEMO.get(self.document, {})
-        self.new: dict[bytes, _Read] = {}
+        self.new: dict[bytes, _Read | _Group] = {}
 
     def read(self, section: Node, nodes: list[Node], forms: tuple[Callable[..., Iterator[Any]], ...]) -> list[AnyTariff]:
         """The tariffs ``forms`` read in ``nodes`` (the section and its provisions), from the memo when the
         section is unchanged."""
         key = self._key(section)
         got = self.old.get(key) or self.new.get(key)
-        if got is not None:
+        if isinstance(got, _Read):
             STATS["sections reused"] += 1
             self.new[key] = got
             return self._replay(got, section.start)
@@ -106,10 +120,13 @@ class SectionMemo:
 
     def _key(self, section: Node) -> bytes:
         s0 = section.start
+        nodes = list(section.walk())
         h = hashlib.blake2b(self.salt, digest_size=20)
-        h.update(self.ctx.text[s0 : section.end].encode("utf-8", "surrogatepass"))
+        # the text of the whole section, its provisions' too (a section node's own span is its heading line: a
+        # word of a provision changed for one of the same length changed no span, and its tariffs were kept)
+        h.update(self.ctx.text[s0 : max(n.end for n in nodes)].encode("utf-8", "surrogatepass"))
         h.update(repr([(type(n).__name__, n.id, n.label, n.citation, n.start - s0, n.end - s0, n.flags,
-                        n.style if isinstance(n, Table) else "") for n in section.walk()]).encode("utf-8", "surrogatepass"))
+                        n.style if isinstance(n, Table) else "") for n in nodes]).encode("utf-8", "surrogatepass"))
         return h.digest()
 
     def keep(self) -> None:
@@ -150,7 +167,7 @@ def _with_sources(obj: Any, moved: dict[int, Source]) -> Any:
     return obj
 
 
-def memo_of(document: str) -> dict[bytes, _Read] | None:
+def memo_of(document: str) -> dict[bytes, _Read | _Group] | None:
     """What the memo holds for ``document`` (to keep on disk for the next process: tariffs/extract.py)."""
     return _MEMO.get(document)
 

@@ -27,6 +27,7 @@ from navlaw.tariffs.forms import table
 from navlaw.model.tariffs import AnyTariff, BoardSet, BracketSchedule, FractionOfRate, Percentage, PerUnitFee, TimeFee
 from navlaw.tariffs import by_section
 from navlaw.tariffs.by_section import RecordingCtx, SectionMemo
+from navlaw.tariffs.priced_memo import Item, PricedPart
 from navlaw.tariffs.reading import provisions
 from navlaw.tariffs.routes import RouteTable
 
@@ -37,31 +38,46 @@ def extract_document(compiled: Compiled, diags: Diagnostics, routes: RouteTable 
                      memo: bool = False) -> list[AnyTariff]:
     """Every tariff of one document: its rate tables, then each provision read in every form — the
     priced forms in the sections the route table lists, the others elsewhere. ``memo``: what the sections
-    no route prices gave is kept for the next extraction of the document (tariffs/by_section.py)."""
+    no route prices gave, and what the priced part gave, is kept for the next extraction of the document
+    (tariffs/by_section.py, tariffs/priced_memo.py)."""
     ctx = RecordingCtx(compiled, diags, routes or RouteTable())
-    out: list[AnyTariff] = list(table.read_document(ctx))
-    late: list[AnyTariff] = []
-    facts: dict[str, dict[str, Any]] = {}  # route -> "minimum"/"maximum" -> units, "unmeasured" -> citation
+    sections = list(_by_section(ctx.doc))
+    priced = [[ctx.routes.priced(section_of(node.id) if node.id else section.label) for node in nodes]
+              for section, nodes in sections]
     kept = SectionMemo(ctx) if memo else None  # a section no route prices: read again only when it changed
-    for section, nodes in _by_section(ctx.doc):
+    part = PricedPart(kept, sections, priced, ctx.routes.key()) if kept is not None else None
+    run: Callable[[Callable[[], list[Item]]], list[Item]] = part.phase if part is not None else (lambda read: read())
+    items = run(lambda: [("out", t) for t in table.read_document(ctx)])
+    for (section, nodes), routes_of in zip(sections, priced):
         ctx.section = section
-        priced = [ctx.routes.priced(section_of(node.id) if node.id else section.label) for node in nodes]
-        if kept is not None and not any(priced):
-            out.extend(kept.read(section, nodes, UNPRICED))
+        if kept is not None and not any(routes_of):
+            items.extend(("out", t) for t in kept.read(section, nodes, UNPRICED))
             continue
-        for node, route in zip(nodes, priced):
-            for form in PRICED if route else UNPRICED:
-                for t in form(ctx, route, node):
-                    if isinstance(t, tuple):
-                        facts.setdefault(route, {})[t[0]] = t[1]
-                    else:
-                        (late if form in LATE else out).append(t)
-    if kept is not None:
+        items.extend(run(lambda: _read_priced(ctx, nodes, routes_of)))
+    if kept is not None and part is not None:
+        part.keep()
         kept.keep()
-    out.extend(late)
-    out = [_with_option(t, ctx.routes) for t in out]
+    facts: dict[str, dict[str, Any]] = {}  # route -> "minimum"/"maximum" -> units, "unmeasured" -> citation
+    for kind, item in items:
+        if kind == "fact":
+            facts.setdefault(item[0], {})[item[1]] = item[2]
+    out = [_with_option(t, ctx.routes) for kind, t in items if kind == "out"]
+    out += [_with_option(t, ctx.routes) for kind, t in items if kind == "late"]
     return [_with_facts(t, {k: v for r in ctx.routes.family(t.route)[::-1] for k, v in facts.get(r, {}).items()})
             if isinstance(t, BracketSchedule) and t.series == f"{t.route}/base" else t for t in out]
+
+
+def _read_priced(ctx: RecordingCtx, nodes: list[Node], routes_of: list[str]) -> list[Item]:
+    """A section's provisions read in every form: the priced forms where a route prices them, else the others."""
+    got: list[Item] = []
+    for node, route in zip(nodes, routes_of):
+        for form in PRICED if route else UNPRICED:
+            for t in form(ctx, route, node):
+                if isinstance(t, tuple):
+                    got.append(("fact", (route, t[0], t[1])))
+                else:
+                    got.append(("late" if form in LATE else "out", t))
+    return got
 
 
 def _by_section(doc: Document) -> Iterator[tuple[Node, list[Node]]]:
