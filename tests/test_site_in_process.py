@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 
-
 from .test_incremental import AMENDED_2027, RATE_2027, amend, build, corpus  # noqa: F401
 
 
