@@ -10,7 +10,7 @@ after the site's date instead of a scan of every change for every section.
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
 
 from navlaw.model.content import content
 from navlaw.model.nodes import section_name, section_of
@@ -21,13 +21,29 @@ from navlaw.site.render import anchor
 if TYPE_CHECKING:
     from navlaw.frontend.acts import Act
     from navlaw.law.amend import ActOutcome
+    from navlaw.law.timeline import Composed, Timeline
+    from navlaw.model.nodes import Article, Node, Section
     from navlaw.report.changes import Changes
-    from navlaw.site.pages import _Site
+    from navlaw.site.render import Pages
 
 # A change to what the section view shows that its inputs below do not cover must change this (the page
 # memo then misses once for every page). The templates and the code are in every key already (the cache's
 # fingerprint): this is for a reader of the code, who sees which key goes with which view.
 VIEW = "section-view-1"
+
+
+class Site(Protocol):
+    """What of pages._Site (one build's pages) a law page's inputs are read from."""
+
+    timeline: Timeline
+    on: dt.date
+    P: Pages
+    order: list[tuple[str, Article | None]]
+    composed: dict[str, Composed]
+    titled: dict[str, Section]
+    new_matter: dict[str, str]
+    article_page: dict[int, str]
+    part_of: dict[str, Node]
 
 
 class Announcements:
@@ -59,7 +75,7 @@ class Announcements:
         return pending([self.later[k] for k in sorted(ks)], self.acts, section, self.on, self.outcomes)
 
 
-def section_inputs(site: _Site, k: int, has_history: bool, cited_by: Sequence[str],
+def section_inputs(site: Site, k: int, has_history: bool, cited_by: Sequence[str],
                    announced: Sequence[Announced]) -> list[str]:
     """Everything the k-th section's page is made from besides the site-wide context (``Memo.set_context``):
     the law it shows (less its place in the file) and the law its title is taken from, where each part of it
