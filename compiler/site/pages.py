@@ -304,7 +304,9 @@ def _article_page(site: _Site, out: dict[str, str], a: Article, secs: list[str],
     for k, p in reversed(unlisted_parts(a, composed)):  # a Part with no section shown: its heading all the same
         items.insert(k, {"part": (part_name(p), anchor(p.id)), "title": None})
     _claim(out, page, f"Article {a.label}")
-    out[page] = site.env.get_template("article.md.j2").render(title=_article_name(a), sections=items)
+    title = _article_name(a)
+    out[page] = site.memo.page(["article", page, title, repr(items)], lambda: site.env.get_template(
+        "article.md.j2").render(title=title, sections=items), counted=False)  # made of its title and its list
     parts = [(part_name(p), anchor(p.id)) for p in a.children if isinstance(p, Part)]
     law_pages.insert(len([p for p in law_pages if "article-" in p[0]]),
                      (page, _article_name(a), len(items), parts))
