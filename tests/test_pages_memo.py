@@ -121,3 +121,28 @@ def test_a_new_text_of_a_section_reaches_its_page_and_history(tmp_path, corpus, 
     assert "2030-01-01" in page(tmp_path, "law/12.md") and "history/12/" in page(tmp_path, "law/12.md")
     assert "thorough knowledge" in page(tmp_path, "history/12.md")
     same_as_clean_build(tmp_path, corpus)
+
+
+def test_what_is_announced_through_the_index_is_what_a_scan_of_every_change_gives(tmp_path):
+    """Announcements (the later changes indexed by the sections they name) gives each section what
+    announced.pending gives from every change: acts' instructions, repeals, fee changes said of a section,
+    texts the corpus starts or stops knowing; on dates before, between and after them."""
+    import datetime as dt
+
+    from navlaw.build import compile_law
+    from navlaw.site.announced import pending
+    from navlaw.site.pages_memo import Announcements
+
+    from .test_versions import corpus_with
+
+    result = compile_law(str(corpus_with(tmp_path, "lis-rates-2028.txt", "hudson-and-repeal.txt")))
+    acts = result.corpus.acts
+    sections = result.timeline.sections()
+    said = 0
+    for on in ("2000-01-01", "2005-06-01", "2027-04-01", "2027-12-01", "2028-01-01"):
+        day = dt.date.fromisoformat(on)
+        index = Announcements(result.changes, acts, day)
+        for sec in sections:
+            assert index.of(sec) == pending(result.changes, acts, sec, day), (sec, on)
+            said += bool(index.of(sec))
+    assert said > 10  # there is something to announce on those dates
