@@ -236,8 +236,7 @@ def changes_between(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date
         if not bounds:
             continue
         a, b = timeline.section_on(section, start), timeline.section_on(section, end)
-        # a record that begins or ends is not compared: one side has no text and says why, the other has a
-        # text (or says it was repealed), so their messages differ and the section is listed whatever changed
+        # a record that begins or ends is listed, not compared (one side says why it has no text: messages differ)
         if (a.section is None and not a.sources and b.sources) or (b.section is None and not b.sources and a.sources):
             known.setdefault(_record(timeline, section, start, bounds, begins=a.section is None), []).append(section)
             continue
