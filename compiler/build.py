@@ -213,7 +213,7 @@ def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | No
     if key and cache is not None:
         cache.put("site-pages", key, memo.new, hold=True)  # only read by the next build's Memo
         cache.stats["page reused"] += memo.hits
-        cache.stats["page made"] += len(memo.new) - memo.hits
+        cache.stats["page made"] += len(memo.new) - memo.hits - memo.others
     out.update(made := data.result())  # its Akoma Ntoso files are OUT/akn/'s too
     result.give_akn({k[4:]: v for k, v in made.items() if k.startswith("akn/")})
     return out

@@ -210,7 +210,8 @@ def test_pages_rendered_on_several_cores_are_the_pages_rendered_on_one(tmp_path,
 
     monkeypatch.setattr(render, "render_all", spy)
     assert build(tmp_path, corpus, "build", "--no-cache") == 0
-    assert pool_sizes == [212] and pools == ["fork"]  # every law and history page, in one pool of workers
+    # every law and history page (212) and article page (14), in one pool of workers
+    assert pool_sizes == [212 + 14] and pools == ["fork"]
     monkeypatch.setenv("NAVLAW_JOBS", "1")
     assert build(tmp_path, corpus, "serial", "--no-cache") == 0
     assert pools == ["fork"]  # no pool the second time

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Iterable
 
 from navlaw import escape as esc
 from navlaw.frontend.corpus import Corpus, per_document
-from navlaw.model.nodes import other_code, Article, Document, Text, lineage, section_of
+from navlaw.law.sectionwise import by_section, own_spans, read
+from navlaw.model.nodes import other_code, Article, Document, Node, lineage, section_of
 
 _QUOTE = "\"“”"
 _DEF = re.compile(r"[\"“](?P<term>[A-Za-z][A-Za-z -]{1,60}?)[\"”]\s+(?:is defined to mean|shall mean|means|is|shall "
@@ -48,17 +50,20 @@ def find(corpus: Corpus) -> list[Definition]:
 
 
 def _find_in(doc: Document) -> list[Definition]:
+    """The document's definitions, section by section (a section unchanged since the last search: its last)."""
+    return by_section(doc, "definitions", _find_nodes)
+
+
+def _find_nodes(nodes: Iterable[Node], text: str, file: str, article: str) -> list[Definition]:
+    """The definitions in ``nodes`` (in document order, after the article ``article``) of the text ``text``."""
     out: list[Definition] = []
-    text = doc.normal.text if doc.normal is not None else ""
-    article = ""
-    for n in doc.walk():
+    for n in nodes:
         if isinstance(n, Article):
             article = n.label
-        if n.kind not in ("section", "provision") or not n.id:
+        if not read(n):
             continue
-        spans = [(n.start, n.end)] + [(ch.start, ch.end) for ch in n.children if isinstance(ch, Text)]
         section_scope = None
-        for start, end in spans:
+        for start, end in own_spans(n):
             chunk = text[start:end]
             sm = _SCOPE.search(chunk)
             if sm:
@@ -69,7 +74,7 @@ def _find_in(doc: Document) -> list[Definition]:
                     scope = f"article:{article}"
                 elif m["what"].lower() == "chapter":
                     scope = "chapter"
-                out.append(Definition(m["term"].strip(), " ".join(m.group(0).split()), n.id, scope, doc.file))
+                out.append(Definition(m["term"].strip(), " ".join(m.group(0).split()), n.id, scope, file))
             for m in _DEF.finditer(chunk):
                 scope_word = section_scope
                 sentence = " ".join((m.group(0)).split())
@@ -82,7 +87,7 @@ def _find_in(doc: Document) -> list[Definition]:
                 else:
                     parts = lineage(n.id)
                     scope = parts[1] if len(parts) > 1 else parts[0]  # the provision enclosing the definitions
-                out.append(Definition(m["term"].strip(), sentence, n.id, scope, doc.file))
+                out.append(Definition(m["term"].strip(), sentence, n.id, scope, file))
     return out
 
 

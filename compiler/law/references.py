@@ -10,13 +10,14 @@ A chapter reference whose section is not in the corpus is a lint finding with fi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
 from navlaw.model import numbers as W
 from navlaw.diagnostics import Diagnostic, Diagnostics, Severity
 from navlaw.frontend.corpus import Corpus, per_document
-from navlaw.model.nodes import other_code, Document, Node, Text, section_of
+from navlaw.law.sectionwise import by_section, own_spans, read
+from navlaw.model.nodes import other_code, Document, Node, section_of
 
 _NUM = r"(?:\d+(?:-[a-z]{1,5})?)"
 _WORDS = r"(?:[a-z]+(?:[- ][a-z]+){0,3}?)"
@@ -40,13 +41,6 @@ class Reference:
     external: bool = False
 
 
-def _own_spans(node: Node) -> Iterator[tuple[int, int]]:
-    yield node.start, node.end
-    for c in node.children:
-        if isinstance(c, Text):
-            yield c.start, c.end
-
-
 def section_number(words: str, suffix: str | None = None) -> str | None:
     """"ninety-five" -> "95"; ("seventy-three", "b") -> "73-b"; None if not a number in words."""
     try:
@@ -64,16 +58,25 @@ def find(corpus: Corpus) -> list[Reference]:
 
 
 def _find_in(doc: Document) -> list[Reference]:
+    """The document's references, section by section (a section unchanged since the last search: its last,
+    moved to where the section now starts)."""
+    return by_section(doc, "references", _find_nodes, _moved)
+
+
+def _find_nodes(nodes: Iterable[Node], text: str, file: str, article: str) -> list[Reference]:
+    """The references in ``nodes`` of the text ``text`` (the article does not matter)."""
     out: list[Reference] = []
-    text = doc.normal.text if doc.normal is not None else ""
-    for n in doc.walk():
-        if n.kind not in ("section", "provision") or not n.id:
+    for n in nodes:
+        if not read(n):
             continue
-        for start, end in _own_spans(n):
+        for start, end in own_spans(n):
             for a, b, target, external in in_text(text[start:end], section_of(n.id)):
-                out.append(Reference(doc.file, n.id, target, text[start + a:start + b], start + a, start + b,
-                                     external))
+                out.append(Reference(file, n.id, target, text[start + a:start + b], start + a, start + b, external))
     return out
+
+
+def _moved(r: Reference, by: int) -> Reference:
+    return replace(r, start=r.start + by, end=r.end + by)
 
 
 def in_text(chunk: str, own_section: str = "") -> list[tuple[int, int, str, bool]]:

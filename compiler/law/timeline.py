@@ -114,6 +114,15 @@ class Timeline:
         return best
 
     def span(self, v: TextVersion) -> Span:
+        """When ``v`` is in force (found once per version: the boundaries, each day's composition, the notes
+        of a law page and the tariffs' dates all ask; a timeline's versions do not change once made)."""
+        memo: dict[int, tuple[TextVersion, Span]] = self.__dict__.setdefault("_spans", {})
+        got = memo.get(id(v))
+        if got is None or got[0] is not v:  # (the version itself is kept with its span: an id is never reused)
+            got = memo[id(v)] = (v, self._span(v))
+        return got[1]
+
+    def _span(self, v: TextVersion) -> Span:
         nxt, w = self._next_start(v)
         if nxt is None:
             return Span(v, v.start, None, None, "latest text in the corpus")

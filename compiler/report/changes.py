@@ -236,12 +236,13 @@ def changes_between(timeline: Timeline, tariffs: list[AnyTariff], start: dt.date
         if not bounds:
             continue
         a, b = timeline.section_on(section, start), timeline.section_on(section, end)
+        # a record that begins or ends is listed, not compared (one side says why it has no text: messages differ)
+        if (a.section is None and not a.sources and b.sources) or (b.section is None and not b.sources and a.sources):
+            known.setdefault(_record(timeline, section, start, bounds, begins=a.section is None), []).append(section)
+            continue
         red = compare(a.section, b.section)
         changes = [c for c in red if c.status != "same"]
         if not changes and a.message == b.message:
-            continue
-        if (a.section is None and not a.sources and b.sources) or (b.section is None and not b.sources and a.sources):
-            known.setdefault(_record(timeline, section, start, bounds, begins=a.section is None), []).append(section)
             continue
         sections.append(SectionChange(section, a.message, b.message, changes,
                                       red if changes and a.section is not None and b.section is not None else None))

@@ -25,7 +25,6 @@ from navlaw import escape as esc
 from navlaw.cache import jinja_bytecode
 from navlaw.diagnostics import Diagnostics
 from navlaw.frontend.corpus import Corpus
-from navlaw.model.content import content
 from navlaw.model.nodes import Article, Node, Part, Provision, Section, Text, section_of
 from navlaw.site.parts import part_name, parts_of, unlisted_parts
 from navlaw.law.definitions import find as find_definitions
@@ -41,7 +40,8 @@ from navlaw.site.penalties import penalty_pages
 from navlaw.site.history import (act_insertions, older_parts, change_pages, history_page, known_notes, picker, section_histories,
                                     source_line)
 from navlaw.site.render import Memo, Pages, _rel, anchor, sec_name, rel_path, render_node, section_slug, tariff_link
-from navlaw.site.announced import pending, upcoming
+from navlaw.site.announced import Announced, upcoming
+from navlaw.site.pages_memo import Announcements, section_inputs
 from navlaw.tariffs.complete import prove
 from navlaw.model.tariffs import AnyTariff, BracketSchedule
 from navlaw.model.codes import chapter_name
@@ -230,27 +230,30 @@ def _section_pages(site: _Site, out: dict[str, str], history: dict[str, str],
     sections in no article."""
     law_pages: list[LawPage] = []
     P, env = site.P, site.env
+    announcements = Announcements(site.changes, getattr(site.corpus, "acts", ()), site.on)
     for k, (sec, a) in enumerate(site.order):
         page = P.section_page[sec]
         s = site.titled[sec]
         _claim(out, page, s.citation or sec)
-        view, shown = _section_view(site, k, history, cited_by)
-        notes = sorted(P.notes.get(page, {}).items())
+        announced = announcements.of(sec)
 
-        def render(view: dict[str, object] = view, shown: Section | None = shown, page: str = page) -> str:
+        def render(k: int = k, page: str = page, announced: list[Announced] = announced) -> str:
+            view, shown = _section_view(site, k, history, cited_by, announced)
             html = "\n".join(render_node(shown, P, page)) if shown is not None else ""
             return env.get_template("section.md.j2").render(html=html, **view)
-        # the page is made of its view, the law it shows and its notes and new matter (and the site-wide context)
-        out[page] = site.memo.page(["section", page, repr(sorted(view.items())), content(shown), repr(notes),
-                                    site.new_matter.get(page, "")], render)
+        # the page is made of what its view and its law are made of (and the site-wide context): the view is
+        # made only when they changed (compiler/site/pages_memo.py)
+        inputs = section_inputs(site, k, history_page(sec) in history, cited_by.get(sec, ()), announced)
+        out[page] = site.memo.page(["section", page, *inputs], render)
         if a is None:
             law_pages.append((page, s.citation or sec, 1, []))
     return law_pages
 
 
-def _section_view(site: _Site, k: int, history: dict[str, str],
-                  cited_by: dict[str, list[str]]) -> tuple[dict[str, object], Section | None]:
-    """What the k-th section's page shows (its template's variables), and the law in force it shows."""
+def _section_view(site: _Site, k: int, history: dict[str, str], cited_by: dict[str, list[str]],
+                  announced: list[Announced]) -> tuple[dict[str, object], Section | None]:
+    """What the k-th section's page shows (its template's variables), and the law in force it shows.
+    Everything it reads is in the page's memo key (compiler/site/pages_memo.py's ``section_inputs``)."""
     timeline, on, P, order = site.timeline, site.on, site.P, site.order
     sec, a = order[k]
     comp = site.composed[sec]
@@ -284,7 +287,7 @@ def _section_view(site: _Site, k: int, history: dict[str, str],
         previous=step.get("previous"), next=step.get("next"),
         cited_by=[(sec_name(src), P.href(page, src)) for src in cited_by.get(sec, []) if P.href(page, src)],
         data=_data_links(timeline, sec, on, page),
-        announced=pending(site.changes, getattr(site.corpus, "acts", ()), sec, on))  # not yet in force on the site's date
+        announced=announced)  # not yet in force on the site's date (announced.pending)
     return view, shown
 
 
@@ -301,7 +304,9 @@ def _article_page(site: _Site, out: dict[str, str], a: Article, secs: list[str],
     for k, p in reversed(unlisted_parts(a, composed)):  # a Part with no section shown: its heading all the same
         items.insert(k, {"part": (part_name(p), anchor(p.id)), "title": None})
     _claim(out, page, f"Article {a.label}")
-    out[page] = site.env.get_template("article.md.j2").render(title=_article_name(a), sections=items)
+    title = _article_name(a)
+    out[page] = site.memo.page(["article", page, title, repr(items)], lambda: site.env.get_template(
+        "article.md.j2").render(title=title, sections=items), counted=False)  # made of its title and its list
     parts = [(part_name(p), anchor(p.id)) for p in a.children if isinstance(p, Part)]
     law_pages.insert(len([p for p in law_pages if "article-" in p[0]]),
                      (page, _article_name(a), len(items), parts))

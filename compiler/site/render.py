@@ -102,18 +102,20 @@ class Memo:
         self.old = old or {}
         self.new: dict[str, str] = {}
         self.hits = 0
+        self.others = 0  # pages not counted as law and history pages (an article's list of sections), reused or not
         self.context = ""  # digest of the site-wide facts (set once pass 1 knows them)
         self.pending: list[tuple[str, Callable[[], str]]] = []
 
-    def page(self, parts: list[str], make: Callable[[], str]) -> str:
+    def page(self, parts: list[str], make: Callable[[], str], counted: bool = True) -> str:
         """The page's text if the last build made it from the same inputs; else a placeholder that
-        ``finish`` replaces by ``make()``."""
+        ``finish`` replaces by ``make()``. ``counted``: a law or history page (``hits``; else ``others``)."""
         key = digest(self.context, *parts)
         text = self.old.get(key)
+        self.others += not counted
         if text is None:
             self.pending.append((key, make))
             return _PENDING + key
-        self.hits += 1
+        self.hits += counted
         self.new[key] = text
         return text
 
