@@ -215,6 +215,31 @@ def manifest_text(files: dict[str, str], rng: random.Random) -> str:
     return f"manifest: {m.group(1)} {w.group(0)!r} -> {new!r} at {at}"
 
 
+def manifest_keys(files: dict[str, str], rng: random.Random) -> str:
+    """A manifest key that changes how a text is read: its list numbering, a lost label, a covered part."""
+    text = files["manifest.toml"]
+    choices = [(m.start(1), m.group(1), {"real": "artifact", "artifact": "real"}[m.group(1)])
+               for m in re.finditer(r'list_numbering = "(real|artifact)"', text)]
+    choices += [(m.start(), m.group(0), "# " + m.group(0)) for m in re.finditer(r'^"88/4/b/ii" = .*$', text, re.M)]
+    choices += [(m.start(), m.group(0), m.group(0)[2:]) for m in re.finditer(r'^# "88/4/b/ii" = .*$', text, re.M)]
+    choices += [(m.start(1), m.group(1), m.group(1) + ', "89-a/9"') for m in re.finditer(r'covers = \[("89-a/4")', text)]
+    at, old, new = rng.choice(choices)
+    files["manifest.toml"] = text[:at] + new + text[at + len(old):]
+    return f"manifest: {old!r} -> {new!r}"
+
+
+OPTIONS: list[str] = []  # the build's options (both builds'): the site's date and address change too
+
+
+def options(files: dict[str, str], rng: random.Random) -> str:
+    """Another --on date or --site-url for the next builds (the corpus unchanged)."""
+    OPTIONS.clear()
+    on = rng.choice([None, "2006-01-01", "2022-07-21", "2026-12-31", "2027-01-01", "2028-06-30"])
+    url = rng.choice([None, "https://a.example/", "https://b.example/navlaw/"])
+    OPTIONS.extend((["--on", on] if on else []) + (["--site-url", url] if url else []))
+    return f"options {OPTIONS}"
+
+
 def revert(files: dict[str, str], rng: random.Random, history: list[dict[str, str]] | None = None) -> str:
     """Back to an earlier state of the corpus (A -> B -> A): the memo of A's era may be reused."""
     assert history is not None
@@ -225,7 +250,8 @@ def revert(files: dict[str, str], rng: random.Random, history: list[dict[str, st
 
 
 EDITS: list[Edit] = [digit, word, word, columns, lines, heading, move, renumber, reference, term, unreadable,
-                     manifest, manifest_text, rename]
+                     manifest, manifest_text, manifest_keys, rename,
+                     options]
 
 
 def _tree(root: Path) -> dict[str, bytes]:
@@ -238,7 +264,7 @@ def _norm(text: str, work: Path) -> str:
 
 def _build_args(work: Path, name: str, site: bool, *extra: str) -> list[str]:
     return ["build", "--corpus", str(work / "corpus"), "--out", str(work / name), "--module",
-            str(work / f"{name}-fees"), *([] if site else ["--no-site"]), *extra]
+            str(work / f"{name}-fees"), *([] if site else ["--no-site"]), *OPTIONS, *extra]
 
 
 def _in_process(args: list[str]) -> tuple[int, str]:
