@@ -94,3 +94,13 @@ def test_the_sites_date_and_address_change_between_builds(tmp_path, corpus):
     same_as_clean(tmp_path, corpus, "--on", "2027-01-01", "--site-url", "https://b.example/navlaw/")
     swap(corpus / CONSOLIDATED, "practical knowledge", "thorough knowledge")
     same_as_clean(tmp_path, corpus, "--on", "2022-07-21", "--site-url", "https://b.example/navlaw/")
+
+
+def test_a_cited_section_renumbered_and_back(tmp_path, corpus):
+    """§ 192, which § 176's text cites ("the penalty provisions of section 192 of this article"), takes another
+    number and then its own again: § 176's text is the same all along, its link to § 192 is not."""
+    assert build(tmp_path, corpus) == 0
+    swap(corpus / CONSOLIDATED, "ｧ 192. Enforcement", "ｧ 194. Enforcement")
+    same_as_clean(tmp_path, corpus)
+    swap(corpus / CONSOLIDATED, "ｧ 194. Enforcement", "ｧ 192. Enforcement")
+    same_as_clean(tmp_path, corpus)
