@@ -228,6 +228,36 @@ def manifest_keys(files: dict[str, str], rng: random.Random) -> str:
     return f"manifest: {old!r} -> {new!r}"
 
 
+def raw(files: dict[str, str], rng: random.Random) -> str:
+    """A change of the raw text that normalising undoes (frontend/normalize.py): a mojibake section sign for a
+    true one or back, a no-break space, a longer or shorter dotted leader, CRLF line ends, a run of tabs."""
+    name = _pick(files, rng)
+    text = files[name]
+    kind = rng.choice(["sign", "nbsp", "leader", "crlf", "tabs"])
+    if kind == "sign" and ("ｧ" in text or "§" in text):
+        signs = [m.start() for m in re.finditer("[ｧ§]", text)]
+        k = rng.choice(signs)
+        files[name] = text[:k] + ("§" if text[k] == "ｧ" else "ｧ") + text[k + 1:]
+    elif kind == "leader" and "....." in text:
+        m = rng.choice(list(re.finditer(r"\.{5,}", text)))
+        n = max(5, len(m.group(0)) + rng.choice([-3, -1, 1, 7]))
+        files[name] = text[:m.start()] + "." * n + text[m.end():]
+    elif kind == "crlf":
+        files[name] = text.replace("\r\n", "\n") if "\r\n" in text else text.replace("\n", "\r\n")
+    elif kind == "tabs" and "\t" in text:
+        k = rng.choice([m.start() for m in re.finditer("\t", text)])
+        files[name] = text[:k] + "\t\t" + text[k + 1:]
+    else:
+        kind = "nbsp"
+        a, b = _line(text, rng)
+        spaces = [a + m.start() for m in re.finditer(" ", text[a:b])]
+        if not spaces:
+            return word(files, rng)
+        k = rng.choice(spaces)
+        files[name] = text[:k] + "\u00a0" + text[k + 1:]
+    return f"{name}: raw {kind}"
+
+
 OPTIONS: list[str] = []  # the build's options (both builds'): the site's date and address change too
 
 
@@ -251,7 +281,7 @@ def revert(files: dict[str, str], rng: random.Random, history: list[dict[str, st
 
 EDITS: list[Edit] = [digit, word, word, columns, lines, heading, move, renumber, reference, term, unreadable,
                      manifest, manifest_text, manifest_keys, rename,
-                     options]
+                     options, raw, raw]
 
 
 def _tree(root: Path) -> dict[str, bytes]:
@@ -301,7 +331,7 @@ def sweep(rounds: int, seed: int, site: bool, fresh: bool, keep: Path | None) ->
     work = Path(tempfile.mkdtemp(prefix="memo-sweep-"))
     shutil.copytree(ROOT / "corpus", work / "corpus")
     names = TEXTS + ["manifest.toml"]
-    files = {n: (work / "corpus" / n).read_text(encoding="utf-8") for n in names}
+    files = {n: (work / "corpus" / n).read_bytes().decode("utf-8") for n in names}
     history = [dict(files)]
     incremental = _fresh if fresh else _in_process
     rc, err = incremental(_build_args(work, "build", site))
@@ -321,8 +351,8 @@ def sweep(rounds: int, seed: int, site: bool, fresh: bool, keep: Path | None) ->
                 path.unlink()
         for n, text in files.items():
             path = work / "corpus" / n
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                path.write_text(text, encoding="utf-8")
+            if not path.exists() or path.read_bytes().decode("utf-8") != text:
+                path.write_bytes(text.encode("utf-8"))
         rc, err = incremental(_build_args(work, "build", site))
         shutil.rmtree(work / "clean", ignore_errors=True)
         shutil.rmtree(work / "clean-fees", ignore_errors=True)

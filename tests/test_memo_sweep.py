@@ -4,10 +4,13 @@ byte what a `--no-cache` build of the same corpus writes in a fresh process (who
 
 from __future__ import annotations
 
+import datetime as dt
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
+from decimal import Decimal as D
 from pathlib import Path
 
 import pytest
@@ -104,3 +107,29 @@ def test_a_cited_section_renumbered_and_back(tmp_path, corpus):
     same_as_clean(tmp_path, corpus)
     swap(corpus / CONSOLIDATED, "ｧ 194. Enforcement", "ｧ 192. Enforcement")
     same_as_clean(tmp_path, corpus)
+
+
+def test_a_new_text_that_changes_the_transporting_distance_is_a_new_constant(tmp_path, corpus):
+    """§ 89-b(4)(b)(4)'s 2022 text says "less than twenty-four miles" where the consolidation's said "twenty-five"
+    (found by benchmarks/memo_sweep.py, in a clean build too: the generator ended in a traceback, "generated
+    constant NAV_89_B_4_B_4_MILES would hold two values"): each text's distance is its own constant, as each
+    text's words are (fees/trace_gen.py), and a quote under the 2022 text uses 24 miles."""
+    swap(corpus / LIS_2022, "less than twenty-five miles", "less than twenty-four miles")
+    assert build(tmp_path, corpus, "build", "--no-site", "--no-cache") == 0
+    code = (tmp_path / "build-fees" / "__init__.py").read_text(encoding="utf-8") + "".join(
+        p.read_text(encoding="utf-8") for p in (tmp_path / "build-fees").glob("*.py"))
+    assert 'NAV_89_B_4_B_4_MILES = Decimal("25")' in code and 'NAV_89_B_4_B_4_MILES_2 = Decimal("24")' in code
+    assert "< NAV_89_B_4_B_4_MILES_2:" in code
+    spec = importlib.util.spec_from_file_location("nf_miles_24", tmp_path / "build-fees" / "__init__.py",
+                                                  submodule_search_locations=[str(tmp_path / "build-fees")])
+    assert spec is not None and spec.loader is not None
+    nf = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = nf
+    try:
+        spec.loader.exec_module(nf)
+        on = dt.date(2026, 6, 1)
+        full = nf.quote("long-island-sound", units=300, on=on).total
+        assert nf.quote("long-island-sound", units=300, on=on, miles=D("24.5")).total == full  # 25 before
+        assert nf.quote("long-island-sound", units=300, on=on, miles=D("23.5")).total == (full * 2 / 3).quantize(D("0.01"))
+    finally:
+        del sys.modules[spec.name]

@@ -32,8 +32,10 @@ class Module:
             return "None"
         expr = (f"_date({value.year}, {value.month}, {value.day})" if isinstance(value, dt.date)
                 else f'Decimal("{value}")')
-        if name in self.constants and self.constants[name] != expr:
-            raise ValueError(f"generated constant {name} would hold two values: {self.constants[name]} and {expr}")
+        base, n = name, 1
+        while name in self.constants and self.constants[name] != expr:  # two texts of one provision differ
+            n += 1  # ``name_2``, … as trace_gen.Traces names the law's words of each
+            name = f"{base}_{n}"
         self.constants[name] = expr
         if note:
             self.comments[name] = comment(note)
