@@ -258,6 +258,16 @@ def raw(files: dict[str, str], rng: random.Random) -> str:
     return f"{name}: raw {kind}"
 
 
+def reorder(files: dict[str, str], rng: random.Random) -> str:
+    """Two neighbouring [[document]] entries of the manifest change places (the order the texts came in)."""
+    text = files["manifest.toml"]
+    starts = [m.start() + 1 for m in re.finditer(r"\n\[\[document\]\]\n", text)]
+    k = rng.randrange(len(starts) - 2)
+    a, b, c = starts[k], starts[k + 1], starts[k + 2]
+    files["manifest.toml"] = text[:a] + text[b:c] + text[a:b] + text[c:]
+    return f"manifest: documents {k} and {k + 1} swapped"
+
+
 OPTIONS: list[str] = []  # the build's options (both builds'): the site's date and address change too
 
 
@@ -281,7 +291,7 @@ def revert(files: dict[str, str], rng: random.Random, history: list[dict[str, st
 
 EDITS: list[Edit] = [digit, word, word, columns, lines, heading, move, renumber, reference, term, unreadable,
                      manifest, manifest_text, manifest_keys, rename,
-                     options, raw, raw]
+                     options, raw, raw, reorder]
 
 
 def _tree(root: Path) -> dict[str, bytes]:
