@@ -5,6 +5,15 @@ asked, the fee module), or fail with the same exit code and the same diagnostics
 
     python benchmarks/memo_sweep.py ROUNDS [--seed N] [--site] [--fresh] [--keep DIR]
 
+Edits (EDITS): same-length digit and word swaps (amounts, dates, number words), a space moved within a line
+(columns only), a blank line inserted or removed above many sections, a heading changed, two sections
+swapped, a section renumbered, a cross-reference changed, a defined term changed, a line that makes a
+section unreadable (the next round most often goes back to the last readable corpus: the diagnostics must
+go), manifest dates, statuses, strings, reading keys (list numbering, a lost label, covers) and the order of
+its documents, a small file renamed (and back), other --on/--site-url options, raw changes that normalising
+undoes (a mojibake section sign, a no-break space, a dotted leader's length, CRLF, tabs), and a return to
+any earlier state of the corpus (A -> B -> A). A traceback in both builds is reported and the sweep goes on.
+
 Prints each round's edit and, for a difference, the files that differ (and stops, keeping the corpus of the
 round under DIR so that the edit can be replayed). Exit 1 when a difference was found.
 """
@@ -319,7 +328,7 @@ def _in_process(args: list[str]) -> tuple[int, str]:
 
 
 def _fresh(args: list[str]) -> tuple[int, str]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT.parent / "pp" / ROOT.name[2:]), str(ROOT)]))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))  # this process's navlaw
     done = subprocess.run([sys.executable, "-m", "navlaw", *args], capture_output=True, text=True, env=env)
     if "Traceback (most recent call last)" in done.stderr:
         return CRASH, done.stderr.strip().splitlines()[-1]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CONSOLIDATED, CORPUS, HUDSON, LIS_2022, ROOT, RULE, SANDY_HOOK
+from .conftest import CONSOLIDATED, CORPUS, HUDSON, LIS_2022, RULE, SANDY_HOOK
 from .test_incremental import build, tree_bytes
 
 
@@ -30,8 +30,7 @@ def clean(tmp: Path, corpus: Path, *extra: str) -> None:
     """A --no-cache build in a fresh process (no memo of this process can take part)."""
     shutil.rmtree(tmp / "clean", ignore_errors=True)
     shutil.rmtree(tmp / "clean-fees", ignore_errors=True)
-    import navlaw
-    path = os.pathsep.join([str(Path(navlaw.__file__).parent.parent), str(ROOT)])
+    path = os.pathsep.join(p for p in sys.path if p)  # this process's navlaw (a worktree's, or the installed one)
     done = subprocess.run([sys.executable, "-m", "navlaw", "build", "--corpus", str(corpus), "--out", str(tmp / "clean"),
                            "--module", str(tmp / "clean-fees"), "--no-cache", *extra], capture_output=True, text=True,
                           env=dict(os.environ, PYTHONPATH=path))
