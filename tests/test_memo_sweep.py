@@ -47,11 +47,10 @@ def same_as_clean(tmp: Path, corpus: Path, *extra: str) -> None:
     assert sorted(k for k in a.keys() | b.keys() if k not in history and a.get(k) != b.get(k)) == []
 
 
-def swap(path: Path, old: str, new: str, nth: int = 0) -> None:
+def swap(path: Path, old: str, new: str) -> None:
+    """The first ``old`` of the file becomes ``new``."""
     text = path.read_text(encoding="utf-8")
-    at = -1
-    for _ in range(nth + 1):
-        at = text.index(old, at + 1)
+    at = text.index(old)
     path.write_text(text[:at] + new + text[at + len(old):], encoding="utf-8")
 
 
