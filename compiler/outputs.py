@@ -176,8 +176,9 @@ def _take_dirs(staged_out: Path, cache: BuildCache | None, files: MutableMapping
             continue
         # what it holds now: the spare just moved in, or what an attempt that failed half-way (in a forked
         # process, navlaw.parallel) moved in and wrote: all of it is written over or removed alike
-        for dirpath, dirs, names in os.walk(here):  # links to directories are not followed
-            at = Path(dirpath).relative_to(staged_out).as_posix()
+        skip = len(os.fspath(staged_out)) + 1  # names under OUT as strings: a Path per directory cost more
+        for dirpath, dirs, names in os.walk(os.fspath(here)):  # links to directories are not followed
+            at = dirpath[skip:].replace(os.sep, "/")
             present.update(f"{at}/{n}" for n in names)
             for d in [d for d in dirs if f"{at}/{d}" in files]:  # a directory where a file goes now
                 shutil.rmtree(os.path.join(dirpath, d))

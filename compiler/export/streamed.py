@@ -65,7 +65,10 @@ class Files(MutableMapping[str, str]):
             yield made()
 
     def __getitem__(self, name: str) -> str:
-        return "".join(self.pieces(name))
+        made = self._made[name]
+        if isinstance(made, str):  # most files: no generator to go through
+            return made
+        return made() if not isinstance(made, Pieces) else "".join(made.make())
 
     def __setitem__(self, name: str, text: str) -> None:
         self._made[name] = text
