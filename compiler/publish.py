@@ -45,6 +45,8 @@ from typing import Callable, Iterator
 
 import filelock  # flock on POSIX, LockFileEx on Windows: no POSIX-only import here
 
+from navlaw.stamps import set_mode
+
 FAULT_ENV = "NAVLAW_SWAP_FAULT"  # tests: "N" kills the build right before the swap's step N
 
 
@@ -197,10 +199,9 @@ def _chmod_tree(root: Path, mask: int) -> None:
     only where the mode is not that already (most of an incremental build's output is directories and files
     it kept from the last build, whose modes are right: issue 32). A directory given to ``modes_set`` is
     not walked again."""
-    st = os.lstat(root)
-    if stat.S_IMODE(st.st_mode) != 0o777 & ~mask:
-        os.chmod(root, 0o777 & ~mask)
-    _chmod_below(os.fspath(root), 0o777 & ~mask, 0o666 & ~mask)
+    modes = 0o777 & ~mask, 0o666 & ~mask
+    set_mode(os.fspath(root), os.lstat(root), modes)
+    _chmod_below(os.fspath(root), *modes)
 
 
 def _chmod_below(path: str, dir_mode: int, file_mode: int) -> None:
@@ -208,16 +209,11 @@ def _chmod_below(path: str, dir_mode: int, file_mode: int) -> None:
         entries = list(it)
     for e in entries:
         st = e.stat(follow_symlinks=False)
+        if stat.S_ISDIR(st.st_mode) and (st.st_dev, st.st_ino) in _MODES_SET:
+            continue
+        set_mode(e.path, st, (dir_mode, file_mode))  # the rule the site's stamp walk follows too
         if stat.S_ISDIR(st.st_mode):
-            if (st.st_dev, st.st_ino) in _MODES_SET:
-                continue
-            if stat.S_IMODE(st.st_mode) != dir_mode:
-                os.chmod(e.path, dir_mode)
             _chmod_below(e.path, dir_mode, file_mode)
-        # a link carried over is not followed (its target may be anywhere), and a file shared with
-        # another copy (a hard link to the last build's, or to someone's carried over) keeps its mode
-        elif stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and stat.S_IMODE(st.st_mode) != file_mode:
-            os.chmod(e.path, file_mode)
 
 
 @contextlib.contextmanager

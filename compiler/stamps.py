@@ -45,12 +45,12 @@ class Stamp:
              modes: tuple[int, int] | None = None) -> Stamp:
         """Stat every entry below ``root``; a top-level directory named in ``known`` takes that stamp's
         lines instead of being walked. ``modes`` (of directories, of files): set on the way where they are
-        not those already (as navlaw.publish's _chmod_tree does: a file with other links keeps its own),
+        not those already (``set_mode``, as navlaw.publish's _chmod_tree sets them),
         in the same walk; a mode is not in the stamp."""
         if not root.is_dir():
             return cls(root, {}, exists=False)
-        if modes is not None and stat.S_IMODE(os.lstat(root).st_mode) != modes[0]:
-            os.chmod(root, modes[0])
+        if modes is not None:
+            set_mode(os.fspath(root), os.lstat(root), modes)
         lines: dict[str, str] = {}
         _walk(os.fspath(root), "", lines, dict(known or {}), modes)
         return cls(root, lines)
@@ -64,6 +64,18 @@ class Stamp:
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def set_mode(path: str, st: os.stat_result, modes: tuple[int, int]) -> None:
+    """The mode ``mkdir``/``open`` give under the umask (``modes``: of a directory, of a file) set on ``path``
+    (``st``: its ``lstat``) where it is not that already. A link is not followed (its target may be
+    anywhere), and a file shared with another copy (a hard link to the last build's, or to someone's carried
+    over) keeps its mode."""
+    if stat.S_ISDIR(st.st_mode):
+        if stat.S_IMODE(st.st_mode) != modes[0]:
+            os.chmod(path, modes[0])
+    elif stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and stat.S_IMODE(st.st_mode) != modes[1]:
+        os.chmod(path, modes[1])
+
+
 def _walk(path: str, rel: str, out: dict[str, str], known: dict[str, Stamp],
           modes: tuple[int, int] | None = None) -> None:
     with os.scandir(path) as it:
@@ -74,15 +86,15 @@ def _walk(path: str, rel: str, out: dict[str, str], known: dict[str, Stamp],
             if inner is not None:
                 out.update({f"{e.name}/{r}": line for r, line in inner.lines.items()})
                 continue
-            if modes is not None and stat.S_IMODE(e.stat(follow_symlinks=False).st_mode) != modes[0]:
-                os.chmod(e.path, modes[0])
+            if modes is not None:
+                set_mode(e.path, e.stat(follow_symlinks=False), modes)
             _walk(e.path, rel + e.name + "/", out, known, modes)
         elif e.is_file(follow_symlinks=False):
             WALKED["entries"] += 1
             st = e.stat(follow_symlinks=False)
             out[rel + e.name] = f"{st.st_size}\0{st.st_mtime_ns}"
-            if modes is not None and st.st_nlink == 1 and stat.S_IMODE(st.st_mode) != modes[1]:
-                os.chmod(e.path, modes[1])
+            if modes is not None:
+                set_mode(e.path, st, modes)
         else:
             WALKED["entries"] += 1
             out[rel + e.name] = "other"
