@@ -60,18 +60,14 @@ T = TypeVar("T")
 def fingerprint() -> str:
     """What the compiler is made of (compiler/resources.py: code, templates, grammars, site config)
     and the libraries that shape its output: a change to any of these changes every key."""
-    from importlib import metadata  # here, not at the top: it costs a command's start-up ~0.04 s
-
     from navlaw import resources
+    from navlaw.versions import versions  # importlib.metadata's answers without its import (issue 32)
 
     h = hashlib.sha256(f"navlaw-cache-{FORMAT}".encode())
     for name, p in resources.files():
         h.update(name.encode() + b"\0" + p.read_bytes() + b"\0")
-    for lib in _LIBRARIES:
-        try:
-            h.update(f"{lib}={metadata.version(lib)}\0".encode())
-        except metadata.PackageNotFoundError:
-            h.update(f"{lib}=-\0".encode())
+    for lib, found in versions(*_LIBRARIES).items():
+        h.update(f"{lib}={'-' if found is None else found}\0".encode())
     return h.hexdigest()
 
 
