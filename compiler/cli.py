@@ -435,7 +435,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if getattr(args, "takes_extra", False):
             return int(args.func(args, extra))
-        return int(args.func(args))
+        from navlaw.compiled import kept  # `navlaw fee` (above) compiles little: it does without the table
+
+        with kept():
+            return int(args.func(args))
     except BrokenPipeError:
         return EXIT_OK
     except KeyboardInterrupt:

@@ -42,6 +42,11 @@ def test_a_build_with_nothing_to_do_takes_no_lock_and_reads_no_metadata(tmp_path
     assert under(again, "filelock", "importlib.metadata", "email", "zipfile") == []
 
 
+def test_navlaw_fee_does_without_the_table_of_compiled_sources():
+    modules = loaded("fee", "sandy-hook", "--units", "250", "--on", "2025-06-01", "--corpus", str(CORPUS))
+    assert "navlaw_fees" in modules and under(modules, "navlaw.compiled", "navlaw.cache") == []
+
+
 def _metadata_version(name: str) -> str | None:
     try:
         return metadata.version(name)
