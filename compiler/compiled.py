@@ -17,7 +17,8 @@ magic and optimization level:
 
 An entry is made once, by Python, the first time a source is seen; a table that fails its seal, cannot be
 read or was made by another Python is not used (every source is compiled as without it). The table keeps
-what the last commands used (at most ``LIMIT`` entries), written when a command compiled something new.
+what the last commands used (at most ``LIMIT`` entries), written when a command compiled enough that was new
+(``WORTH``).
 Only the Python whose ``re._compiler.compile`` this module follows (3.11) uses the table for expressions."""
 
 from __future__ import annotations
@@ -32,9 +33,13 @@ import os
 import re
 import sys
 import tempfile
+import time
 from typing import Any, Iterator
 
-LIMIT = 6000  # entries kept: a few commands' worth (a build uses ~600)
+LIMIT = 6000  # entries kept: a few commands' worth (a build uses ~1,000)
+# The table is written again only when what was compiled afresh cost more CPU than that (writing it costs a few
+# ms): a pattern that differs in every process (a set's order under hash randomization) does not rewrite it.
+WORTH = 0.005
 NAME = "compiled.sealed"
 _WARNS = ("[[", "--", "&&", "~~", "||", "(?(")  # what re's parser may warn about (3.11)
 _FOLLOWS_RE = sys.version_info[:2] == (3, 11)
@@ -48,6 +53,7 @@ class _Table:
         self.entries: dict[bytes, bytes] | None = None  # loaded on first use
         self.used: set[bytes] = set()
         self.new = 0
+        self.cost = 0.0  # CPU seconds spent compiling what was new
 
     def context(self) -> str:
         return f"compiled/{importlib.util.MAGIC_NUMBER.hex()}/{sys.flags.optimize}/{sys.version}"
@@ -78,13 +84,14 @@ class _Table:
         self.used.add(key)
         return value
 
-    def put(self, key: bytes, value: Any) -> None:
+    def put(self, key: bytes, value: Any, cost: float) -> None:
         self.load()[key] = marshal.dumps(value)
         self.used.add(key)
         self.new += 1
+        self.cost += cost
 
     def save(self) -> None:
-        if not self.new or self.entries is None:
+        if not self.new or self.entries is None or self.cost < WORTH:
             return
         from navlaw.cache import Unsealed, seal, user_cache
 
@@ -102,7 +109,7 @@ class _Table:
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
-        self.new = 0
+        self.new, self.cost = 0, 0.0
 
 
 def _key(kind: bytes, text: str | bytes, flags: int = 0) -> bytes:
@@ -126,6 +133,7 @@ def _regex(compile_: Any) -> Any:
         key = _key(b"re-str" if kind is str else b"re-bytes", p, int(flags))
         found = _TABLE.get(key)
         if found is None:
+            began = time.process_time()
             parsed = _parser.parse(p, flags)  # as re._compiler.compile does, keeping what it hands _sre
             code = _compiler._code(parsed, flags)
             groupindex = dict(parsed.state.groupdict)
@@ -134,7 +142,7 @@ def _regex(compile_: Any) -> Any:
                 indexgroup[i] = k
             found = (int(flags | parsed.state.flags), [int(c) for c in code], parsed.state.groups - 1, groupindex,
                      tuple(indexgroup))
-            _TABLE.put(key, found)
+            _TABLE.put(key, found, time.process_time() - began)
         final, code, groups, groupindex, indexgroup = found
         return _sre.compile(p, final, code, groups, groupindex, indexgroup)
     return compiled
@@ -146,8 +154,9 @@ def _exec(source: Any, globals_: Any = None, locals_: Any = None, /) -> Any:
         key = _key(b"dataclass", source)
         code = _TABLE.get(key)
         if code is None:
+            began = time.process_time()
             code = compile(source, "<string>", "exec", dont_inherit=True)
-            _TABLE.put(key, code)
+            _TABLE.put(key, code, time.process_time() - began)
         source = code
     return builtins.exec(source, globals_, locals_)
 

@@ -32,6 +32,7 @@ def table(tmp_path, monkeypatch):
     """A fresh table in a private user cache of its own; yields a function that starts another process's
     table (the file as written by the last ``kept`` block)."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(compiled, "WORTH", 0.0)  # every new entry written
     cache._user_key.cache_clear()
 
     def fresh() -> compiled._Table:
@@ -122,3 +123,17 @@ def test_a_table_that_is_not_this_users_is_not_used(table, tmp_path):
     t = table()
     assert hooked(r"(\d+) units", 0) == _fresh_compile(r"(\d+) units", 0)
     assert t.used == {compiled._key(b"re-str", r"(\d+) units", 0)} and t.new == 1  # compiled again, not read
+
+
+def test_the_table_is_written_when_what_was_new_cost_enough(table, tmp_path, monkeypatch):
+    hooked = compiled._regex(_compiler.compile)
+    monkeypatch.setattr(compiled, "WORTH", 60.0)
+    hooked(r"(\d+) feet", 0)
+    with compiled.kept():
+        pass
+    path = tmp_path / "cache" / "navlaw" / compiled.NAME
+    assert not path.exists() and compiled._TABLE.new == 1  # a pattern's compile is not worth the write
+    monkeypatch.setattr(compiled, "WORTH", 0.0)
+    with compiled.kept():
+        pass
+    assert path.exists() and compiled._TABLE.new == 0

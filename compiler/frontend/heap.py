@@ -18,7 +18,6 @@ Neither changes what a build computes. Where the C library has neither (macOS, m
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import sys
 from functools import lru_cache
 from typing import Any
@@ -35,8 +34,10 @@ def _libc() -> Any:
     try:  # glibc's name first: find_library runs ldconfig in a process of its own (~5 ms a command)
         libc = ctypes.CDLL("libc.so.6")
     except OSError:
+        from ctypes.util import find_library  # here: it imports subprocess, ~5 ms of a command (issue 32)
+
         try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c"))
+            libc = ctypes.CDLL(find_library("c"))
         except OSError:
             return None
     return libc if hasattr(libc, "malloc_trim") and hasattr(libc, "mallopt") else None
