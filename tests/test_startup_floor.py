@@ -42,6 +42,42 @@ def test_a_build_with_nothing_to_do_takes_no_lock_and_reads_no_metadata(tmp_path
     assert under(again, "filelock", "importlib.metadata", "email", "zipfile") == []
 
 
+TABLE_CHILD = CHILD.replace('print(json.dumps({"code": code, "modules": sorted(sys.modules)}))', (
+    'from navlaw import compiled\n'
+    'print(json.dumps({"code": code, "modules": sorted(sys.modules), "new": compiled._TABLE.new, '
+    '"used": len(compiled._TABLE.used)}))'))
+
+
+def test_an_edit_build_loads_no_more_and_compiles_from_the_table(tmp_path):
+    """A one-word edit of a section of the large file, built without the site in a fresh process: none of
+    the modules deferred for it is loaded, and its expressions and dataclass methods come from the table
+    the earlier builds of this user made (none, or next to none, compiled afresh)."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), "NAVLAW_JOBS": "1",
+           "XDG_CACHE_HOME": str(tmp_path / "user-cache")}
+    args = ["build", "--no-site", "--corpus", str(corpus), "--out", str(tmp_path / "out"), "--module", str(tmp_path / "fees")]
+
+    def run() -> dict[str, object]:
+        done = subprocess.run([sys.executable, "-c", TABLE_CHILD, *args], capture_output=True, text=True, cwd=ROOT,
+                              env=env, check=True)
+        result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+        assert result["code"] == 0, done.stderr
+        return result
+    first = run()
+    assert int(first["new"]) == 0 and int(first["used"]) > 300  # all compiled afresh, and the table written
+    text = corpus / "nav-law.consolidated.txt"
+    words = text.read_text(encoding="utf-8")
+    assert words.count("who shall have a practical knowledge") == 1
+    text.write_text(words.replace("who shall have a practical knowledge", "who shall have a thorough knowledge"),
+                    encoding="utf-8")
+    edit = run()
+    modules = set(edit["modules"])  # type: ignore[call-overload]
+    assert "lark" in modules  # it did parse the edited section
+    assert under(modules, "subprocess", "ctypes.util", "importlib.metadata", "email", "zipfile") == []
+    assert int(edit["used"]) > 300 and int(edit["new"]) <= 3  # from the table: not compiled again
+
+
 def test_navlaw_fee_does_without_the_table_of_compiled_sources():
     modules = loaded("fee", "sandy-hook", "--units", "250", "--on", "2025-06-01", "--corpus", str(CORPUS))
     assert "navlaw_fees" in modules and under(modules, "navlaw.compiled", "navlaw.cache") == []
