@@ -168,7 +168,7 @@ def kept() -> Iterator[None]:
 
     _TABLE.load()  # before the hooks: loading it imports navlaw.cache, which compiles
     original = _compiler.compile
-    had_exec = "exec" in vars(dataclasses)
+    before = vars(dataclasses).get("exec")  # another block's, when this one runs inside it
     if _FOLLOWS_RE:
         _compiler.compile = _regex(original)
     dataclasses.exec = _exec  # type: ignore[attr-defined]  # the module's name for it before the builtin's
@@ -176,6 +176,8 @@ def kept() -> Iterator[None]:
         yield
     finally:
         _compiler.compile = original
-        if not had_exec:
+        if before is None:
             del dataclasses.exec  # type: ignore[attr-defined]
+        else:
+            dataclasses.exec = before  # type: ignore[attr-defined]
         _TABLE.save()

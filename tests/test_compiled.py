@@ -137,3 +137,13 @@ def test_the_table_is_written_when_what_was_new_cost_enough(table, tmp_path, mon
     with compiled.kept():
         pass
     assert path.exists() and compiled._TABLE.new == 0
+
+
+def test_blocks_inside_blocks_put_back_what_they_found(table):
+    plain_compile = _compiler.compile
+    with compiled.kept():
+        outer_compile, outer_exec = _compiler.compile, vars(dataclasses)["exec"]
+        with compiled.kept():
+            assert _compiler.compile is not outer_compile
+        assert _compiler.compile is outer_compile and vars(dataclasses)["exec"] is outer_exec
+    assert _compiler.compile is plain_compile and "exec" not in vars(dataclasses)
