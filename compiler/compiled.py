@@ -36,7 +36,7 @@ import tempfile
 import time
 from typing import Any, Iterator
 
-LIMIT = 6000  # entries kept: a few commands' worth (a build uses ~1,000)
+LIMIT = 3000  # entries kept (~3 MB, ~6 ms to load): a few commands' worth (a build uses ~1,000)
 # The table is written again only when what was compiled afresh cost more CPU than that (writing it costs a few
 # ms): a pattern that differs in every process (a set's order under hash randomization) does not rewrite it.
 WORTH = 0.005

@@ -147,3 +147,19 @@ def test_blocks_inside_blocks_put_back_what_they_found(table):
             assert _compiler.compile is not outer_compile
         assert _compiler.compile is outer_compile and vars(dataclasses)["exec"] is outer_exec
     assert _compiler.compile is plain_compile and "exec" not in vars(dataclasses)
+
+
+def test_a_table_past_its_limit_keeps_what_the_last_command_used(table, monkeypatch):
+    hooked = compiled._regex(_compiler.compile)
+    monkeypatch.setattr(compiled, "LIMIT", 3)
+    for n in range(4):
+        hooked(rf"(\d+) units of {n}", 0)
+    with compiled.kept():
+        pass
+    t = table()
+    assert len(t.load()) == 4  # over the limit, but all four were used by the command that wrote it
+    hooked(r"(\d+) units of 0", 0)
+    hooked(r"(\d+) units of 9", 0)
+    with compiled.kept():
+        pass
+    assert len(table().load()) == 2  # the last command's two: the others are gone
