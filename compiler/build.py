@@ -226,7 +226,7 @@ def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | No
 
 def data_files(result: Result) -> Keyed:
     """The site's data: the JSON API (api/) and each section's Akoma Ntoso (akn/), which law pages link."""
-    from navlaw.export.data_memo import site_data
+    from navlaw.export.api import site_data
 
     return site_data(result.corpus, result.timeline, result.tariffs, dated_changes(result), result.export, result.akn,
                      result.cache)

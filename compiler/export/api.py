@@ -17,9 +17,10 @@ import json
 import re
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from navlaw.export import VERSION, akn_path, api_path, slug, stamped
+from navlaw.export.data_memo import Keyed, Memo
 from navlaw.export.shapes import shape
 from navlaw.model.nodes import Node
 from navlaw.model.text import NormalText
@@ -29,7 +30,8 @@ from navlaw.law.references import in_text
 from navlaw.model.tariffs import AnyTariff, to_json
 
 if TYPE_CHECKING:
-    from navlaw.export.data_memo import Memo
+    from navlaw.cache import BuildCache
+    from navlaw.export.akn import Export
     from navlaw.frontend.corpus import Corpus
     from navlaw.law.timeline import Composed, Timeline
     from navlaw.report.changes import Changes
@@ -228,3 +230,17 @@ def api_files(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], chan
         out[f"schema/{name}"] = (SCHEMAS / name).read_text(encoding="utf-8")
     return out
 
+
+def site_data(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], changes: list[Changes],
+              export: Export, akn: Mapping[str, str], cache: BuildCache | None) -> Keyed:
+    """The site's data: the JSON API (api/) and each section's Akoma Ntoso (``akn``, under akn/), with the
+    keys of the files that have one (every section's)."""
+    memo = Memo("api", cache) if cache is not None and cache.enabled else None
+    out = Keyed()
+    out.update({f"api/{k}": v for k, v in api_files(corpus, timeline, tariffs, changes,
+                                                    {s: w.uri for s, w in export.works.items()}, memo).items()})
+    out.update({f"akn/{k}": v for k, v in akn.items()})
+    if memo is not None:
+        out.file_keys.update({f"api/{k}": v for k, v in memo.file_keys.items()})
+    out.file_keys.update({f"akn/{k}": v for k, v in getattr(akn, "file_keys", {}).items()})
+    return out

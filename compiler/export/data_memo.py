@@ -22,11 +22,6 @@ from navlaw.cache import digest
 
 if TYPE_CHECKING:
     from navlaw.cache import BuildCache
-    from navlaw.export.akn import Export
-    from navlaw.frontend.corpus import Corpus
-    from navlaw.law.timeline import Timeline
-    from navlaw.model.tariffs import AnyTariff
-    from navlaw.report.changes import Changes
 
 # kind ("api", "akn") -> (the cache's directory, key -> text): the last build's files, in this process
 _LAST: dict[str, tuple[Path, dict[str, str]]] = {}
@@ -80,23 +75,6 @@ def remember(cache: BuildCache | None, made: Mapping[str, str]) -> None:
         return
     for kind in ("api", "akn"):
         _LAST[kind] = (cache.root, {k: made[name] for name, k in keys.items() if name.startswith(kind + "/")})
-
-
-def site_data(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], changes: list[Changes],
-              export: Export, akn: Mapping[str, str], cache: BuildCache | None) -> Keyed:
-    """The site's data: the JSON API (api/) and each section's Akoma Ntoso (``akn``, under akn/), with the
-    keys of the files that have one (every section's)."""
-    from navlaw.export.api import api_files
-
-    memo = Memo("api", cache) if cache is not None and cache.enabled else None
-    out = Keyed()
-    out.update({f"api/{k}": v for k, v in api_files(corpus, timeline, tariffs, changes,
-                                                    {s: w.uri for s, w in export.works.items()}, memo).items()})
-    out.update({f"akn/{k}": v for k, v in akn.items()})
-    if memo is not None:
-        out.file_keys.update({f"api/{k}": v for k, v in memo.file_keys.items()})
-    out.file_keys.update({f"akn/{k}": v for k, v in getattr(akn, "file_keys", {}).items()})
-    return out
 
 
 def akn_of(made: Keyed) -> Keyed:

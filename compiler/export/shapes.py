@@ -15,7 +15,7 @@ import dataclasses
 from operator import attrgetter
 from typing import Any, Callable
 
-from navlaw.frontend.outline import SpanOf, _span
+from navlaw.frontend.outline import SpanOf, raw_span
 from navlaw.model.nodes import Node, Provision, Row, Section, Table, Text
 from navlaw.model.text import NormalText
 
@@ -52,5 +52,5 @@ def shape(node: Node, text_of: SpanOf | None = None, _nt: NormalText | None = No
     if isinstance(node, (Provision, Section)):
         while own < len(kids) and type(kids[own]) is Text and not kids[own].children and "gap" not in kids[own].flags:
             own += 1
-    return (type(node).__name__, _fields(node), tuple(tuple(_span(n, nt).values()) for n in (node, *kids[:own])),
+    return (type(node).__name__, _fields(node), tuple(tuple(raw_span(n, nt).values()) for n in (node, *kids[:own])),
             tuple(_fields(k) for k in kids[:own]), tuple(shape(c, text_of, nt) for c in kids[own:]))
