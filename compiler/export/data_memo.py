@@ -11,7 +11,8 @@ name OUT's copies of the files (compiler/outputs.py's write_files: a file record
 link to the last build's copy, not encoded and digested again).
 
 A memo is of one build cache (a process building two corpora keeps each one's apart) and holds one build's
-files: it does not grow edit after edit."""
+files: it does not grow edit after edit. A process's first build keeps no API files (their keys cost about a
+third of the files, a loss for a one-off build): only from its second build on are they keyed and kept."""
 
 from __future__ import annotations
 
@@ -69,9 +70,10 @@ class Memo:
 
 def remember(cache: BuildCache | None, made: Mapping[str, str]) -> None:
     """After a build's data files were made (here or in a forked process): those with a key (``made``: a
-    ``Keyed``, names under the site, "api/..." and "akn/...") are the memo of this process's next build."""
+    ``Keyed``, names under the site, "api/..." and "akn/...") are the memo of this process's next build, which
+    has one (if empty) and so keys its files."""
     keys: dict[str, str] = getattr(made, "file_keys", {})
-    if cache is None or cache.root is None or not keys:
+    if cache is None or cache.root is None:
         return
     for kind in ("api", "akn"):
         _LAST[kind] = (cache.root, {k: made[name] for name, k in keys.items() if name.startswith(kind + "/")})
