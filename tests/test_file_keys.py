@@ -172,3 +172,23 @@ def test_a_one_off_build_keys_no_api_file(tmp_path: Path, made: dict[str, list[s
     _build(tmp_path, corpus, "out")
     assert data_memo._LAST["api"][1] == {}  # the next build's memo: there, empty
     _same_as_clean(tmp_path, corpus)
+
+
+def test_bare_is_content(corpus: Corpus) -> None:
+    """The key of each section's Akoma Ntoso (shapes.bare) tells nodes apart as model/content.content does:
+    over every node of the corpus, equal bare shapes are equal contents and unequal ones unequal; a node
+    moved (offsets, line, column, its table's cells') has its bare shape."""
+    from navlaw.export.shapes import bare
+    from navlaw.model.content import content
+
+    by_bare: dict[str, str] = {}
+    by_content: dict[str, str] = {}
+    for node, _ in _tops(corpus):
+        b, c = repr(bare(node)), content(node)
+        assert by_bare.setdefault(b, c) == c and by_content.setdefault(c, b) == b
+        moved = dataclasses.replace(node, start=node.start + 3, end=node.end + 3, line=node.line + 1, column=9)
+        if isinstance(node, Table):
+            moved = dataclasses.replace(moved, rows=tuple(dataclasses.replace(r, line=r.line + 1, cells=tuple(
+                dataclasses.replace(c, start=c.start + 3, line=c.line + 1) for c in r.cells)) for r in node.rows))
+        assert repr(bare(moved)) == b
+    assert len(by_bare) > 300

@@ -20,7 +20,9 @@ from navlaw.model.nodes import Node, Provision, Row, Section, Table, Text
 from navlaw.model.text import NormalText
 
 _SKIP = frozenset({"start", "end", "children"})  # offsets (their spans stand for them) and the children (walked)
+_PLACE = _SKIP | {"line", "column"}  # where a node is in its file
 _FIELDS: dict[type, Callable[[Any], Any]] = {}
+_BARE: dict[type, Callable[[Any], Any]] = {}
 
 
 def _fields(node: Node) -> Any:
@@ -54,3 +56,26 @@ def shape(node: Node, text_of: SpanOf | None = None, _nt: NormalText | None = No
             own += 1
     return (type(node).__name__, _fields(node), tuple(tuple(raw_span(n, nt).values()) for n in (node, *kids[:own])),
             tuple(_fields(k) for k in kids[:own]), tuple(shape(c, text_of, nt) for c in kids[own:]))
+
+
+def bare(node: Node) -> tuple[Any, ...]:
+    """``node`` less where it is in its file (offsets, lines, columns; a table's cells their texts only): what
+    ``navlaw.model.content.content`` shows of it, in about half its time (the key of each section's Akoma
+    Ntoso, compiler/export/akn.py's ``Export.inputs``)."""
+    kind = type(node)
+    get = _BARE.get(kind)
+    if get is None:
+        names = [f.name for f in dataclasses.fields(node) if f.name not in _PLACE]
+        get = _BARE[kind] = attrgetter(*names)
+    got = get(node)
+    if kind is Table:
+        got = tuple(_texts(v) for v in got)
+    return kind.__name__, got, tuple(bare(c) for c in node.children)
+
+
+def _texts(value: Any) -> Any:
+    if isinstance(value, Row):
+        return tuple(c.text for c in value.cells)
+    if isinstance(value, tuple) and value and isinstance(value[0], Row):
+        return tuple(_texts(r) for r in value)
+    return value
