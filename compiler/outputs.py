@@ -92,7 +92,8 @@ def changed_while_read(root: Path, before: dict[str, FileState], read: dict[str,
 
 def write_files(target: Path, files: MutableMapping[str, str], previous: Path | None = None,
                 known: dict[str, tuple[str, int, int]] | None = None,
-                present: set[str] | None = None, tables: Tables | None = None) -> dict[str, tuple[str, int, int]]:
+                present: set[str] | None = None, tables: Tables | None = None,
+                dirs: set[str] | None = None) -> dict[str, tuple[str, int, int]]:
     """Write ``files`` under ``target``; returns each file's (digest, size, mtime). A file whose text is the
     one the last build wrote, and whose copy in ``previous`` (that build's output) is as that build left
     it (size and time, from ``known``), is a hard link to that copy, not written again. A file given with a
@@ -103,16 +104,17 @@ def write_files(target: Path, files: MutableMapping[str, str], previous: Path | 
     take the pieces the last build's copy holds from it, as ``tables`` (the last build's, this one's) say.
     ``present``: the files ``target`` holds already (a spare, see ``write_out``): one that is that link
     already stays, any other is removed before its name is written (it may be a link to a file of an output
-    in use: never written through)."""
+    in use: never written through); ``dirs``: the directories ``target`` holds already (by their names under it)."""
     from navlaw.export.streamed import Files
-    made: set[str] = set()  # one mkdir per directory, not per file (a mkdir costs a system call each)
     record: dict[str, tuple[str, int, int]] = {}
     root, before = os.fspath(target), os.fspath(previous) if previous is not None else None
+    # one mkdir per directory, not per file, and none for a directory there already (a system call each)
+    made: set[str] = {f"{root}/{d}" for d in dirs} if dirs else set()
     keys = files.file_keys if isinstance(files, Files) else {}
     old_tables, new_tables = tables if tables is not None else ({}, {})
     for name in sorted(files):  # paths as strings: a Path per file cost more than the file's write
         path = f"{root}/{name}"
-        parent = os.path.dirname(path)
+        parent = path.rpartition("/")[0]
         if parent not in made:
             os.makedirs(parent, exist_ok=True)
             made.add(parent)
@@ -204,10 +206,11 @@ def keep_dirs(old_out: Path, cache: BuildCache) -> None:
             os.replace(src, spare / name)
 
 
-def _take_dirs(staged_out: Path, cache: BuildCache | None, files: MutableMapping[str, str]) -> set[str]:
+def _take_dirs(staged_out: Path, cache: BuildCache | None, files: MutableMapping[str, str],
+               held: set[str] | None = None) -> set[str]:
     """Before a build writes OUT: the spare directories moved into its staging directory (where the build
     that uses them writes them over, see ``write_files``, and ``_tidy_dirs`` removes what it did not
-    write); the files they hold, by their names under OUT."""
+    write); the files they hold, by their names under OUT (and into ``held``, the directories)."""
     present: set[str] = set()
     if cache is None or cache.root is None or not cache.own_dir(SPARE):
         return present
@@ -225,6 +228,8 @@ def _take_dirs(staged_out: Path, cache: BuildCache | None, files: MutableMapping
         for dirpath, dirs, names in os.walk(os.fspath(here)):  # links to directories are not followed
             at = dirpath[skip:].replace(os.sep, "/")
             present.update(f"{at}/{n}" for n in names)
+            if held is not None:
+                held.add(at)
             for d in [d for d in dirs if f"{at}/{d}" in files]:  # a directory where a file goes now
                 shutil.rmtree(os.path.join(dirpath, d))
                 dirs.remove(d)
@@ -262,11 +267,12 @@ def write_out(staged_out: Path, files: MutableMapping[str, str], previous: Path 
     ones removed; what it holds is what the build wrote, and nothing else."""
     from navlaw.export.pieces import STAGE
 
-    present = _take_dirs(staged_out, cache, files)
+    dirs: set[str] = set()
+    present = _take_dirs(staged_out, cache, files, dirs)
     key = cache.key(STAGE, "last") if cache is not None and cache.enabled and known is not None else ""
     old: dict[str, Table] | None = cache.get(STAGE, key) if key and cache is not None else None
     tables: Tables = (old or {}, {})
-    written = write_files(staged_out, files, previous, known, present, tables)
+    written = write_files(staged_out, files, previous, known, present, tables, dirs)
     _tidy_dirs(staged_out, present, files)
     if cache is not None and cache.enabled and tables[1]:
         try:
