@@ -34,6 +34,8 @@ from navlaw.publish import OutputError, check_paths, publish, write_marker
 from navlaw.stages import STAGES  # noqa: F401  (navlaw.build.STAGES, as before)
 
 if TYPE_CHECKING:  # the stages' modules are imported where they run: a build with nothing to do needs none
+    from navlaw.export.data_memo import Keyed
+    from navlaw.export.streamed import Files
     from navlaw.export.akn import Export
     from navlaw.frontend.corpus import Corpus
     from navlaw.law import Law
@@ -181,7 +183,7 @@ def fee_module(result: Result, previous: Path | None = None, cache: BuildCache |
     return attach(files, plans, package_version(result.tariffs, sources), previous, about)
 
 
-def outputs(result: Result, cache: BuildCache | None = None) -> MutableMapping[str, str]:
+def outputs(result: Result, cache: BuildCache | None = None) -> Files:
     """OUT's data files (trees, tariffs, findings, changes), each made as it is written (export/streamed.py)."""
     from navlaw.export import stamped
     from navlaw.export.streamed import Files, akn_later, put_tariffs, put_tree
@@ -214,19 +216,20 @@ def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | No
         cache.put("site-pages", key, memo.new, hold=True)  # only read by the next build's Memo
         cache.stats["page reused"] += memo.hits
         cache.stats["page made"] += len(memo.new) - memo.hits - memo.others
-    out.update(made := data.result())  # its Akoma Ntoso files are OUT/akn/'s too
-    result.give_akn({k[4:]: v for k, v in made.items() if k.startswith("akn/")})
-    return out
+    from navlaw.export.data_memo import akn_of, remember, with_data
+
+    made = data.result()
+    remember(cache, made)  # the memo of this process's next build (compiler/export/data_memo.py)
+    result.give_akn(akn_of(made))  # its Akoma Ntoso files are OUT/akn/'s too
+    return with_data(out, made)
 
 
-def data_files(result: Result) -> dict[str, str]:
+def data_files(result: Result) -> Keyed:
     """The site's data: the JSON API (api/) and each section's Akoma Ntoso (akn/), which law pages link."""
-    from navlaw.export.api import api_files
+    from navlaw.export.api import site_data
 
-    out = {f"api/{k}": v for k, v in api_files(result.corpus, result.timeline, result.tariffs, dated_changes(result),
-                                                {s: w.uri for s, w in result.export.works.items()}).items()}
-    out.update({f"akn/{k}": v for k, v in result.akn.items()})
-    return out
+    return site_data(result.corpus, result.timeline, result.tariffs, dated_changes(result), result.export, result.akn,
+                     result.cache)
 
 
 def publish_all(options: Options, files: MutableMapping[str, str], module: dict[str, str], site: dict[str, str] | None,
@@ -351,6 +354,9 @@ def _build(options: Options, progress: Callable[[str], None] | None = None) -> R
             return Report(0, dumped=dump({"module": module, "outputs": dict(files), "site": pages}[options.dump]))
         if pages is not None:
             files.update({f"site-docs/{k}": v for k, v in pages.items()})
+            files.file_keys.update({f"site-docs/{k}": v for k, v in getattr(pages, "file_keys", {}).items()})
+            # OUT/akn/'s files, made of the site's (export/streamed.py's akn_later): under the same keys
+            files.file_keys.update({f"akn/{k}": v for k, v in getattr(result.akn_made(), "file_keys", {}).items()})
         step("writing the outputs" + (" and the MkDocs site" if pages is not None else ""))
         kept: list[str] = []
         site_report = publish_all(options, files, module, pages, cache, kept, run.stamps)

@@ -8,13 +8,17 @@ import os
 import shutil
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, MutableMapping
+from typing import TYPE_CHECKING, MutableMapping
 
 from navlaw.cache import FileState, changed_since, digest
 from navlaw.publish import Output, kept, link_or_copy
 
 if TYPE_CHECKING:
     from navlaw.cache import BuildCache
+    from navlaw.export.pieces import Table
+    from navlaw.export.streamed import Files
+
+    Tables = tuple[dict[str, Table], dict[str, Table]]  # the tables of pieces of the last build's files, this one's
 
 
 # What navlaw writes at the top of OUT: anything else there is someone's, and is carried over
@@ -88,55 +92,98 @@ def changed_while_read(root: Path, before: dict[str, FileState], read: dict[str,
 
 def write_files(target: Path, files: MutableMapping[str, str], previous: Path | None = None,
                 known: dict[str, tuple[str, int, int]] | None = None,
-                present: set[str] | None = None) -> dict[str, tuple[str, int, int]]:
+                present: set[str] | None = None, tables: Tables | None = None,
+                dirs: set[str] | None = None) -> dict[str, tuple[str, int, int]]:
     """Write ``files`` under ``target``; returns each file's (digest, size, mtime). A file whose text is the
     one the last build wrote, and whose copy in ``previous`` (that build's output) is as that build left
-    it (size and time, from ``known``), is a hard link to that copy, not written again. Files given piece
-    by piece (compiler/export/streamed.py) are written as their pieces come, one file's text at a time.
+    it (size and time, from ``known``), is a hard link to that copy, not written again. A file given with a
+    key (compiler/export/streamed.py's ``Files.file_keys``: a digest of what it is made from) is recorded under
+    that key instead of its text's digest ("k:" and the key), and when the last build recorded it under the
+    same key it is that link without being made, encoded or digested. Files given piece by piece are
+    written as their pieces come, one file's text at a time; those whose pieces have keys (export/pieces.py)
+    take the pieces the last build's copy holds from it, as ``tables`` (the last build's, this one's) say.
     ``present``: the files ``target`` holds already (a spare, see ``write_out``): one that is that link
-    already stays, any other is removed before its name is written (it may be a link to a file of an
-    output in use: never written through)."""
-    from navlaw.export.streamed import Files, write_pieces
-    made: set[str] = set()  # one mkdir per directory, not per file (a mkdir costs a system call each)
+    already stays, any other is removed before its name is written (it may be a link to a file of an output
+    in use: never written through); ``dirs``: the directories ``target`` holds already (by their names under it)."""
+    from navlaw.export.streamed import Files
     record: dict[str, tuple[str, int, int]] = {}
     root, before = os.fspath(target), os.fspath(previous) if previous is not None else None
+    # one mkdir per directory, not per file, and none for a directory there already (a system call each)
+    made: set[str] = {f"{root}/{d}" for d in dirs} if dirs else set()
+    keys = files.file_keys if isinstance(files, Files) else {}
+    old_tables, new_tables = tables if tables is not None else ({}, {})
     for name in sorted(files):  # paths as strings: a Path per file cost more than the file's write
         path = f"{root}/{name}"
-        parent = os.path.dirname(path)
+        parent = path.rpartition("/")[0]
         if parent not in made:
             os.makedirs(parent, exist_ok=True)
             made.add(parent)
         there = present is not None and name in present
+        old = known.get(name) if known else None
+        key = keys.get(name)
+        if key is not None:
+            key = "k:" + key
+            if old is not None and old[0] == key and before is not None and _linked(before, name, path, old, there):
+                record[name] = old
+                if name in old_tables:
+                    new_tables[name] = old_tables[name]
+                continue
         if isinstance(files, Files) and files.streamed(name):
-            if there:
-                os.unlink(path)
-            record[name] = write_pieces(Path(path), files.pieces(name))
+            _clear(path, there)
+            record[name] = _write_pieces(files, name, path, key, before, old_tables, new_tables)
             continue
         data = files[name].encode("utf-8")
-        d = digest(data)
-        old = known.get(name) if known else None
-        if old is not None and old[0] == d and before is not None:
-            try:
-                st = os.lstat(f"{before}/{name}")  # a plain file, not a link planted to lead elsewhere
-                if stat.S_ISREG(st.st_mode) and (st.st_size, st.st_mtime_ns) == old[1:]:
-                    if there and os.path.samestat(st, os.lstat(path)):
-                        record[name] = old  # the spare's copy is that file already
-                        continue
-                    if there:
-                        os.unlink(path)
-                        there = False
-                    os.link(f"{before}/{name}", path)
-                    record[name] = old
-                    continue
-            except OSError:
-                pass  # gone, changed or another file system: written afresh
-        if there:
-            os.unlink(path)
+        d = key or digest(data)
+        if key is None and old is not None and old[0] == d and before is not None and _linked(before, name, path, old, there):
+            record[name] = old
+            continue
+        _clear(path, there)
         with open(path, "wb") as f:
             f.write(data)
         st = os.stat(path)
         record[name] = (d, st.st_size, st.st_mtime_ns)
     return record
+
+
+def _clear(path: str, there: bool) -> None:
+    """A spare's file at ``path`` removed before the name is written (never written through: it may be a link
+    to a file of an output in use); ``_linked`` may have removed it already."""
+    if there and os.path.lexists(path):
+        os.unlink(path)
+
+
+def _write_pieces(files: Files, name: str, path: str, key: str | None, before: str | None,
+                  old_tables: dict[str, Table], new_tables: dict[str, Table]) -> tuple[str, int, int]:
+    """A file given piece by piece, written; its record (digest, or its key: "k:" and the key; size; time)."""
+    from navlaw.export.pieces import write_reusing
+    from navlaw.export.streamed import write_pieces
+
+    reusable = files.reusable(name)
+    if reusable is not None and key is not None:
+        table = new_tables[name] = write_reusing(path, reusable.make(), f"{before}/{name}" if before else None,
+                                                 old_tables.get(name))
+        return key, table[0], table[1]
+    d, size, mtime = write_pieces(Path(path), files.pieces(name), digested=key is None)
+    return key or d, size, mtime
+
+
+def _linked(before: str, name: str, path: str, old: tuple[str, int, int], there: bool) -> bool:
+    """``path`` made a hard link to the last build's copy of ``name`` in ``before``, when that copy is as that
+    build left it (``old``: its size and time then); True when it is that link now (a spare's copy may be it
+    already). A copy that is gone, changed or on another file system: False (written afresh; a spare's file
+    at ``path`` is then removed already)."""
+    try:
+        st = os.lstat(f"{before}/{name}")  # a plain file, not a link planted to lead elsewhere
+        if not stat.S_ISREG(st.st_mode) or (st.st_size, st.st_mtime_ns) != old[1:]:
+            return False
+        if there:
+            if os.path.samestat(st, os.lstat(path)):
+                return True  # the spare's copy is that file already
+            os.unlink(path)
+        os.link(f"{before}/{name}", path)
+        return True
+    except OSError:
+        return False
 
 
 # The directories of OUT that hold a directory per section (thousands at the scale of all the consolidated
@@ -159,10 +206,11 @@ def keep_dirs(old_out: Path, cache: BuildCache) -> None:
             os.replace(src, spare / name)
 
 
-def _take_dirs(staged_out: Path, cache: BuildCache | None, files: MutableMapping[str, str]) -> set[str]:
+def _take_dirs(staged_out: Path, cache: BuildCache | None, files: MutableMapping[str, str],
+               held: set[str] | None = None) -> set[str]:
     """Before a build writes OUT: the spare directories moved into its staging directory (where the build
     that uses them writes them over, see ``write_files``, and ``_tidy_dirs`` removes what it did not
-    write); the files they hold, by their names under OUT."""
+    write); the files they hold, by their names under OUT (and into ``held``, the directories)."""
     present: set[str] = set()
     if cache is None or cache.root is None or not cache.own_dir(SPARE):
         return present
@@ -180,20 +228,21 @@ def _take_dirs(staged_out: Path, cache: BuildCache | None, files: MutableMapping
         for dirpath, dirs, names in os.walk(os.fspath(here)):  # links to directories are not followed
             at = dirpath[skip:].replace(os.sep, "/")
             present.update(f"{at}/{n}" for n in names)
+            if held is not None:
+                held.add(at)
             for d in [d for d in dirs if f"{at}/{d}" in files]:  # a directory where a file goes now
                 shutil.rmtree(os.path.join(dirpath, d))
                 dirs.remove(d)
-    folders = {parent for name in files for parent in _parents(name)}
+    folders: set[str] = set()
+    for name in files:  # each file's directories, up to one already seen (most files share all of theirs)
+        parent = name.rpartition("/")[0]
+        while parent and parent not in folders:
+            folders.add(parent)
+            parent = parent.rpartition("/")[0]
     for name in present & folders:  # a file where a directory goes now
         os.unlink(staged_out / name)
         present.discard(name)
     return present
-
-
-def _parents(name: str) -> Iterator[str]:
-    while "/" in name:
-        name = name.rsplit("/", 1)[0]
-        yield name
 
 
 def _tidy_dirs(staged_out: Path, present: set[str], files: MutableMapping[str, str]) -> None:
@@ -216,7 +265,18 @@ def write_out(staged_out: Path, files: MutableMapping[str, str], previous: Path 
     """``write_files`` into a new OUT that starts from the RECYCLED directories of the OUT the last build
     replaced (``keep_dirs``), when the cache kept them: its directories are not made again, nor the old
     ones removed; what it holds is what the build wrote, and nothing else."""
-    present = _take_dirs(staged_out, cache, files)
-    written = write_files(staged_out, files, previous, known, present)
+    from navlaw.export.pieces import STAGE
+
+    dirs: set[str] = set()
+    present = _take_dirs(staged_out, cache, files, dirs)
+    key = cache.key(STAGE, "last") if cache is not None and cache.enabled and known is not None else ""
+    old: dict[str, Table] | None = cache.get(STAGE, key) if key and cache is not None else None
+    tables: Tables = (old or {}, {})
+    written = write_files(staged_out, files, previous, known, present, tables, dirs)
     _tidy_dirs(staged_out, present, files)
+    if cache is not None and cache.enabled and tables[1]:
+        try:
+            cache.put(STAGE, cache.key(STAGE, "last"), tables[1])
+        except OSError as exc:
+            cache.warnings.append(f"the build cache could not be written ({exc.strerror or exc})")
     return written

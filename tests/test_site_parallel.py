@@ -120,16 +120,16 @@ def test_an_unchanged_rebuild_after_outputs_written_by_another_process_links_the
         return (tmp_path / "build" / name).stat().st_ino
 
     before = {name: inode(name) for name in ("tree/nav-law.consolidated.txt.json", "tariffs.json")}
-    # the cache entries the other process stored (each document's tree JSON) are the build's: not pruned
-    trees = sorted((tmp_path / ".build-cache" / "tree-json").glob("*.sealed"))
-    assert len(trees) == 5
+    # the cache entry the other process stored (the tables of the pieces of the trees' JSON) is the build's: not
+    # pruned
+    tables = sorted((tmp_path / ".build-cache" / "out-pieces").glob("*.sealed"))
+    assert len(tables) == 1
     amend(corpus, RATE_2027, AMENDED_2027)
     assert build(tmp_path, corpus) == 0
     assert parallel.MADE.count(("outputs", "forked")) == 2
     assert inode("tree/nav-law.consolidated.txt.json") == before["tree/nav-law.consolidated.txt.json"]  # linked
     assert inode("tariffs.json") != before["tariffs.json"]  # changed: written afresh
-    after = set((tmp_path / ".build-cache" / "tree-json").glob("*.sealed"))
-    assert len(after) == 5 and len(after & set(trees)) == 4  # the unchanged documents' kept, the amended one's new
+    assert len(list((tmp_path / ".build-cache" / "out-pieces").glob("*.sealed"))) == 1
 
 
 def test_work_that_fails_in_the_forked_process_is_made_again_here(monkeypatch):

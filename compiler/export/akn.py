@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, AbstractSet
 
 from navlaw.export import akn_path
-from navlaw.model.content import content
+from navlaw.export.shapes import bare
 from navlaw.model.nodes import Formula, Node, Provision, Section, Table, Text, other_code, section_of
 from navlaw.law.references import in_text
 
@@ -405,7 +405,7 @@ class Export:
         repeal = [(v.start, self.source(v)) for v in self.timeline.versions.get(section, ())
                   if v.node is None and v.start and v.start > day]
         return repr((section, day, comp.sources[0][1].hard_start if comp.sources else True, versions, repeal[:1],
-                     content(comp.section)))
+                     bare(comp.section) if comp.section is not None else None))
 
     def works_key(self) -> str:
         """The works of every section (a reference's link is the cited section's work)."""

@@ -7,7 +7,12 @@ own fingerprint), mapping the digest of a file's inputs to its XML, as the site'
 (compiler/site/render.py's Memo). A file's inputs are what ``Export.inputs`` says ``Export.document`` reads
 (the section's law less its place in the file, its versions' dates and sources, the instructions that made
 them) and the works of every section (the links of its references). The entry holds only this build's files:
-the next build's memo is this one."""
+the next build's memo is this one. A process that built before keeps the last build's files in memory
+(compiler/export/data_memo.py): then the entry is neither read nor written again (it only stays), since
+pickling every file each build cost more than the few files an edit makes; a later build in a new process
+reads the entry as it stands, older, and only makes more of its files.
+
+The keys of the files are given with them (``Keyed.file_keys``): OUT's copies are recorded under them."""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from navlaw.cache import digest
 from navlaw.export import akn_path
+from navlaw.export.data_memo import Keyed, last
 
 if TYPE_CHECKING:
     from navlaw.cache import BuildCache
@@ -30,20 +36,25 @@ def akn_files(export: Export, cache: BuildCache | None = None) -> dict[str, str]
     if cache is None or not cache.enabled:
         return export.files()
     key = cache.key(STAGE, "last")
-    old: dict[str, str] = cache.get(STAGE, key) or {}
+    held = last("akn", cache)
+    old: dict[str, str] = held if held is not None else cache.get(STAGE, key) or {}
     new: dict[str, str] = {}
     works = digest(export.works_key())  # once: the works of every section, hashed for each file it would be 2n²
-    out: dict[str, str] = {}
+    out = Keyed()
     for sec in export.timeline.sections():
         for day in export.dates(sec):
-            k = digest(works, export.inputs(sec, day))
+            name = akn_path(sec, day.isoformat())
+            k = out.file_keys[name] = digest(works, export.inputs(sec, day))
             text = old.get(k)
             if text is None:
                 text = export.document(sec, day)
                 cache.stats["akn made"] += 1
             else:
                 cache.stats["akn reused"] += 1
-            new[k] = out[akn_path(sec, day.isoformat())] = text
+            new[k] = out[name] = text
+    if held is not None:
+        cache.keep(STAGE, key)
+        return out
     try:
         cache.put(STAGE, key, new)
     except OSError as exc:

@@ -15,11 +15,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from navlaw.export import VERSION, akn_path, api_path, slug, stamped
+from navlaw.export.data_memo import Keyed, Memo, last
+from navlaw.export.shapes import shape
 from navlaw.model.nodes import Node
 from navlaw.model.text import NormalText
 from navlaw.frontend.outline import node_json
@@ -28,6 +30,8 @@ from navlaw.law.references import in_text
 from navlaw.model.tariffs import AnyTariff, to_json
 
 if TYPE_CHECKING:
+    from navlaw.cache import BuildCache
+    from navlaw.export.akn import Export
     from navlaw.frontend.corpus import Corpus
     from navlaw.law.timeline import Composed, Timeline
     from navlaw.report.changes import Changes
@@ -84,18 +88,35 @@ def tree_json(node: Node, find: Callable[[Node], NormalText | None]) -> dict[str
 
 def _source_file(corpus: Corpus, file: str) -> str:
     """A document's path relative to the manifest (a build names them so already)."""
+    return _relative(corpus.root, file)
+
+
+@lru_cache(maxsize=1 << 12)  # every source of every version of every section: the same few files again and again
+def _relative(root: Path, file: str) -> str:
+    """(Cleared by each ``api_files``: a path resolved in one build is resolved again in the next.)"""
     p = Path(file.split("#")[0])
     try:
-        return p.resolve().relative_to(Path(corpus.root).resolve()).as_posix() if p.is_absolute() else p.as_posix()
+        return p.resolve().relative_to(Path(root).resolve()).as_posix() if p.is_absolute() else p.as_posix()
     except ValueError:
         return p.name
 
 
 def section_json(corpus: Corpus, timeline: Timeline, section: str, work: str = "") -> dict[str, Any]:
+    data, trees = section_parts(corpus, timeline, section, work)
+    return with_trees(data, trees)
+
+
+Trees = list[tuple[dict[str, Any], Node, Callable[[Node], NormalText | None]]]  # (version, its law, text_of)
+
+
+def section_parts(corpus: Corpus, timeline: Timeline, section: str, work: str = "") -> tuple[dict[str, Any], Trees]:
+    """``section_json`` but its versions' trees and the section's references (the costly part): the JSON
+    (``with_trees`` adds them) and each version's law with the texts it was read from."""
     entries = {c.source.path: c.entry for c in corpus.documents}
     entries.update({a.file: a.entry for a in corpus.acts})
     bounds = timeline.boundaries(section)
     versions = []
+    trees: Trees = []
     latest: Node | None = None
     for i, day in enumerate(bounds):
         comp = timeline.section_on(section, day)
@@ -111,17 +132,25 @@ def section_json(corpus: Corpus, timeline: Timeline, section: str, work: str = "
         if comp.section is not None:
             latest = comp.section
             v["akn"] = f"../../akn/{akn_path(section, day.isoformat())}"
-            v["tree"] = tree_json(comp.section, text_of(corpus, comp))
+            trees.append((v, comp.section, text_of(corpus, comp)))
         versions.append(v)
-    refs: list[dict[str, Any]] = []
-    if latest is not None:
-        for n in latest.walk():
-            for a, b, target, external in in_text(n.text, section):
-                refs.append({"from": n.id, "text": n.text[a:b], "section": target or None, "external": external})
     return stamped("section", {
         "section": section, "citation": latest.citation if latest is not None else "",
         "heading": latest.heading if latest is not None else "", "work": work,
-        "page": f"law/{slug(section)}/", "versions": versions, "references": refs})
+        "page": f"law/{slug(section)}/", "versions": versions, "references": []}), trees
+
+
+def with_trees(data: dict[str, Any], trees: Trees) -> dict[str, Any]:
+    """``section_parts``' JSON with its versions' trees and the references of the section's latest law."""
+    for v, node, find in trees:
+        v["tree"] = tree_json(node, find)
+    refs: list[dict[str, Any]] = data["references"]
+    if trees:
+        section = data["section"]
+        for n in trees[-1][1].walk():
+            for a, b, target, external in in_text(n.text, section):
+                refs.append({"from": n.id, "text": n.text[a:b], "section": target or None, "external": external})
+    return data
 
 
 # ---- tariffs and changes ------------------------------------------------------------------------------------
@@ -176,14 +205,43 @@ def changes_between_json(timeline: Timeline, tariffs: list[AnyTariff], start: dt
                                                                         outcomes))]})
 
 
+def _dumped(data: dict[str, Any], trees: Trees) -> str:
+    return dump(with_trees(data, trees))
+
+
 def api_files(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], changes: list[Changes],
-              works: dict[str, str] | None = None) -> dict[str, str]:
-    """Path under api/ -> JSON: every section, the tariffs, the changes, and the schemas."""
-    out = {f"sections/{api_path(s)}": dump(section_json(corpus, timeline, s, (works or {}).get(s, "")))
-           for s in timeline.sections()}
+              works: dict[str, str] | None = None, memo: Memo | None = None) -> dict[str, str]:
+    """Path under api/ -> JSON: every section, the tariffs, the changes, and the schemas. With a ``memo``
+    (compiler/export/data_memo.py), a section's file whose inputs are those of a file of the last build is
+    that file's text, not made again."""
+    _relative.cache_clear()
+    out: dict[str, str] = {}
+    for s in timeline.sections():
+        data, trees = section_parts(corpus, timeline, s, (works or {}).get(s, ""))
+        name = f"sections/{api_path(s)}"
+        if memo is None:
+            out[name] = dump(with_trees(data, trees))
+        else:
+            key = repr((data, [shape(node, find) for _, node, find in trees]))
+            out[name] = memo.text(name, key, partial(_dumped, data, trees))
     out["tariffs.json"] = dump(stamped("tariffs", {"tariffs": tariffs_list(tariffs)}))
     out["changes.json"] = dump(stamped("changes", {"changes": [changes_json(c) for c in changes]}))
     for name in schema_names():
         out[f"schema/{name}"] = (SCHEMAS / name).read_text(encoding="utf-8")
     return out
 
+
+def site_data(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], changes: list[Changes],
+              export: Export, akn: Mapping[str, str], cache: BuildCache | None) -> Keyed:
+    """The site's data: the JSON API (api/) and each section's Akoma Ntoso (``akn``, under akn/), with the
+    keys of the files that have one (every section's)."""
+    # a memo once this process built (its keys cost a third of the files: a one-off build makes none)
+    memo = Memo("api", cache) if last("api", cache) is not None else None
+    out = Keyed()
+    out.update({f"api/{k}": v for k, v in api_files(corpus, timeline, tariffs, changes,
+                                                    {s: w.uri for s, w in export.works.items()}, memo).items()})
+    out.update({f"akn/{k}": v for k, v in akn.items()})
+    if memo is not None:
+        out.file_keys.update({f"api/{k}": v for k, v in memo.file_keys.items()})
+    out.file_keys.update({f"akn/{k}": v for k, v in getattr(akn, "file_keys", {}).items()})
+    return out

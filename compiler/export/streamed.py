@@ -8,6 +8,10 @@ function that makes it (``put``), or as one that yields it piece by piece (``str
 when the file is written (``pieces``) and dropped once written. Reading a value (``files[name]``) makes
 it whole, as before: ``--dump outputs`` and the tests see the same texts.
 
+A file may also be given a key (``file_keys``): a digest of everything its text is made from. A file whose key is
+the one the last build wrote it under is not made at all when written (compiler/outputs.py's write_files
+links the last build's copy).
+
 ``tree_json`` writes a document's tree as JSON one top-level child at a time, byte for byte the text
 of ``dump(document_json(doc))``: the whole tree as one dict of dicts took several times the JSON's size.
 """
@@ -22,11 +26,12 @@ from typing import TYPE_CHECKING, Any, Union
 
 from navlaw.model.nodes import Document
 from navlaw.frontend.outline import document_json, node_json
+from navlaw.export.pieces import Piece, Reusable, tree_pieces
 
 if TYPE_CHECKING:
     from navlaw.cache import BuildCache
 
-Made = Union[str, Callable[[], str], "Pieces"]
+Made = Union[str, Callable[[], str], "Pieces", Reusable]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,24 +46,47 @@ class Files(MutableMapping[str, str]):
 
     def __init__(self) -> None:
         self._made: dict[str, Made] = {}
+        self.file_keys: dict[str, str] = {}  # name -> digest of what its text is made from (only where known)
 
-    def put(self, name: str, make: Callable[[], str]) -> None:
-        """``name``'s text is what ``make()`` returns, called when the file is written (or read)."""
+    def put(self, name: str, make: Callable[[], str], key: str = "") -> None:
+        """``name``'s text is what ``make()`` returns, called when the file is written (or read); ``key``:
+        a digest of everything it is made from (with navlaw's own fingerprint), if known."""
         self._made[name] = make
+        self._key(name, key)
 
-    def stream(self, name: str, make: Callable[[], Iterator[str]]) -> None:
+    def stream(self, name: str, make: Callable[[], Iterator[str]], key: str = "") -> None:
         """``name``'s text is the pieces ``make()`` yields, written as they come."""
         self._made[name] = Pieces(make)
+        self._key(name, key)
+
+    def _key(self, name: str, key: str) -> None:
+        if key:
+            self.file_keys[name] = key
+        else:
+            self.file_keys.pop(name, None)
+
+    def reuse(self, name: str, make: Callable[[], Iterator[Piece]], key: str) -> None:
+        """``name``'s text is the pieces ``make()`` yields, each with its key (export/pieces.py: written, a
+        piece the last build's copy holds is taken from there); ``key``: the whole file's."""
+        self._made[name] = Reusable(make)
+        self._key(name, key)
 
     def streamed(self, name: str) -> bool:
         """Whether ``name`` is given piece by piece (then written as its pieces come)."""
-        return isinstance(self._made[name], Pieces)
+        return isinstance(self._made[name], (Pieces, Reusable))
+
+    def reusable(self, name: str) -> Reusable | None:
+        """``name``'s pieces with their keys, if it is given so."""
+        made = self._made[name]
+        return made if isinstance(made, Reusable) else None
 
     def pieces(self, name: str) -> Iterator[str]:
         """The text of ``name``, piece by piece (a plain value is one piece)."""
         made = self._made[name]
         if isinstance(made, Pieces):
             yield from made.make()
+        elif isinstance(made, Reusable):
+            yield from made.texts()
         elif isinstance(made, str):
             yield made
         else:
@@ -68,13 +96,20 @@ class Files(MutableMapping[str, str]):
         made = self._made[name]
         if isinstance(made, str):  # most files: no generator to go through
             return made
+        if isinstance(made, Reusable):
+            return "".join(made.texts())
         return made() if not isinstance(made, Pieces) else "".join(made.make())
 
     def __setitem__(self, name: str, text: str) -> None:
         self._made[name] = text
+        self.file_keys.pop(name, None)  # a text given anew: its key, if it has one, is given again (``file_keys``)
 
     def __delitem__(self, name: str) -> None:
         del self._made[name]
+        self.file_keys.pop(name, None)
+
+    def __contains__(self, name: object) -> bool:  # (Mapping's would make the text to see that it is there)
+        return name in self._made
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._made)
@@ -115,13 +150,16 @@ def listed(head: dict[str, Any], key: str, items: Iterator[Any], dump: Callable[
     yield text[at + len(mark):] + "\n"
 
 
-def write_pieces(path: Path, pieces: Iterator[str]) -> tuple[str, int, int]:
+def write_pieces(path: Path, pieces: Iterator[str], digested: bool = True) -> tuple[str, int, int]:
     """Write the pieces to ``path`` as they come; its (digest, size, mtime) as build.write_files records
-    them (cache.digest of the whole file's bytes, computed from the file once written)."""
+    them (cache.digest of the whole file's bytes, computed from the file once written; not ``digested``:
+    no digest, "")."""
     with open(path, "wb") as f:
         for piece in pieces:
             f.write(piece.encode("utf-8"))
     size = path.stat().st_size
+    if not digested:
+        return "", size, path.stat().st_mtime_ns
     h = hashlib.sha256(size.to_bytes(8, "little"))  # cache.digest's length prefix, then the bytes
     with open(path, "rb") as f:
         while chunk := f.read(1 << 20):
@@ -131,15 +169,18 @@ def write_pieces(path: Path, pieces: Iterator[str]) -> tuple[str, int, int]:
 
 def put_tree(files: Files, name: str, doc: Document, dump: Callable[[Any], str], cache: BuildCache | None,
              key: str) -> None:
-    """A document's tree JSON: written piece by piece, or (with a cache) whole through the cache."""
+    """A document's tree JSON: written piece by piece; with a cache, under the document's key (the tree's:
+    compiler/frontend/corpus.py), each top-level child's piece under its own (export/pieces.py)."""
     if cache is not None and key and cache.enabled:
-        files.put(name, lambda: cache.through("tree-json", key, lambda: "".join(tree_json(doc, dump))))
+        files.reuse(name, lambda: tree_pieces(doc, dump), key)
     else:
         files.stream(name, lambda: tree_json(doc, dump))
 
 
 def put_tariffs(files: Files, tariffs: list[Any], dump: Callable[[Any], str]) -> None:
-    """tariffs.json (export/api.py's tariffs_list, stamped), written one tariff at a time."""
+    """tariffs.json (export/api.py's tariffs_list, stamped), written one tariff at a time. (No key: the tariffs
+    hold the offsets of their amounts, which an edit above them moves, and their JSON shows their lines and
+    columns; a key of what the JSON shows would cost what the JSON does.)"""
     from navlaw.export import stamped
     from navlaw.export.api import tariffs_sorted
 
@@ -155,6 +196,7 @@ def akn_later(result: Any, files: Files) -> None:
     before = made_before()
     if before is not None:
         files.update({f"akn/{k}": v for k, v in before.items()})
+        files.file_keys.update({f"akn/{k}": v for k, v in getattr(before, "file_keys", {}).items()})
         return
     export = result.export
 

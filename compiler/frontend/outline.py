@@ -27,6 +27,9 @@ def _span(n: Node, nt: NormalText | None) -> dict[str, int]:
     return {"line": line, "column": col, "end_line": end_line, "end_column": end_col}
 
 
+raw_span = _span  # the spans node_json gives, for keys of what it is made from (compiler/export/shapes.py)
+
+
 def node_json(node: Node, text_of: SpanOf | None = None, _nt: NormalText | None = None) -> dict[str, Any]:
     """A node as JSON. A provision's ``text`` is its own text whole: the text lines that follow its label
     (read as ``text`` children) are joined to it, one line break between them, and ``span`` lists the raw

@@ -1,0 +1,81 @@
+"""What a node's JSON is made from, as one value, for the memos of the files that hold it (issue 32): after
+an edit of one section of a large document the tree is built again (new nodes, the offsets of every later
+node moved), but most sections' files are the same text as before.
+
+``shape(node, text_of)`` mirrors ``navlaw.frontend.outline.node_json(node, text_of)``: every field of every
+node it reads (all of them but ``start``, ``end`` and ``children``: a superset) and, in place of the offsets
+into the normalized text, the raw spans ``node_json`` computes from them, each with the normalized text
+``node_json`` would take for it. Two nodes of equal shape have the same JSON: tests/test_file_keys.py
+checks it on every section of the corpus and on nodes changed field by field. A shape costs about a third of
+the JSON it stands for (most of it the spans)."""
+
+from __future__ import annotations
+
+import dataclasses
+from operator import attrgetter
+from typing import Any, Callable
+
+from navlaw.frontend.outline import SpanOf, raw_span
+from navlaw.model.nodes import Node, Provision, Row, Section, Table, Text
+from navlaw.model.text import NormalText
+
+_SKIP = frozenset({"start", "end", "children"})  # offsets (their spans stand for them) and the children (walked)
+_PLACE = _SKIP | {"line", "column"}  # where a node is in its file
+_FIELDS: dict[type, Callable[[Any], Any]] = {}
+_BARE: dict[type, Callable[[Any], Any]] = {}
+
+
+def _fields(node: Node) -> Any:
+    kind = type(node)
+    get = _FIELDS.get(kind)
+    if get is None:
+        names = [f.name for f in dataclasses.fields(node) if f.name not in _SKIP]
+        get = _FIELDS[kind] = attrgetter(*names)
+    got = get(node)
+    return tuple(_rows(v) for v in got) if kind is Table else got
+
+
+def _rows(value: Any) -> Any:
+    """A table's row (or rows) as ``row_json`` reads it: each cell's text, line and column (not its offsets,
+    which move with every edit above it), and the row's line and column."""
+    if isinstance(value, Row):
+        return value.line, value.column, tuple((c.text, c.line, c.column) for c in value.cells)
+    if isinstance(value, tuple) and value and isinstance(value[0], Row):
+        return tuple(_rows(r) for r in value)
+    return value
+
+
+def shape(node: Node, text_of: SpanOf | None = None, _nt: NormalText | None = None) -> tuple[Any, ...]:
+    """Everything ``node_json(node, text_of)`` reads, as a tuple (``repr`` it for a key: a node's fields are
+    strings, numbers and tuples of them, tables' rows dataclasses whose ``repr`` shows all of them)."""
+    nt = text_of(node) if text_of is not None and (node.id or _nt is None) else _nt
+    kids = node.children
+    own = 0
+    if isinstance(node, (Provision, Section)):
+        while own < len(kids) and type(kids[own]) is Text and not kids[own].children and "gap" not in kids[own].flags:
+            own += 1
+    return (type(node).__name__, _fields(node), tuple(tuple(raw_span(n, nt).values()) for n in (node, *kids[:own])),
+            tuple(_fields(k) for k in kids[:own]), tuple(shape(c, text_of, nt) for c in kids[own:]))
+
+
+def bare(node: Node) -> tuple[Any, ...]:
+    """``node`` less where it is in its file (offsets, lines, columns; a table's cells their texts only): what
+    ``navlaw.model.content.content`` shows of it, in about half its time (the key of each section's Akoma
+    Ntoso, compiler/export/akn.py's ``Export.inputs``)."""
+    kind = type(node)
+    get = _BARE.get(kind)
+    if get is None:
+        names = [f.name for f in dataclasses.fields(node) if f.name not in _PLACE]
+        get = _BARE[kind] = attrgetter(*names)
+    got = get(node)
+    if kind is Table:
+        got = tuple(_texts(v) for v in got)
+    return kind.__name__, got, tuple(bare(c) for c in node.children)
+
+
+def _texts(value: Any) -> Any:
+    if isinstance(value, Row):
+        return tuple(c.text for c in value.cells)
+    if isinstance(value, tuple) and value and isinstance(value[0], Row):
+        return tuple(_texts(r) for r in value)
+    return value
