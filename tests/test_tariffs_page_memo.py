@@ -122,3 +122,40 @@ def test_the_page_does_not_read_offsets():
                      references=result.law.references)["tariffs.md"]
 
     assert made(shifted) == made(result.tariffs)
+
+
+@pytest.fixture
+def penalties_made(monkeypatch) -> list[int]:
+    """One entry per time the penalty pages were made (in this process)."""
+    from navlaw.site import pages
+
+    count: list[int] = []
+    real = pages.penalty_pages
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        count.append(1)
+        return real(*args)
+    monkeypatch.setattr(pages, "penalty_pages", counted)
+    return count
+
+
+def penalties(tmp: Path) -> str:
+    return "".join(p.read_text(encoding="utf-8") for p in sorted((tmp / "build" / "site-docs" / "penalties").glob("*.md")))
+
+
+def test_the_penalty_pages_are_made_only_when_a_penalty_or_an_article_changed(tmp_path, corpus, penalties_made):
+    assert build(tmp_path, corpus) == 0
+    assert penalties_made == [1]
+    edit(corpus / CONSOLIDATED, OLD, OLD.replace("practical", "sound"))
+    assert build(tmp_path, corpus) == 0
+    assert penalties_made == [1]
+    same_as_clean_build(tmp_path, corpus)
+    edit(corpus / CONSOLIDATED, "shall be subject to a fine of not more than twenty-five dollars for each",
+         "shall be subject to a fine of not more than thirty-five dollars for each")  # a penalty's amount
+    assert build(tmp_path, corpus) == 0
+    assert len(penalties_made) == 3 and "$35" in penalties(tmp_path)  # (and the clean build's)
+    same_as_clean_build(tmp_path, corpus)
+    edit(corpus / CONSOLIDATED, "Article 3 - NAVIGABLE WATERS OF THE STATE", "Article 3 - THE STATE'S NAVIGABLE WATERS")
+    assert build(tmp_path, corpus) == 0  # an article's name: in no tariff, on the penalty pages
+    assert len(penalties_made) == 5 and "NAVIGABLE WATERS OF THE STATE" not in penalties(tmp_path)
+    same_as_clean_build(tmp_path, corpus)

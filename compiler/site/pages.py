@@ -144,10 +144,15 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     for a, secs in articles:
         _article_page(site, out, a, secs, law_pages)
     out["law/outside.md"] = _outside(corpus, P, env)
+    if fees is None:
+        from navlaw.fees.memo import tariffs_digest
+        from navlaw.fees.plans import build_plans
+        from navlaw.tariffs.routes import RouteTable
+        fees = build_plans(tariffs, RouteTable.of(corpus.manifest)), tariffs_digest(tariffs)
     plans, routes = _tariffs_page(site, out, tariffs, fees)
     by_article = [(_article_name(a), site.article_page[id(a)], [x for x in secs if x in site.composed])
                   for a, secs in articles]
-    out.update(penalty_pages(tariffs, P, env, by_article))
+    out.update(_penalties(site, tariffs, by_article, fees[1]))
     out.update(change_pages(changes, tariffs, P, by_article))
     out.update(history)
     out["assets/history.js"] = (TEMPLATES / "history.js").read_text(encoding="utf-8")
@@ -313,18 +318,31 @@ def _article_page(site: _Site, out: dict[str, str], a: Article, secs: list[str],
 
 
 def _tariffs_page(site: _Site, out: dict[str, str], tariffs: list[AnyTariff],
-                  fees: tuple[dict[str, Plan], str] | None) -> tuple[dict[str, Plan], list[dict[str, object]]]:
+                  fees: tuple[dict[str, Plan], str]) -> tuple[dict[str, Plan], list[dict[str, object]]]:
     """The tariffs page (compiler/site/tariffs_page.py); the plans and each route's entry on the home page."""
     from navlaw.tariffs.routes import RouteTable
 
     table = RouteTable.of(site.corpus.manifest)
-    if fees is None:
-        from navlaw.fees.memo import tariffs_digest
-        from navlaw.fees.plans import build_plans
-        fees = build_plans(tariffs, table), tariffs_digest(tariffs)
     plans, key = fees
     out["tariffs.md"], routes = tariffs_page(tariffs, plans, table, site.P, site.env, site.on, site.memo, key)
     return plans, routes
+
+
+PENALTIES = "penalty-pages-1"  # a change to what the penalty pages show that their key does not cover changes this
+
+
+def _penalties(site: _Site, tariffs: list[AnyTariff], by_article: list[tuple[str, str, list[str]]],
+               fees_key: str) -> dict[str, str]:
+    """The penalty pages (compiler/site/penalties.py), from the last build when made from the same tariffs
+    (``fees_key``: their digest, navlaw.fees.memo.tariffs_digest; "" makes them afresh) and articles, under
+    the site-wide context (the links)."""
+    def make() -> str:
+        return json.dumps(penalty_pages(tariffs, site.P, site.env, by_article), ensure_ascii=False)
+
+    if not fees_key:
+        return penalty_pages(tariffs, site.P, site.env, by_article)
+    made: dict[str, str] = json.loads(site.memo.now([PENALTIES, fees_key, repr(by_article)], make))
+    return made
 
 
 def _calculator(site: _Site, plans: dict[str, Plan]) -> dict[str, str]:
