@@ -97,10 +97,12 @@ def test_the_second_finder_takes_the_digests_of_the_same_document_only(tmp_path:
     path.write_text(text, encoding="utf-8")
     doc = compile_file(path)
     sections = len(doc.sections())
-    for _ in range(2):  # the definitions' memo of this document is kept from the second search on
-        definitions._find_in(doc)
+    definitions._find_in(doc)
     references._find_in(doc)
     assert len(made) == sections  # the digests of the first search only
+    assert doc.file not in sectionwise._KEYS  # taken once: the document is not held after its build
+    definitions._find_in(doc)  # the definitions' memo of this document is kept from its second search on
+    assert len(made) == 2 * sections
     path.write_text(text.replace(OLD, OLD.replace("practical", "sound").replace("knowledge", '"knowledge"')
                                  + ' "Knowledge" shall mean what an inspector knows.'), encoding="utf-8")
     edited = compile_file(path)

@@ -25,7 +25,8 @@ _MEMO: dict[tuple[str, str], dict[str, tuple[int, list[Any]]]] = {}
 _AGAIN: set[tuple[str, str]] = set()  # (finder, document) searched once already in this process
 # document's file -> (the document last searched, its sections' digests in document order): the finders search
 # the same document one after the other (the law stage's references, the site's definitions); the digests are
-# of the document's frozen nodes and text, so the second search takes them when given the very same document
+# of the document's frozen nodes and text, so the next search takes them when given the very same document,
+# and lets the document go (it is not held past its build)
 _KEYS: dict[str, tuple[Document, list[str]]] = {}
 
 Find = Callable[[Iterable[Node], str, str, str], list[T]]  # nodes, the document's text, its file, the article
@@ -82,7 +83,10 @@ def by_section(doc: Document, finder: str, find: Find[T], moved: Callable[[T, in
         article = next((m.label for m in reversed(nodes) if isinstance(m, Article)), article)
     if keep:
         _MEMO[name] = now
-    _KEYS[doc.file] = (doc, made)
+    if keys is None:
+        _KEYS[doc.file] = (doc, made)
+    else:
+        del _KEYS[doc.file]
     return out
 
 
