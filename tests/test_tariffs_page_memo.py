@@ -159,3 +159,34 @@ def test_the_penalty_pages_are_made_only_when_a_penalty_or_an_article_changed(tm
     assert build(tmp_path, corpus) == 0  # an article's name: in no tariff, on the penalty pages
     assert len(penalties_made) == 5 and "NAVIGABLE WATERS OF THE STATE" not in penalties(tmp_path)
     same_as_clean_build(tmp_path, corpus)
+
+
+def test_the_citation_files_are_made_again_when_a_citation_changes(monkeypatch):
+    """The search's citation files are kept under the sections' citations (and the site-wide context: pages
+    and anchors); a changed citation makes them again, an unchanged one takes them from the last build."""
+    from types import SimpleNamespace
+
+    from navlaw.model.nodes import Section
+    from navlaw.site import pages
+    from navlaw.site.citations import citation_files
+    from navlaw.site.render import Memo, Pages
+
+    made: list[int] = []
+    monkeypatch.setattr(pages, "citation_files", lambda P, titled: made.append(1) or citation_files(P, titled))
+    P = Pages()
+    P.section_page = {"12": "law/12.md", "12-a": "law/12-a.md"}
+    P.anchors = {("law/12.md", "p-12"), ("law/12-a.md", "p-12-a"), ("law/12-a.md", "p-12-a-1")}
+    titled = {"12": Section(id="12", citation="Nav. Law § 12"), "12-a": Section(id="12-a", citation="Nav. Law § 12-a")}
+
+    def files(old: Memo | None, titled: dict[str, Section]) -> tuple[dict[str, str], Memo]:
+        memo = Memo(old.new if old is not None else None)
+        memo.set_context(P)
+        return pages._citations(SimpleNamespace(P=P, titled=titled, memo=memo)), memo  # type: ignore[arg-type]
+
+    first, memo = files(None, titled)
+    assert first == citation_files(P, titled) and len(first) == 2 and made == [1]
+    again, memo = files(memo, titled)
+    assert again == first and made == [1]
+    changed = {**titled, "12-a": Section(id="12-a", citation="21 NYCRR § 12-a")}
+    third, memo = files(memo, changed)
+    assert third == citation_files(P, changed) != first and len(made) == 2

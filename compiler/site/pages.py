@@ -168,7 +168,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
     out["assets/cite.js"] = (TEMPLATES / "cite.js").read_text(encoding="utf-8")
     out["assets/search-cite.js"] = (TEMPLATES / "search-cite.js").read_text(encoding="utf-8")
-    out.update(citation_files(P, site.titled))  # assets/citations/: fetched by search-cite.js on demand
+    out.update(_citations(site))  # assets/citations/: fetched by search-cite.js on demand
     return out
 
 
@@ -343,6 +343,28 @@ def _penalties(site: _Site, tariffs: list[AnyTariff], by_article: list[tuple[str
         return penalty_pages(tariffs, site.P, site.env, by_article)
     made: dict[str, str] = json.loads(site.memo.now([PENALTIES, fees_key, repr(by_article)], make))
     return made
+
+
+CITATIONS = "citation-files-1"  # a change to what the citation files hold that their key does not cover changes this
+
+
+def _citations(site: _Site) -> dict[str, str]:
+    """The search's citation files (compiler/site/citations.py), from the last build when made from the same
+    citations of the same sections, under the site-wide context (every page's anchors, every section's page)."""
+    files: dict[str, str] = {}
+
+    def make() -> str:
+        files.update(citation_files(site.P, site.titled))
+        if any("\0" in x for kv in files.items() for x in kv):
+            return ""  # (JSON escapes a NUL, and no file name holds one: never so)
+        return "\0".join(x for kv in files.items() for x in kv)
+
+    cites = [(sec, site.titled[sec].citation) for sec in site.P.section_page if sec in site.titled]
+    joined = site.memo.now([CITATIONS, repr(cites)], make)
+    if not joined:
+        return files or citation_files(site.P, site.titled)
+    parts = joined.split("\0")
+    return dict(zip(parts[::2], parts[1::2]))
 
 
 def _calculator(site: _Site, plans: dict[str, Plan]) -> dict[str, str]:
