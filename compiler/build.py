@@ -91,18 +91,15 @@ class Result:
 
     @cached_property
     def plans(self) -> dict[str, Plan]:
-        """The fee plans per route (compiler/fees/plans.py): made once, for the fee module and the site."""
+        """The fee plans per route, made once: the fee module's and the site's."""
         from navlaw.fees.plans import build_plans
         from navlaw.tariffs.routes import RouteTable
-
         return build_plans(self.tariffs, RouteTable.of(self.corpus.manifest))
 
     @cached_property
     def fees_key(self) -> str:
-        """The tariffs' digest (compiler/fees/memo.py's ``tariffs_digest``): made once, for the memos of the fee
-        module and of the site's tariffs page."""
+        """The tariffs' digest (navlaw.fees.memo.tariffs_digest), made once: the fee module's memo and the site's."""
         from navlaw.fees.memo import tariffs_digest
-
         return tariffs_digest(self.tariffs)
 
     @cached_property
