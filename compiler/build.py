@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # the stages' modules are imported where they run: a build wi
     from navlaw.export.akn import Export
     from navlaw.frontend.corpus import Corpus
     from navlaw.law import Law
+    from navlaw.fees.plans import Plan
     from navlaw.model.tariffs import AnyTariff
     from navlaw.law.timeline import Timeline
     from navlaw.report.changes import Changes
@@ -89,6 +90,19 @@ class Result:
         found = (changes_between(timeline, ts, d - dt.timedelta(days=1), d, self.corpus.acts, self.law.outcomes)
                  for d in dates)
         return [c for c in found if c.acts or c.sections or c.known or c.deltas]
+
+    @cached_property
+    def plans(self) -> dict[str, Plan]:
+        """The fee plans per route, made once: the fee module's and the site's."""
+        from navlaw.fees.plans import build_plans
+        from navlaw.tariffs.routes import RouteTable
+        return build_plans(self.tariffs, RouteTable.of(self.corpus.manifest))
+
+    @cached_property
+    def fees_key(self) -> str:
+        """The tariffs' digest (navlaw.fees.memo.tariffs_digest), made once: the fee module's memo and the site's."""
+        from navlaw.fees.memo import tariffs_digest
+        return tariffs_digest(self.tariffs)
 
     @cached_property
     def export(self) -> Export:
@@ -164,8 +178,6 @@ def fee_module(result: Result, previous: Path | None = None, cache: BuildCache |
     from navlaw.fees.changelog import attach
     from navlaw.fees.memo import rendered
     from navlaw.fees.package import About, package_version, sources_of
-    from navlaw.fees.plans import build_plans
-    from navlaw.tariffs.routes import RouteTable
 
     def version(section: str, day: dt.date) -> tuple[dt.date | None, bool]:
         """The version of its text in force that day, and whether the site has a history page of it (a
@@ -176,10 +188,11 @@ def fee_module(result: Result, previous: Path | None = None, cache: BuildCache |
         rule = result.timeline.section_on(section, day).from_rule
         return max((d for d in dates if d <= day), default=None), texts >= 2 or rule
 
-    plans = build_plans(result.tariffs, RouteTable.of(result.corpus.manifest))
+    plans = result.plans
     sources = sources_of(result.corpus)
     about = About.of(plans, result.corpus.manifest.law)
-    files = rendered(plans, result.tariffs, sources, version if result.timeline is not None else None, about, cache)
+    files = rendered(plans, result.tariffs, sources, version if result.timeline is not None else None, about, cache,
+                     result.fees_key if cache is not None and cache.enabled else "")
     return attach(files, plans, package_version(result.tariffs, sources), previous, about)
 
 
@@ -211,7 +224,8 @@ def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | No
     changes = dated_changes(result)  # made here first: both processes use them
     data = later("data files", lambda: data_files(result), len(result.timeline.sections()) >= WORTH_AT, cache)
     out = pages(result.corpus, result.timeline, result.tariffs, result.diagnostics, changes,
-                on or dt.date.today(), memo, result.law.references)
+                on or dt.date.today(), memo, result.law.references,
+                (result.plans, result.fees_key if key else ""))
     if key and cache is not None:
         cache.put("site-pages", key, memo.new, hold=True)  # only read by the next build's Memo
         cache.stats["page reused"] += memo.hits

@@ -76,3 +76,37 @@ def test_a_section_whose_article_changes_is_searched_again(tmp_path: Path, monke
     doc = compile_file(path)
     assert [d.scope for d in definitions._find_in(doc)] == ["article:2"] == [
         d.scope for d in whole(definitions, doc)]
+
+
+def test_the_second_finder_takes_the_digests_of_the_same_document_only(tmp_path: Path, monkeypatch) -> None:
+    """The sections' digests are made once per document and shared by the finders (the law stage's references,
+    then the site's definitions); another document of the same file (an edit) has its own made again, so its
+    edited section is searched again and what is found is what a whole search finds."""
+    monkeypatch.setattr(sectionwise, "_MEMO", {})
+    monkeypatch.setattr(sectionwise, "_AGAIN", set())
+    monkeypatch.setattr(sectionwise, "_KEYS", {})
+    made: list[int] = []
+    real = sectionwise._inputs
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        made.append(1)
+        return real(*args)
+    monkeypatch.setattr(sectionwise, "_inputs", counted)
+    path = tmp_path / CONSOLIDATED
+    text = (CORPUS / CONSOLIDATED).read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    doc = compile_file(path)
+    sections = len(doc.sections())
+    definitions._find_in(doc)
+    references._find_in(doc)
+    assert len(made) == sections  # the digests of the first search only
+    assert doc.file not in sectionwise._KEYS  # taken once: the document is not held after its build
+    definitions._find_in(doc)  # the definitions' memo of this document is kept from its second search on
+    assert len(made) == 2 * sections
+    path.write_text(text.replace(OLD, OLD.replace("practical", "sound").replace("knowledge", '"knowledge"')
+                                 + ' "Knowledge" shall mean what an inspector knows.'), encoding="utf-8")
+    edited = compile_file(path)
+    made.clear()
+    got = definitions._find_in(edited)  # a new document of the same file: its digests are its own
+    assert len(made) == sections
+    assert got == whole(definitions, edited) and any(d.term.lower() == "knowledge" for d in got)

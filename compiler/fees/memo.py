@@ -34,16 +34,19 @@ Asked = list[tuple[tuple[str, dt.date], tuple[dt.date | None, bool]]]
 
 
 def rendered(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tuple[str, str]],
-             versions: Versions | None, about: About, cache: BuildCache | None = None) -> dict[str, str]:
+             versions: Versions | None, about: About, cache: BuildCache | None = None,
+             tariffs_key: str = "") -> dict[str, str]:
     """``render(plans, tariffs, sources, versions, about)`` (compiler/fees/generate.py), taken from the last
-    build's when its inputs are the same (counted in ``cache.stats``: "fee module reused", "fee module made")."""
+    build's when its inputs are the same (counted in ``cache.stats``: "fee module reused", "fee module made").
+    ``tariffs_key``: ``tariffs_digest(tariffs)`` when the caller has it already (the site's tariffs page keys
+    on it too)."""
     from navlaw.fees.package import header_lines
 
     if cache is None or not cache.enabled:
         return _render(plans, tariffs, sources, versions, about)
     names = [name for name, _ in sources]
     try:
-        inputs = _pickled((plans, tariffs, names, about, versions is None))
+        inputs = (tariffs_key or _pickled(tariffs)) + _pickled((plans, names, about, versions is None))
     except (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError):
         return _render(plans, tariffs, sources, versions, about)
     key = cache.key(STAGE, inputs)
@@ -96,6 +99,15 @@ def _pickled(value: Any) -> str:
     p.fast = True  # no memo: no back-references that depend on which objects are shared
     p.dump(value)
     return h.hexdigest()
+
+
+def tariffs_digest(tariffs: list[AnyTariff]) -> str:
+    """The digest of every value of every tariff, each ``Source`` by its file, line, column and words (not its
+    offsets: ``_pickled``); "" when a value cannot be pickled (then nothing is taken from a memo)."""
+    try:
+        return _pickled(tariffs)
+    except (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError):
+        return ""
 
 
 def _where(file: str, line: int, column: int, text: str) -> tuple[str, int, int, str]:

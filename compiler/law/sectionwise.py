@@ -23,6 +23,11 @@ T = TypeVar("T")
 # (finder, document) -> digest of a section's inputs -> (the section's start then, what was found there)
 _MEMO: dict[tuple[str, str], dict[str, tuple[int, list[Any]]]] = {}
 _AGAIN: set[tuple[str, str]] = set()  # (finder, document) searched once already in this process
+# document's file -> (the document last searched, its sections' digests in document order): the finders search
+# the same document one after the other (the law stage's references, the site's definitions); the digests are
+# of the document's frozen nodes and text, so the next search takes them when given the very same document,
+# and lets the document go (it is not held past its build)
+_KEYS: dict[str, tuple[Document, list[str]]] = {}
 
 Find = Callable[[Iterable[Node], str, str, str], list[T]]  # nodes, the document's text, its file, the article
 
@@ -49,6 +54,9 @@ def by_section(doc: Document, finder: str, find: Find[T], moved: Callable[[T, in
     keep = name in _AGAIN
     _AGAIN.add(name)
     now: dict[str, tuple[int, list[Any]]] = {}
+    known = _KEYS.get(doc.file)
+    keys = known[1] if known is not None and known[0] is doc else None
+    made: list[str] = []
     out: list[T] = []
     article = ""
     stack: list[Node] = [doc]
@@ -61,7 +69,8 @@ def by_section(doc: Document, finder: str, find: Find[T], moved: Callable[[T, in
             stack.extend(reversed(n.children))
             continue
         nodes = list(n.walk())
-        key = _inputs(nodes, text, article, n.start)
+        key = keys[len(made)] if keys is not None else _inputs(nodes, text, article, n.start)
+        made.append(key)
         got = last.get(key)
         if got is None:
             found = find(nodes, text, doc.file, article)
@@ -74,6 +83,10 @@ def by_section(doc: Document, finder: str, find: Find[T], moved: Callable[[T, in
         article = next((m.label for m in reversed(nodes) if isinstance(m, Article)), article)
     if keep:
         _MEMO[name] = now
+    if keys is None:
+        _KEYS[doc.file] = (doc, made)
+    else:
+        del _KEYS[doc.file]
     return out
 
 

@@ -13,7 +13,6 @@ import datetime as dt
 import json
 import os
 import re
-from decimal import Decimal
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
@@ -32,18 +31,16 @@ from navlaw.law.references import Reference
 from navlaw.law.timeline import Composed, Timeline
 from navlaw.site.calculator import plans_json
 from navlaw.site.citations import citation_files
-from navlaw.site.charts import fee_chart, fee_text, in_force, rate_chart, status_on
-from navlaw.report.changes import Changes, brief, cited
-from navlaw.site.money import Quotes
+from navlaw.report.changes import Changes, cited
+from navlaw.site.tariffs_page import tariffs_page
 from navlaw.site.findings import diagnostics_pages
 from navlaw.site.penalties import penalty_pages
 from navlaw.site.history import (act_insertions, older_parts, change_pages, history_page, known_notes, picker, section_histories,
                                     source_line)
-from navlaw.site.render import Memo, Pages, _rel, anchor, sec_name, rel_path, render_node, section_slug, tariff_link
+from navlaw.site.render import Memo, Pages, _rel, anchor, sec_name, rel_path, render_node, section_slug
 from navlaw.site.announced import Announced, upcoming
 from navlaw.site.pages_memo import Announcements, section_inputs
-from navlaw.tariffs.complete import prove
-from navlaw.model.tariffs import AnyTariff, BracketSchedule
+from navlaw.model.tariffs import AnyTariff
 from navlaw.model.codes import chapter_name
 
 SITE = resources.path("site")
@@ -118,11 +115,14 @@ class _Site:
 
 def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: Diagnostics,
           changes: list[Changes], on: dt.date | None = None,
-          memo: Memo | None = None, references: Sequence[Reference] = ()) -> dict[str, str]:
+          memo: Memo | None = None, references: Sequence[Reference] = (),
+          fees: tuple[dict[str, Plan], str] | None = None) -> dict[str, str]:
     """Every page of the site: path under docs/ -> Markdown. Law pages show the law in force ``on`` the
     site's date (default: today). With ``memo`` (the pages of the last build), a page whose inputs
     are unchanged is taken from it instead of rendered (``memo.new`` then holds this build's pages).
-    ``references``: the texts' cross-references (navlaw.law.Law.references), for each page's "Cited by"."""
+    ``references``: the texts' cross-references (navlaw.law.Law.references), for each page's "Cited by".
+    ``fees``: the plans of the tariffs (navlaw.fees.plans.build_plans) and the tariffs' digest
+    (navlaw.fees.memo.tariffs_digest), as the fee module's stage made them (else made here)."""
     on = on or dt.date.today()
     memo = memo if memo is not None else Memo()
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined, autoescape=False,
@@ -144,10 +144,15 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     for a, secs in articles:
         _article_page(site, out, a, secs, law_pages)
     out["law/outside.md"] = _outside(corpus, P, env)
-    plans, routes = _tariffs_page(site, out, tariffs)
+    if fees is None:
+        from navlaw.fees.memo import tariffs_digest
+        from navlaw.fees.plans import build_plans
+        from navlaw.tariffs.routes import RouteTable
+        fees = build_plans(tariffs, RouteTable.of(corpus.manifest)), tariffs_digest(tariffs)
+    plans, routes = _tariffs_page(site, out, tariffs, fees)
     by_article = [(_article_name(a), site.article_page[id(a)], [x for x in secs if x in site.composed])
                   for a, secs in articles]
-    out.update(penalty_pages(tariffs, P, env, by_article))
+    out.update(_penalties(site, tariffs, by_article, fees[1]))
     out.update(change_pages(changes, tariffs, P, by_article))
     out.update(history)
     out["assets/history.js"] = (TEMPLATES / "history.js").read_text(encoding="utf-8")
@@ -163,7 +168,7 @@ def pages(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], diags: D
     out["assets/navlaw.css"] = (TEMPLATES / "navlaw.css").read_text(encoding="utf-8")
     out["assets/cite.js"] = (TEMPLATES / "cite.js").read_text(encoding="utf-8")
     out["assets/search-cite.js"] = (TEMPLATES / "search-cite.js").read_text(encoding="utf-8")
-    out.update(citation_files(P, site.titled))  # assets/citations/: fetched by search-cite.js on demand
+    out.update(_citations(site))  # assets/citations/: fetched by search-cite.js on demand
     return out
 
 
@@ -312,30 +317,54 @@ def _article_page(site: _Site, out: dict[str, str], a: Article, secs: list[str],
                      (page, _article_name(a), len(items), parts))
 
 
-def _tariffs_page(site: _Site, out: dict[str, str],
-                  tariffs: list[AnyTariff]) -> tuple[dict[str, Plan], list[dict[str, object]]]:
-    """The tariffs page: every amount from the plans the fee module is generated from (compiler/site/money.py).
-    Gives the plans and each route's view (the calculator and the home page read them too)."""
-    corpus, P, env, on = site.corpus, site.P, site.env, site.on
-    from navlaw.fees.plans import build_plans
+def _tariffs_page(site: _Site, out: dict[str, str], tariffs: list[AnyTariff],
+                  fees: tuple[dict[str, Plan], str]) -> tuple[dict[str, Plan], list[dict[str, object]]]:
+    """The tariffs page (compiler/site/tariffs_page.py); the plans and each route's entry on the home page."""
     from navlaw.tariffs.routes import RouteTable
-    table = RouteTable.of(corpus.manifest)
-    plans = build_plans(tariffs, table)
-    quotes = Quotes(plans)
-    routes = []
-    names = {r.id: r.name for r in corpus.manifest.routes}
-    for route in names:
-        scheds = sorted((t for t in tariffs if isinstance(t, BracketSchedule) and t.route == route
-                         and t.series == f"{route}/base"),
-                        key=lambda t: (t.effective.start or dt.date.min, t.id))
-        dated = [t for t in scheds if t.effective.start is not None]
-        routes.append({"name": names[route], "route": route, "complete": prove(tariffs, route),
-                       "chart": fee_chart(route, names[route], dated, quotes, on) + rate_chart(route, names[route], dated, quotes, on),
-                       "schedules": [_schedule_view(t, P, on, quotes) for t in scheds],
-                       "others": [_other_view(t, P) for t in tariffs if t.route in table.family(route) and not isinstance(t, BracketSchedule)
-                                  and t.kind != "penalty"]})
-    out["tariffs.md"] = env.get_template("tariffs.md.j2").render(routes=routes, on=on.isoformat())
+
+    table = RouteTable.of(site.corpus.manifest)
+    plans, key = fees
+    out["tariffs.md"], routes = tariffs_page(tariffs, plans, table, site.P, site.env, site.on, site.memo, key)
     return plans, routes
+
+
+PENALTIES = "penalty-pages-1"  # a change to what the penalty pages show that their key does not cover changes this
+
+
+def _penalties(site: _Site, tariffs: list[AnyTariff], by_article: list[tuple[str, str, list[str]]],
+               fees_key: str) -> dict[str, str]:
+    """The penalty pages (compiler/site/penalties.py), from the last build when made from the same tariffs
+    (``fees_key``: their digest, navlaw.fees.memo.tariffs_digest; "" makes them afresh) and articles, under
+    the site-wide context (the links)."""
+    def make() -> str:
+        return json.dumps(penalty_pages(tariffs, site.P, site.env, by_article), ensure_ascii=False)
+
+    if not fees_key:
+        return penalty_pages(tariffs, site.P, site.env, by_article)
+    made: dict[str, str] = json.loads(site.memo.now([PENALTIES, fees_key, repr(by_article)], make))
+    return made
+
+
+CITATIONS = "citation-files-1"  # a change to what the citation files hold that their key does not cover changes this
+
+
+def _citations(site: _Site) -> dict[str, str]:
+    """The search's citation files (compiler/site/citations.py), from the last build when made from the same
+    citations of the same sections, under the site-wide context (every page's anchors, every section's page)."""
+    files: dict[str, str] = {}
+
+    def make() -> str:
+        files.update(citation_files(site.P, site.titled))
+        if any("\0" in x for kv in files.items() for x in kv):
+            return ""  # (JSON escapes a NUL, and no file name holds one: never so)
+        return "\0".join(x for kv in files.items() for x in kv)
+
+    cites = [(sec, site.titled[sec].citation) for sec in site.P.section_page if sec in site.titled]
+    joined = site.memo.now([CITATIONS, repr(cites)], make)
+    if not joined:
+        return files or citation_files(site.P, site.titled)
+    parts = joined.split("\0")
+    return dict(zip(parts[::2], parts[1::2]))
 
 
 def _calculator(site: _Site, plans: dict[str, Plan]) -> dict[str, str]:
@@ -409,51 +438,6 @@ def _claim(out: dict[str, str], page: str, what: str) -> None:
         from navlaw.diagnostics import Diagnostic, NavlawError, Severity
         raise NavlawError([Diagnostic(Severity.ERROR, f"{what} and another part of the corpus would both be the site's "
                                       f"page {page}: give them distinct numbers", page, code="site")])
-
-
-def _when(t: AnyTariff) -> str:
-    e = t.effective
-    start = e.start.isoformat() if e.start else "not established"
-    if e.start_from is not None:  # a start known only between bounds
-        start = f"a day {e.start_words()}"
-    end = e.end.isoformat() if e.end else ("not established" if e.end_basis == "unresolved" else "")
-    if e.end_from is not None and e.end is not None:
-        end = f"a day between {e.end_from - dt.timedelta(days=1)} and {e.end}"
-    return esc.text(f"{start} – {end}" if end else f"from {start}")
-
-
-EXAMPLE_UNITS = (Decimal(300),)  # the example quote under each schedule (the charts' 300 PU over time)
-
-
-def _example(t: BracketSchedule, quotes: Quotes) -> dict[str, object] | None:
-    """The quote ``navlaw fee`` gives on the schedule's first day, line by line (None: it gives none)."""
-    for units in EXAMPLE_UNITS:
-        q = quotes.quote(t, units)
-        if q is None:
-            return None
-        return {"route": t.route, "units": str(units), "on": q.on.isoformat(), "total": f"${q.total:,}",
-                "command": esc.text(f"navlaw fee {t.route} --units {units} --on {q.on.isoformat()}"),
-                "lines": [(esc.text(ln.description), f"${ln.amount:,}", esc.text(ln.citation)) for ln in q.lines]}
-    return None
-
-
-def _schedule_view(t: BracketSchedule, P: Pages, on: dt.date, quotes: Quotes) -> dict[str, object]:
-    return {"example": _example(t, quotes),
-            "unquoted": "" if quotes.quotable(t) else esc.text(cited(quotes.why_not(t))),
-            "title": esc.text(t.title), "link": tariff_link(t, P, "tariffs.md"), "when": _when(t), "status": t.status,
-            "now": status_on(t, on), "current": in_force(t, on),
-            "file": esc.text(Path(t.file).name.split("#")[0]),
-            "why": esc.text(cited(t.effective.start_phrase)) if t.effective.start is None else "",
-            "rows": [(esc.text(b.written), esc.text(fee_text(b.formula)), esc.text(b.formula_written)) for b in t.brackets],
-            "clamp": (f"charged on at least {t.min_units.value} and at most {t.max_units.value} units"
-                      if t.min_units and t.max_units else f"charged on at most {t.max_units.value} units"
-                      if t.max_units else ""),
-            "notes": [esc.text(n) for n in t.notes]}
-
-
-def _other_view(t: AnyTariff, P: Pages) -> dict[str, object]:
-    return {"title": esc.text(t.title), "link": tariff_link(t, P, "tariffs.md"), "when": _when(t), "status": t.status,
-            "what": esc.text(brief(t))}
 
 
 # ---- the calculator ----------------------------------------------------------------------------------------

@@ -91,10 +91,11 @@ def section_inputs(site: Site, k: int, has_history: bool, cited_by: Sequence[str
     if part is not None:
         where += [part_name(part), anchor(part.id)]
     steps = [(j - k, order[j][0], site.P.section_page[order[j][0]]) for j in (k - 1, k + 1) if 0 <= j < len(order)]
-    return [VIEW, sec, page, on.isoformat(), repr(where), repr(steps),
-            content(titled), str(comp.section is None),  # the law shown is the titled text, when there is one
-            comp.message, repr(comp.gaps), repr([(pid, v.file, v.note) for pid, v in comp.sources]),
-            repr(sorted(site.P.notes.get(page, {}).items())), site.new_matter.get(page, ""),
-            repr((page in site.P.bracketed, page in site.P.amended, has_history)),
-            repr(timeline.boundaries(sec)), repr(timeline.pending(sec, on)),
-            repr(list(cited_by)), repr(list(announced))]
+    # the law as its own part (a repr of it would copy it again); the rest in one repr (a part's cost is its call)
+    return [content(titled), repr((VIEW, sec, page, on.isoformat(), where, steps,
+                                   comp.section is None,  # the law shown is the titled text, when there is one
+                                   comp.message, comp.gaps, [(pid, v.file, v.note) for pid, v in comp.sources],
+                                   sorted(site.P.notes.get(page, {}).items()), site.new_matter.get(page, ""),
+                                   (page in site.P.bracketed, page in site.P.amended, has_history),
+                                   timeline.boundaries(sec), timeline.pending(sec, on), list(cited_by),
+                                   list(announced)))]

@@ -7,6 +7,7 @@ bracket notation as deleted matter, and where each page of the site lives.
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
 import re
@@ -109,13 +110,25 @@ class Memo:
     def page(self, parts: list[str], make: Callable[[], str], counted: bool = True) -> str:
         """The page's text if the last build made it from the same inputs; else a placeholder that
         ``finish`` replaces by ``make()``. ``counted``: a law or history page (``hits``; else ``others``)."""
-        key = digest(self.context, *parts)
+        # one repr hashed (the parts are strings: their repr is unambiguous), not each part on its own
+        key = hashlib.sha256(repr((self.context, parts)).encode("utf-8", "surrogatepass")).hexdigest()
         text = self.old.get(key)
         self.others += not counted
         if text is None:
             self.pending.append((key, make))
             return _PENDING + key
         self.hits += counted
+        self.new[key] = text
+        return text
+
+    def now(self, parts: list[str], make: Callable[[], str]) -> str:
+        """The text the last build made from the same inputs, else ``make()`` (made here and now, not by
+        ``finish``); not a law or history page (counted in ``others``)."""
+        key = hashlib.sha256(repr((self.context, parts)).encode("utf-8", "surrogatepass")).hexdigest()
+        self.others += 1
+        text = self.old.get(key)
+        if text is None:
+            text = make()
         self.new[key] = text
         return text
 
