@@ -152,3 +152,31 @@ def test_in_process_rebuilds_take_the_site_state_and_pages_memo_held(tmp_path: P
     assert stats["site held"] == 1 and stats["site-pages held"] == 1
     assert stats["site hit"] == 1 and stats["site-pages hit"] == 1
     same_as_clean_build(tmp_path, corpus)
+
+
+def test_what_serve_held_is_written_at_its_end_and_a_fresh_process_builds_from_it(tmp_path: Path,
+                                                                                  corpus: Path) -> None:  # noqa: F811
+    """Builds in one process (``navlaw serve``) hold the edited document's tree, the site state and the pages
+    memo; the process's end writes them, and a new process finds every document and page there (nothing
+    parsed, nothing rendered again) and writes what a clean build writes."""
+    import subprocess
+    import sys
+
+    assert build(tmp_path, corpus) == 0
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0
+    amend(corpus, AMENDED_2027, AMENDED_2027.replace("thirty", "forty"))
+    assert build(tmp_path, corpus) == 0  # the third build in this process: held, not written
+    cache = tmp_path / ".build-cache"
+    assert len(list((cache / "document").glob("*.sealed"))) == 4
+    later.flush()  # what the process's end does
+    assert len(list((cache / "document").glob("*.sealed"))) == 5
+    for last in (cache / "last").glob("*.sealed"):
+        last.unlink()  # not "up to date": the new process looks every document up
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    fresh = subprocess.run([sys.executable, "-m", "navlaw", "build", "--corpus", str(corpus), "--out",
+                            str(tmp_path / "build"), "--module", str(tmp_path / "build-fees")],
+                           capture_output=True, text=True, env=env)
+    assert fresh.returncode == 0, fresh.stderr
+    assert "cache: 0 of 5 documents parsed, 5 reused; 0 of 212 law and history pages written afresh" in fresh.stdout
+    same_as_clean_build(tmp_path, corpus)
