@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from navlaw.sealed import Unsealed as Unsealed, user_key as _user_key, write_atomic as _write_atomic
 from navlaw.sealed import file_state as _file_state, later, private_dir as private_dir, seal as seal, unseal as unseal
-from navlaw.sealed import user_cache as user_cache
+from navlaw.sealed import user_cache as user_cache, write_sealed
 from navlaw.stamps import Stamp
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ def kept_sealed(name: str, context: str, load: Callable[[bytes], T], make: Calla
     path = base / name if base is not None else None
     if path is not None and path.is_file():
         try:
-            return load(unseal(context, path.read_bytes()))
+            return load(bytes(unseal(context, path.read_bytes())))
         except Exception:  # stale (another grammar), damaged or not ours: made afresh below
             pass
     value, data = make()
@@ -380,7 +380,7 @@ class BuildCache:
 
     @staticmethod
     def _write(path: Path, context: str, value: Any, hold: bool = True) -> None:
-        _write_atomic(path, seal(context, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)))
+        write_sealed(path, context, value)
         if hold:  # given back once by get(held=True), while the file is the one written here
             _HELD[path] = (_file_state(path), value)
 

@@ -12,9 +12,10 @@ import pickle
 import secrets
 import stat
 import tempfile
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, BinaryIO, Callable, Iterator
 
 
 def private_dir(path: Path) -> str:
@@ -86,28 +87,60 @@ def seal(context: str, data: bytes) -> bytes:
     return _MAGIC + mac + data
 
 
-def unseal(context: str, blob: bytes) -> bytes:
-    """The data sealed for ``context``, or Unsealed: checked before anything is unpickled."""
+def unseal(context: str, blob: bytes) -> memoryview:
+    """The data sealed for ``context`` (a view of ``blob``: not copied), or Unsealed: checked before anything
+    is unpickled."""
     key = user_key()
     if key is None:
         raise Unsealed("no private key directory")
-    head, mac, data = blob[:len(_MAGIC)], blob[len(_MAGIC):len(_MAGIC) + 32], blob[len(_MAGIC) + 32:]
-    if head != _MAGIC or not hmac.compare_digest(
-            mac, hmac.new(key, context.encode() + b"\0" + data, hashlib.sha256).digest()):
+    view = memoryview(blob)
+    n = len(_MAGIC)
+    data = view[n + 32:]
+    mac = hmac.new(key, context.encode() + b"\0", hashlib.sha256)
+    mac.update(data)
+    if view[:n] != _MAGIC or not hmac.compare_digest(view[n:n + 32], mac.digest()):
         raise Unsealed("its seal does not match: written by someone else, edited, or another entry")
     return data
 
 
 def write_atomic(path: Path, data: bytes) -> None:
+    with _atomic(path) as f:
+        f.write(data)
+
+
+def write_sealed(path: Path, context: str, value: Any) -> None:
+    """``value`` pickled and sealed for ``context`` into ``path`` (as ``write_atomic(path, seal(context,
+    pickle.dumps(value)))`` writes it), a pickle frame at a time: no whole copy of the pickle is made (at 10x
+    a document's tree or its JSON is a few MB, made three times over)."""
+    key = user_key()
+    if key is None:
+        raise Unsealed("no private key directory")
+    mac = hmac.new(key, context.encode() + b"\0", hashlib.sha256)
+    with _atomic(path) as f:
+        f.write(_MAGIC + bytes(32))
+
+        class Sealing:
+            @staticmethod
+            def write(chunk: bytes) -> int:
+                mac.update(chunk)
+                return f.write(chunk)
+
+        pickle.Pickler(Sealing(), protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+        f.seek(len(_MAGIC))
+        f.write(mac.digest())
+
+
+@contextmanager
+def _atomic(path: Path) -> Iterator[BinaryIO]:
+    """A file to write ``path``'s new bytes to: readers see the old file or the new one, never half of one."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)  # readers see the old file or the new one, never half of one
+            yield f
+        os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
 
 
 class Later:
@@ -161,7 +194,7 @@ class Later:
                 continue  # written since by another process
             _, _, context, value = self._entries.pop(p)
             try:
-                write_atomic(p, seal(context, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)))
+                write_sealed(p, context, value)
             except (OSError, Unsealed):
                 pass  # its directory went (a temporary cache), or no key: a miss for the next process
 
