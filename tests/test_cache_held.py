@@ -180,3 +180,21 @@ def test_what_serve_held_is_written_at_its_end_and_a_fresh_process_builds_from_i
     assert fresh.returncode == 0, fresh.stderr
     assert "cache: 0 of 5 documents parsed, 5 reused; 0 of 212 law and history pages written afresh" in fresh.stdout
     same_as_clean_build(tmp_path, corpus)
+
+
+def test_an_entry_written_a_frame_at_a_time_is_the_sealed_pickle_and_is_checked(tmp_path: Path) -> None:
+    """``write_sealed`` writes what ``seal(context, pickle.dumps(value))`` is, byte for byte (a large string and
+    many small objects: frames of their own and frames shared); a changed byte fails the seal."""
+    from navlaw.sealed import Unsealed, write_sealed
+
+    value = {"big": "§ 12 " * 400_000, "many": [(n, str(n), float(n)) for n in range(50_000)], "bytes": b"\0" * 99}
+    path = tmp_path / "entry.sealed"
+    write_sealed(path, "stage/key", value)
+    assert path.read_bytes() == seal("stage/key", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    assert pickle.loads(unseal("stage/key", path.read_bytes())) == value
+    with pytest.raises(Unsealed):
+        unseal("stage/other-key", path.read_bytes())
+    damaged = bytearray(path.read_bytes())
+    damaged[-3] ^= 1
+    with pytest.raises(Unsealed):
+        unseal("stage/key", bytes(damaged))
