@@ -34,18 +34,18 @@ loaded. A cache directory owned by someone else, or writable by others, is not u
 from __future__ import annotations
 
 import hashlib
-import hmac
 import io
 import os
 import pickle
-import secrets
 import stat
-import tempfile
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
+from navlaw.sealed import Unsealed as Unsealed, user_key as _user_key, write_atomic as _write_atomic
+from navlaw.sealed import file_state as _file_state, later, private_dir as private_dir, seal as seal, unseal as unseal
+from navlaw.sealed import user_cache as user_cache, write_sealed
 from navlaw.stamps import Stamp
 
 if TYPE_CHECKING:
@@ -162,98 +162,6 @@ def tree_stamp(root: Path) -> str:
     return Stamp.walk(root).digest()
 
 
-def private_dir(path: Path) -> str:
-    """Make ``path`` (mode 0700 when new) and say why it is unfit to hold what navlaw loads back —
-    a link, not a directory, owned by another user, or writable by group or others — or "" if fit."""
-    try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = path.lstat()
-    except OSError as exc:
-        return f"{path} cannot be made ({exc.strerror or exc})"
-    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
-        return f"{path} is not a directory"
-    if st.st_uid != os.geteuid():
-        return f"{path} belongs to another user (uid {st.st_uid})"
-    if st.st_mode & 0o022:
-        return f"{path} is writable by other users (mode {stat.S_IMODE(st.st_mode):o})"
-    return ""
-
-
-def user_cache() -> Path | None:
-    """navlaw's directory in the user's cache (``$XDG_CACHE_HOME/navlaw``, else ``~/.cache/navlaw``) for
-    what depends only on navlaw's own files: the sealing key, Lark's parse tables and Jinja's compiled
-    templates. Not the shared temporary directory, since the latter two are loaded as code. None if it
-    cannot be made private to this user."""
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "navlaw"
-    return None if private_dir(base) else base
-
-
-_MAGIC = b"navlaw-sealed-1\n"
-
-
-@lru_cache(maxsize=1)
-def _user_key() -> bytes | None:
-    """This user's sealing key (32 random bytes, made once, 0600 in the private user cache)."""
-    base = user_cache()
-    if base is None:
-        return None
-    path = base / "key"
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    except FileExistsError:
-        try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-            with os.fdopen(fd, "rb") as f:
-                st = os.fstat(f.fileno())
-                key = f.read()
-        except OSError:
-            return None
-        if st.st_uid != os.geteuid() or st.st_mode & 0o077 or len(key) != 32:
-            return None
-        return key
-    except OSError:
-        return None
-    key = secrets.token_bytes(32)
-    with os.fdopen(fd, "wb") as f:
-        f.write(key)
-    return key
-
-
-class Unsealed(Exception):
-    """A sealed blob that fails its check: not written by this user's navlaw for this context."""
-
-
-def seal(context: str, data: bytes) -> bytes:
-    key = _user_key()
-    if key is None:
-        raise Unsealed("no private key directory")
-    mac = hmac.new(key, context.encode() + b"\0" + data, hashlib.sha256).digest()
-    return _MAGIC + mac + data
-
-
-def unseal(context: str, blob: bytes) -> bytes:
-    """The data sealed for ``context``, or Unsealed: checked before anything is unpickled."""
-    key = _user_key()
-    if key is None:
-        raise Unsealed("no private key directory")
-    head, mac, data = blob[:len(_MAGIC)], blob[len(_MAGIC):len(_MAGIC) + 32], blob[len(_MAGIC) + 32:]
-    if head != _MAGIC or not hmac.compare_digest(
-            mac, hmac.new(key, context.encode() + b"\0" + data, hashlib.sha256).digest()):
-        raise Unsealed("its seal does not match: written by someone else, edited, or another entry")
-    return data
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)  # readers see the old file or the new one, never half of one
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def lark_parser(name: str, grammar: str, **options: Any) -> Lark:
     """A Lark LALR parser for ``grammar``, its analysis (the parse tables: ready 5-10x sooner) kept
     sealed in the user cache under the grammar's and Lark's digest. Lark's own ``cache=`` is not used:
@@ -283,7 +191,7 @@ def kept_sealed(name: str, context: str, load: Callable[[bytes], T], make: Calla
     path = base / name if base is not None else None
     if path is not None and path.is_file():
         try:
-            return load(unseal(context, path.read_bytes()))
+            return load(bytes(unseal(context, path.read_bytes())))
         except Exception:  # stale (another grammar), damaged or not ours: made afresh below
             pass
     value, data = make()
@@ -324,20 +232,13 @@ _HELD: dict[Path, tuple[tuple[int, int, int] | None, Any]] = {}
 _OPENED: set[Path] = set()  # the cache directories this process opened a BuildCache on
 
 
-def _file_state(path: Path) -> tuple[int, int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return st.st_size, st.st_mtime_ns, st.st_ino
-
-
 class BuildCache:
     """Stage results on disk, one sealed pickle per key. ``BuildCache(None)`` is a cache that never hits."""
 
     def __init__(self, root: Path | None):
         self.root = root
         self.rebuilding = root is not None and root.resolve() in _OPENED  # this process built with it before
+        self._pid = os.getpid()  # a process forked during the build writes what it puts at once
         _OPENED.update([root.resolve()] if root is not None else [])
         self.stats: Counter[str] = Counter()  # "document hit", "document miss", ...
         self.warnings: list[str] = []
@@ -415,6 +316,12 @@ class BuildCache:
             self.stats[f"{stage} miss"] += 1
             return None
         path = self._path(stage, key)
+        if path in later:  # put by this process, not written yet (sealed.Later)
+            if held:
+                self._used.add(path)
+                self.stats.update([f"{stage} hit", f"{stage} held"])
+                return later.take(path)
+            later.write(path, self._write)
         kept = _HELD.pop(path, None) if held else None
         if kept is not None and kept[0] is not None and kept[0] == _file_state(path):
             self._used.add(path)
@@ -452,7 +359,8 @@ class BuildCache:
 
     def put(self, stage: str, key: str, value: Any, hold: bool = False) -> None:
         """Store ``value`` under ``key``; ``hold``: nothing changes it after this, and from a process's second build
-        on (``navlaw serve``) it is kept in memory too, for ``get(held=True)`` (the stage's last value only)."""
+        on (``navlaw serve``) it is kept in memory, for ``get(held=True)``, and written only when asked for from
+        disk or when the process ends (sealed.Later: the next save makes the stage's value again)."""
         if self.root is None:
             return
         if not self.own_dir(stage, make=True):
@@ -460,9 +368,16 @@ class BuildCache:
         path = self._path(stage, key)
         for p in [p for p in _HELD if p.parent == path.parent]:  # the stage's last value only
             del _HELD[p]
-        _write_atomic(path, seal(f"{stage}/{key}", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)))
         self._used.add(path)
-        if hold and self.rebuilding:
+        if hold and self.rebuilding and os.getpid() == self._pid:
+            later.defer(path, f"{stage}/{key}", value)
+        else:
+            self._write(path, f"{stage}/{key}", value, hold and self.rebuilding)
+
+    @staticmethod
+    def _write(path: Path, context: str, value: Any, hold: bool = True) -> None:
+        write_sealed(path, context, value)
+        if hold:  # given back once by get(held=True), while the file is the one written here
             _HELD[path] = (_file_state(path), value)
 
     def keep(self, stage: str, key: str) -> None:
@@ -471,20 +386,23 @@ class BuildCache:
         if self.root is not None:
             self._used.add(self._path(stage, key))
 
-    def through(self, stage: str, key: str, make: Callable[[], T]) -> T:
-        """The value stored under ``key``, or else ``make()``'s, stored. No key: just ``make()``."""
+    def through(self, stage: str, key: str, make: Callable[[], T], hold: bool = False) -> T:
+        """The value stored under ``key``, or else ``make()``'s, stored (``hold``: as ``put``'s). No key: ``make()``."""
         if self.root is None or not key:
             return make()
         hit = self.get(stage, key)
         if hit is not None:
             return hit  # type: ignore[no-any-return]
         value = make()
-        self.put(stage, key, value)
+        self.put(stage, key, value, hold)
         return value
 
     def prune(self) -> None:
         """Drop the entries this build did not use: the cache holds one build's worth, not history."""
-        if self.root is None or not self.root.is_dir():
+        if self.root is None:
+            return
+        later.drop(self.root, self._used)
+        if not self.root.is_dir():
             return
         with os.scandir(self.root) as stages:  # the stage directories themselves: a link is not followed
             dirs = [Path(e.path) for e in stages if e.is_dir(follow_symlinks=False)]

@@ -237,7 +237,8 @@ def _compile_cached(src: SourceDocument, entry: Entry, diags: Diagnostics, cache
         chunks.settle(src.path)
         return doc, own.items
 
-    doc, found = cache.through("document", key, compile_own) if cache is not None else compile_own()
+    # hold: the tree and its findings are not changed after this (in ``navlaw serve``, written when it ends)
+    doc, found = cache.through("document", key, compile_own, hold=True) if cache is not None else compile_own()
     if lines and cache is not None:
         cache.keep("parse-chunks", lines)
     diags.extend(found)
