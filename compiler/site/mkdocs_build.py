@@ -40,7 +40,8 @@ from mkdocs.plugins import event_priority
 
 from navlaw import resources
 from navlaw.cache import BuildCache, digest, jinja_bytecode, private_dir, tree_digest, user_cache
-from navlaw.site.site_spare import SPARE, start_from
+from navlaw.site.site_spare import SPARE, restamp, start_from
+from navlaw.site.site_written import Written
 from navlaw.stamps import Stamp
 
 SITE = resources.path("site")
@@ -125,17 +126,22 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     changed = {n for n in files if old is None or old.files.get(n) != digests[n]}
     state = _State(shape, digests, "")
     report = SiteReport("full", pages, pages, reason)
+    mirrored: Stamp | None = None  # the site as started from the spare: its stamp, with what MkDocs wrote
     if not reason and old is not None and previous is not None:
-        report.reason = reason = start_from(previous, out, cache.root / SPARE, old.output)
+        report.reason, mirrored = start_from(previous, out, cache.root / SPARE, old.output)
+        reason = report.reason
     if not reason and old is not None and previous is not None:
         for name in changed:
             (out / _dest(name)).unlink(missing_ok=True)
         _sync(work, config)
         rendered: set[str] = set()
+        written = Written()
         try:
             split = _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered, site_url=site_url,
-                            changed=changed, docs=files)
+                            changed=changed, docs=files, written=written)
             report = SiteReport("incremental", pages, len(rendered), search=split)
+            if mirrored is not None and not written.elsewhere:
+                report.stamp = restamp(mirrored, written.names | {_dest(n) for n in changed})
         except _FullBuildNeeded as exc:
             shutil.rmtree(out)
             report.reason = str(exc)
@@ -145,7 +151,8 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
         _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), site_url=site_url, docs=files)
     from navlaw.publish import modes_set, umask_modes
 
-    report.stamp = Stamp.walk(out, modes=umask_modes())  # and its modes set, in the one walk (issue 32)
+    if report.stamp is None:  # its modes set in the one walk (issue 32)
+        report.stamp = Stamp.walk(out, modes=umask_modes())
     if report.stamp.exists:
         modes_set(out)
     state.output = report.stamp.digest()
@@ -348,9 +355,10 @@ class _Keeper:
 
 def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _State] | None,
             rendered: set[str], site_url: str = "", changed: set[str] | None = None,
-            docs: dict[str, str] | None = None) -> str:
+            docs: dict[str, str] | None = None, written: Written | None = None) -> str:
     """MkDocs over ``work`` (its docs/, or ``docs`` held in memory: compiler/site/mkdocs_memory.py) into ``out``;
-    why the search index was split whole ("" if it was made from the last build's split)."""
+    why the search index was split whole ("" if it was made from the last build's split). ``written``: the
+    files MkDocs and the search's split wrote (compiler/site/site_written.py)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
@@ -358,6 +366,7 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
     from navlaw.site.mkdocs_memory import docs_in_memory
     from navlaw.site.mkdocs_parallel import parallel_loops
     from navlaw.site.search_index import split_search_index
+    from navlaw.site.site_written import tracked
 
     collect = _Collect()
     logger = logging.getLogger("mkdocs")
@@ -378,9 +387,10 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
             if dirty:  # the 404 page and the sitemap show only the navigation, which has not changed
                 cfg.theme.static_templates.difference_update({"404.html", "sitemap.xml"})
             cfg.plugins["navlaw-keeper"] = keeper  # type: ignore[assignment]  # not a BasePlugin: see above
+        paths: set[str] = set()
         try:
-            with parallel_loops(cfg, keeper), docs_in_memory(docs):  # the pages on the machine's cores
-                build(cfg, dirty=dirty)
+            with parallel_loops(cfg, keeper) as loops, docs_in_memory(docs), tracked(paths):
+                build(cfg, dirty=dirty)  # the pages on the machine's cores (compiler/site/mkdocs_parallel.py)
         except Abort as exc:
             collect.messages.append(str(exc))
         if collect.messages:
@@ -392,6 +402,8 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
             split_search_index(out)
         else:  # from the last build's split where it can (compiler/site/search_delta.py)
             split = keeper.split_search(out)
+        if written is not None:
+            written.take(out, paths, bool(split) or loops.parallel)
         if keeper is not None:
             _record_pages(keeper, dirty)
         return split
