@@ -236,3 +236,23 @@ def test_an_edit_from_the_spare_states_the_last_site_once_and_of_the_new_one_onl
         assert build(tmp_path, corpus) == 0
         assert "4 of 257 pages rendered" in capsys.readouterr().out
     same_as_clean_build(tmp_path, corpus)
+
+
+def test_the_modes_of_out_s_data_files_are_not_stated_again(tmp_path, corpus, capsys):  # noqa: F811
+    """OUT's data directories hold only the files write_out made, each new under the umask or a hard link to
+    the last build's (publish.files_made): _chmod_tree states their directories, not their files (the site's
+    modes are set by its own build: not walked either); every mode is still the umask's (the test above
+    changes the umask between builds)."""
+    from navlaw import publish
+
+    assert build(tmp_path, corpus) == 0
+    amend(corpus, RATE_2027, AMENDED_2027)
+    publish.CHMOD_STATED.clear()
+    assert build(tmp_path, corpus) == 0
+    assert "4 of 257 pages rendered" in capsys.readouterr().out
+    out, fees = tmp_path / "build", tmp_path / "build-fees"
+    data = [p for p in out.iterdir() if p.is_dir() and p.name != "site"]
+    dirs = sum(1 for d in data for p in d.rglob("*") if p.is_dir()) + len(data)
+    top = sum(1 for p in out.iterdir() if p.name != "site") + 1 + sum(1 for _ in fees.rglob("*"))
+    assert sum(_files(d) for d in data) > 1000 > dirs + top
+    assert dirs + top - len(data) <= publish.CHMOD_STATED["entries"] <= dirs + top
