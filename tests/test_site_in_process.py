@@ -58,3 +58,26 @@ def test_a_rebuild_in_process_hashes_only_the_docs_texts_that_changed(tmp_path, 
         assert "site: 4 of 257 pages rendered" in capsys.readouterr().out
         assert 4 <= mkdocs_build.DIGESTED["texts"] <= 30, mkdocs_build.DIGESTED
     same_as_clean_build(tmp_path, corpus)
+
+
+def test_an_edit_does_not_state_the_theme_s_files_to_copy_them_again(tmp_path, corpus, capsys, monkeypatch):  # noqa: F811
+    """A dirty build takes the theme's static files as not modified (the theme's version is in the cache's key,
+    its overrides in the site's shape, and the site it starts from is stamped): MkDocs' check stated each of
+    them (two times of modification); the site is still a clean build's."""
+    from .test_incremental import same_as_clean_build
+
+    assert build(tmp_path, corpus) == 0
+    amend(corpus, RATE_2027, AMENDED_2027)
+    asked: list[str] = []
+    real = os.path.getmtime
+
+    def getmtime(path):  # type: ignore[no-untyped-def]
+        asked.append(os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os.path, "getmtime", getmtime)
+    assert build(tmp_path, corpus) == 0
+    monkeypatch.setattr(os.path, "getmtime", real)
+    assert "site: 4 of 257 pages rendered" in capsys.readouterr().out
+    assert not [p for p in asked if "assets" in p], asked[:5]
+    same_as_clean_build(tmp_path, corpus)
