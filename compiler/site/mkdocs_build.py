@@ -41,6 +41,7 @@ from mkdocs.plugins import event_priority
 
 from navlaw import resources
 from navlaw.cache import BuildCache, digest, jinja_bytecode, private_dir, tree_digest, user_cache
+from navlaw.site.site_chunks import get_entries, put_entries
 from navlaw.site.site_spare import SPARE, restamp, start_from
 from navlaw.site.site_written import Written
 from navlaw.stamps import Stamp
@@ -76,6 +77,14 @@ class _State:
     anchors: dict[str, frozenset[str]] = field(default_factory=dict)  # page -> anchor ids present
     entries: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # page -> its search entries
     search: Any = None  # what the search index's split made (compiler/site/search_delta.py's SearchState)
+    chunks: Any = None  # where the cache keeps ``entries`` (compiler/site/site_chunks.py), once kept there
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without ``entries`` once they are kept in chunks of their own (``chunks``)."""
+        state = dict(self.__dict__)
+        if self.chunks is not None:
+            state["entries"] = None
+        return state
 
 
 class _FullBuildNeeded(Exception):
@@ -123,11 +132,15 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     work = cache.root / "site-src"
     key = cache.key("site", "state")
     old: _State | None = cache.get("site", key, held=True)
+    if old is not None and old.entries is None:  # read from the cache's file: its entries are in chunks
+        old.entries = get_entries(cache, old.chunks)
+        old = old if old.entries is not None else None
     reason = _why_full(old, shape, previous)
     changed = {n for n in files if old is None or old.files.get(n) != digests[n]}
     state = _State(shape, digests, "")
     report = SiteReport("full", pages, pages, reason)
     mirrored: Stamp | None = None  # the site as started from the spare: its stamp, with what MkDocs wrote
+    rendered: set[str] = set()
     if not reason and old is not None and previous is not None:
         report.reason, mirrored = start_from(previous, out, cache.root / SPARE, old.output)
         reason = report.reason
@@ -135,7 +148,6 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
         for name in changed:
             (out / _dest(name)).unlink(missing_ok=True)
         _sync(work, config)
-        rendered: set[str] = set()
         written = Written()
         try:
             split = _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered, site_url=site_url,
@@ -157,6 +169,9 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
     if report.stamp.exists:
         modes_set(out)
     state.output = report.stamp.digest()
+    incremental = report.mode == "incremental" and old is not None
+    state.chunks = put_entries(cache, state.entries, rendered if incremental else None,
+                               old.chunks if incremental and old is not None else None)
     cache.put("site", key, state, hold=True)  # nothing changes it after this
     return report
 
