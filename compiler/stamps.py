@@ -25,10 +25,11 @@ from typing import Mapping
 WALKED: Counter[str] = Counter()  # "entries": every file, link or other entry stated by a walk
 
 
-def _order(rel: str) -> list[str]:
+def _order(rel: str) -> str:
     """The order a walk meets files in: by name within each directory, a directory's files where its name
-    falls ("a/b" before "a-c", as "a" sorts before "a-c")."""
-    return rel.split("/")
+    falls ("a/b" before "a-c", as "a" sorts before "a-c"): the order of the paths' lists of names, which is
+    that of the paths with "/" made NUL (a name holds no NUL, and NUL sorts before every character)."""
+    return rel.replace("/", "\0")
 
 
 class Stamp:

@@ -17,9 +17,9 @@ def test_the_site_s_modes_are_set_in_its_stamp_s_walk_and_not_walked_again(tmp_p
     walked: list[str] = []
     real = publish._chmod_below
 
-    def below(path, dir_mode, file_mode):  # type: ignore[no-untyped-def]
+    def below(path, modes, dirs_only):  # type: ignore[no-untyped-def]
         walked.append(path)
-        real(path, dir_mode, file_mode)
+        real(path, modes, dirs_only)
 
     monkeypatch.setattr(publish, "_chmod_below", below)
     old_mask = os.umask(0o022)
@@ -40,3 +40,44 @@ def test_the_site_s_modes_are_set_in_its_stamp_s_walk_and_not_walked_again(tmp_p
             assert oct(st.st_mode & 0o777) == oct(0o750), p
         elif st.st_nlink == 1:
             assert oct(st.st_mode & 0o777) == oct(0o640), p
+
+
+def test_a_rebuild_in_process_hashes_only_the_docs_texts_that_changed(tmp_path, corpus, capsys):  # noqa: F811
+    """The site's docs texts are compared with those of the last build in this process, and only the texts
+    that differ are hashed again (compiler/site/mkdocs_build.py's _digests); what changed is still rendered,
+    and the site is a clean build's."""
+    from navlaw.site import mkdocs_build
+
+    from .test_incremental import same_as_clean_build
+
+    assert build(tmp_path, corpus) == 0
+    for old, new in ((RATE_2027, AMENDED_2027), (AMENDED_2027, RATE_2027)):
+        amend(corpus, old, new)
+        mkdocs_build.DIGESTED.clear()
+        assert build(tmp_path, corpus) == 0
+        assert "site: 4 of 257 pages rendered" in capsys.readouterr().out
+        assert 4 <= mkdocs_build.DIGESTED["texts"] <= 30, mkdocs_build.DIGESTED
+    same_as_clean_build(tmp_path, corpus)
+
+
+def test_an_edit_does_not_state_the_theme_s_files_to_copy_them_again(tmp_path, corpus, capsys, monkeypatch):  # noqa: F811
+    """A dirty build takes the theme's static files as not modified (the theme's version is in the cache's key,
+    its overrides in the site's shape, and the site it starts from is stamped): MkDocs' check stated each of
+    them (two times of modification); the site is still a clean build's."""
+    from .test_incremental import same_as_clean_build
+
+    assert build(tmp_path, corpus) == 0
+    amend(corpus, RATE_2027, AMENDED_2027)
+    asked: list[str] = []
+    real = os.path.getmtime
+
+    def getmtime(path):  # type: ignore[no-untyped-def]
+        asked.append(os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os.path, "getmtime", getmtime)
+    assert build(tmp_path, corpus) == 0
+    monkeypatch.setattr(os.path, "getmtime", real)
+    assert "site: 4 of 257 pages rendered" in capsys.readouterr().out
+    assert not [p for p in asked if "assets" in p], asked[:5]
+    same_as_clean_build(tmp_path, corpus)

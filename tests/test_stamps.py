@@ -201,3 +201,58 @@ def test_an_edit_changes_only_the_modes_that_are_not_the_umask_s(tmp_path, corpu
                 written += 1
                 assert oct(st.st_mode & 0o777) == oct(0o640), p
     assert written > 10
+
+
+def test_an_edit_from_the_spare_states_the_last_site_once_and_of_the_new_one_only_what_mkdocs_wrote(
+        tmp_path, corpus, capsys):  # noqa: F811
+    """Started from the spare (the site the build before the last replaced), an edit states each file of the
+    last site once (the mirror that checks it and makes the spare hold it) and, of the new site, only the
+    files MkDocs and the search's split wrote (compiler/site/site_written.py): the new site's stamp is the
+    mirrored one with those stated again. That stamp is the site's as written: the next edit starts from it
+    (a file MkDocs wrote that the stamp missed would make the next build a full one), and a file changed
+    after the build is still found."""
+    assert build(tmp_path, corpus) == 0
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0  # the first site kept as the spare
+    amend(corpus, AMENDED_2027, RATE_2027)
+    stamps.WALKED.clear()
+    assert build(tmp_path, corpus) == 0
+    assert "4 of 257 pages rendered" in capsys.readouterr().out
+    out = tmp_path / "build"
+    site = _files(out / "site")
+    rest = sum(1 for p in out.iterdir() if not p.is_dir()) + _files(tmp_path / "build-fees")
+    assert site + rest <= stamps.WALKED["entries"] <= site + rest + 40
+    from navlaw.build import cache_dir
+    from navlaw.cache import BuildCache
+
+    cache = BuildCache(cache_dir(str(out)))
+    state = cache.get("site", cache.key("site", "state"))
+    assert state is not None and state.output == tree_stamp(out / "site")
+    for _ in range(2):
+        amend(corpus, RATE_2027, AMENDED_2027)
+        assert build(tmp_path, corpus) == 0
+        assert "4 of 257 pages rendered" in capsys.readouterr().out
+        amend(corpus, AMENDED_2027, RATE_2027)
+        assert build(tmp_path, corpus) == 0
+        assert "4 of 257 pages rendered" in capsys.readouterr().out
+    same_as_clean_build(tmp_path, corpus)
+
+
+def test_the_modes_of_out_s_data_files_are_not_stated_again(tmp_path, corpus, capsys):  # noqa: F811
+    """OUT's data directories hold only the files write_out made, each new under the umask or a hard link to
+    the last build's (publish.files_made): _chmod_tree states their directories, not their files (the site's
+    modes are set by its own build: not walked either); every mode is still the umask's (the test above
+    changes the umask between builds)."""
+    from navlaw import publish
+
+    assert build(tmp_path, corpus) == 0
+    amend(corpus, RATE_2027, AMENDED_2027)
+    publish.CHMOD_STATED.clear()
+    assert build(tmp_path, corpus) == 0
+    assert "4 of 257 pages rendered" in capsys.readouterr().out
+    out, fees = tmp_path / "build", tmp_path / "build-fees"
+    data = [p for p in out.iterdir() if p.is_dir() and p.name != "site"]
+    dirs = sum(1 for d in data for p in d.rglob("*") if p.is_dir()) + len(data)
+    top = sum(1 for p in out.iterdir() if p.name != "site") + 1 + sum(1 for _ in fees.rglob("*"))
+    assert sum(_files(d) for d in data) > 1000 > dirs + top
+    assert dirs + top - len(data) <= publish.CHMOD_STATED["entries"] <= dirs + top

@@ -32,6 +32,7 @@ import logging
 import os
 import shutil
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,9 @@ from mkdocs.plugins import event_priority
 
 from navlaw import resources
 from navlaw.cache import BuildCache, digest, jinja_bytecode, private_dir, tree_digest, user_cache
-from navlaw.site.site_spare import SPARE, start_from
+from navlaw.site.site_chunks import get_entries, put_entries
+from navlaw.site.site_spare import SPARE, restamp, start_from
+from navlaw.site.site_written import Written
 from navlaw.stamps import Stamp
 
 SITE = resources.path("site")
@@ -74,6 +77,14 @@ class _State:
     anchors: dict[str, frozenset[str]] = field(default_factory=dict)  # page -> anchor ids present
     entries: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # page -> its search entries
     search: Any = None  # what the search index's split made (compiler/site/search_delta.py's SearchState)
+    chunks: Any = None  # where the cache keeps ``entries`` (compiler/site/site_chunks.py), once kept there
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without ``entries`` once they are kept in chunks of their own (``chunks``)."""
+        state = dict(self.__dict__)
+        if self.chunks is not None:
+            state["entries"] = None
+        return state
 
 
 class _FullBuildNeeded(Exception):
@@ -114,28 +125,36 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
             shutil.rmtree(work, ignore_errors=True)
         return SiteReport("full", pages, pages)
 
-    digests = {name: digest(text) for name, text in files.items()}
+    digests = _digests(files)
     shape = _shape(config, digests) + digest("site_url", site_url)
 
     assert cache.root is not None
     work = cache.root / "site-src"
     key = cache.key("site", "state")
     old: _State | None = cache.get("site", key, held=True)
+    if old is not None and old.entries is None:  # read from the cache's file: its entries are in chunks
+        old.entries = get_entries(cache, old.chunks)
+        old = old if old.entries is not None else None
     reason = _why_full(old, shape, previous)
     changed = {n for n in files if old is None or old.files.get(n) != digests[n]}
     state = _State(shape, digests, "")
     report = SiteReport("full", pages, pages, reason)
+    mirrored: Stamp | None = None  # the site as started from the spare: its stamp, with what MkDocs wrote
+    rendered: set[str] = set()
     if not reason and old is not None and previous is not None:
-        report.reason = reason = start_from(previous, out, cache.root / SPARE, old.output)
+        report.reason, mirrored = start_from(previous, out, cache.root / SPARE, old.output)
+        reason = report.reason
     if not reason and old is not None and previous is not None:
         for name in changed:
             (out / _dest(name)).unlink(missing_ok=True)
         _sync(work, config)
-        rendered: set[str] = set()
+        written = Written()
         try:
             split = _mkdocs(work, out, dirty=True, state=(old, state), rendered=rendered, site_url=site_url,
-                            changed=changed, docs=files)
+                            changed=changed, docs=files, written=written)
             report = SiteReport("incremental", pages, len(rendered), search=split)
+            if mirrored is not None and not written.elsewhere:
+                report.stamp = restamp(mirrored, written.names | {_dest(n) for n in changed})
         except _FullBuildNeeded as exc:
             shutil.rmtree(out)
             report.reason = str(exc)
@@ -145,12 +164,38 @@ def build_site(files: dict[str, str], out: Path, previous: Path | None = None,
         _mkdocs(work, out, dirty=False, state=(None, state), rendered=set(), site_url=site_url, docs=files)
     from navlaw.publish import modes_set, umask_modes
 
-    report.stamp = Stamp.walk(out, modes=umask_modes())  # and its modes set, in the one walk (issue 32)
+    if report.stamp is None:  # its modes set in the one walk (issue 32)
+        report.stamp = Stamp.walk(out, modes=umask_modes())
     if report.stamp.exists:
         modes_set(out)
     state.output = report.stamp.digest()
+    incremental = report.mode == "incremental" and old is not None
+    state.chunks = put_entries(cache, state.entries, rendered if incremental else None,
+                               old.chunks if incremental and old is not None else None)
     cache.put("site", key, state, hold=True)  # nothing changes it after this
     return report
+
+
+# Each docs file's text at the last build in this process and its digest (``navlaw serve``): a text equal to
+# it (the same object, or compared, which costs a tenth of hashing it) is not hashed again (issue 32: 8,509
+# texts, 28 MB at 10x, hashed at every edit). Counted: DIGESTED["texts"] (tests count work, never time).
+_LAST: dict[str, tuple[str, str]] = {}
+DIGESTED: Counter[str] = Counter()
+
+
+def _digests(files: dict[str, str]) -> dict[str, str]:
+    """``digest`` of each file's text."""
+    out: dict[str, str] = {}
+    for name, text in files.items():
+        had = _LAST.get(name)
+        if had is not None and (had[0] is text or had[0] == text):
+            out[name] = had[1]
+        else:
+            out[name] = digest(text)
+            DIGESTED["texts"] += 1
+    _LAST.clear()
+    _LAST.update((name, (text, out[name])) for name, text in files.items())
+    return out
 
 
 def _why_full(old: _State | None, shape: str, previous: Path | None) -> str:
@@ -276,6 +321,10 @@ def _keep_list(key: str, files: list[str]) -> list[str]:
     return files
 
 
+def _not_modified() -> bool:
+    return False
+
+
 class _Keeper:
     """A MkDocs plugin (added in code, not in mkdocs.yml) that records what each rendered page gave
     and, in a dirty build, stands in for the pages MkDocs skips."""
@@ -290,10 +339,14 @@ class _Keeper:
     def on_files(self, files: Any, *, config: Any) -> Any:
         """In a dirty build, each page and data file navlaw hands over (held in memory: no source on disk) is
         modified exactly when its text changed (MkDocs takes one held in memory as always modified): the
-        others are the last build's, in the site it starts from. The theme's files keep MkDocs' own check."""
+        others are the last build's, in the site it starts from. The theme's files are not modified either:
+        the theme is the one the last build copied them from (its version is in the cache's key, its
+        overrides in the shape), and the site it starts from holds them as copied (its stamp is checked);
+        MkDocs' own check stated each of them three times (issue 32: 2,100 files)."""
         if self.changed is not None:
             for f in files:
                 if f.abs_src_path is not None:
+                    f.is_modified = _not_modified
                     continue
                 f.is_modified = (lambda modified=f.src_uri in self.changed: modified)
         return files
@@ -348,9 +401,10 @@ class _Keeper:
 
 def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _State] | None,
             rendered: set[str], site_url: str = "", changed: set[str] | None = None,
-            docs: dict[str, str] | None = None) -> str:
+            docs: dict[str, str] | None = None, written: Written | None = None) -> str:
     """MkDocs over ``work`` (its docs/, or ``docs`` held in memory: compiler/site/mkdocs_memory.py) into ``out``;
-    why the search index was split whole ("" if it was made from the last build's split)."""
+    why the search index was split whole ("" if it was made from the last build's split). ``written``: the
+    files MkDocs and the search's split wrote (compiler/site/site_written.py)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
@@ -358,6 +412,7 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
     from navlaw.site.mkdocs_memory import docs_in_memory
     from navlaw.site.mkdocs_parallel import parallel_loops
     from navlaw.site.search_index import split_search_index
+    from navlaw.site.site_written import tracked
 
     collect = _Collect()
     logger = logging.getLogger("mkdocs")
@@ -378,9 +433,10 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
             if dirty:  # the 404 page and the sitemap show only the navigation, which has not changed
                 cfg.theme.static_templates.difference_update({"404.html", "sitemap.xml"})
             cfg.plugins["navlaw-keeper"] = keeper  # type: ignore[assignment]  # not a BasePlugin: see above
+        paths: set[str] = set()
         try:
-            with parallel_loops(cfg, keeper), docs_in_memory(docs):  # the pages on the machine's cores
-                build(cfg, dirty=dirty)
+            with parallel_loops(cfg, keeper) as loops, docs_in_memory(docs), tracked(paths):
+                build(cfg, dirty=dirty)  # the pages on the machine's cores (compiler/site/mkdocs_parallel.py)
         except Abort as exc:
             collect.messages.append(str(exc))
         if collect.messages:
@@ -392,6 +448,8 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
             split_search_index(out)
         else:  # from the last build's split where it can (compiler/site/search_delta.py)
             split = keeper.split_search(out)
+        if written is not None:
+            written.take(out, paths, bool(split) or loops.parallel)
         if keeper is not None:
             _record_pages(keeper, dirty)
         return split
