@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import shutil
 from pathlib import Path
 
 import pytest
@@ -18,14 +17,7 @@ from navlaw.site import tariffs_page
 from .conftest import CONSOLIDATED, CORPUS, LIS_2022
 from .test_incremental import AMENDED_2027, RATE_2027, build, same_as_clean_build, tree_bytes
 
-OLD = "who shall have a practical knowledge of the construction"
-
-
-@pytest.fixture
-def corpus(tmp_path: Path) -> Path:
-    root = tmp_path / "corpus"
-    shutil.copytree(CORPUS, root)
-    return root
+from .test_pages_memo import OLD, corpus  # noqa: F401  (corpus: a copy of corpus/, the fixture)
 
 
 @pytest.fixture

@@ -25,14 +25,17 @@ _FIELDS: dict[type, Callable[[Any], Any]] = {}
 _BARE: dict[type, Callable[[Any], Any]] = {}
 
 
-def _fields(node: Node) -> Any:
-    kind = type(node)
-    get = _FIELDS.get(kind)
+def _getter(made: dict[type, Callable[[Any], Any]], node: Node, skip: frozenset[str]) -> Callable[[Any], Any]:
+    """One attrgetter per node class, of its fields less ``skip`` (made once, kept in ``made``)."""
+    get = made.get(type(node))
     if get is None:
-        names = [f.name for f in dataclasses.fields(node) if f.name not in _SKIP]
-        get = _FIELDS[kind] = attrgetter(*names)
-    got = get(node)
-    return tuple(_rows(v) for v in got) if kind is Table else got
+        get = made[type(node)] = attrgetter(*[f.name for f in dataclasses.fields(node) if f.name not in skip])
+    return get
+
+
+def _fields(node: Node) -> Any:
+    got = _getter(_FIELDS, node, _SKIP)(node)
+    return tuple(_rows(v) for v in got) if type(node) is Table else got
 
 
 def _rows(value: Any) -> Any:
@@ -63,11 +66,7 @@ def bare(node: Node) -> tuple[Any, ...]:
     ``navlaw.model.content.content`` shows of it, in about half its time (the key of each section's Akoma
     Ntoso, compiler/export/akn.py's ``Export.inputs``)."""
     kind = type(node)
-    get = _BARE.get(kind)
-    if get is None:
-        names = [f.name for f in dataclasses.fields(node) if f.name not in _PLACE]
-        get = _BARE[kind] = attrgetter(*names)
-    got = get(node)
+    got = _getter(_BARE, node, _PLACE)(node)
     if kind is Table:
         got = tuple(_texts(v) for v in got)
     return kind.__name__, got, tuple(bare(c) for c in node.children)
