@@ -13,7 +13,7 @@ from pathlib import Path
 
 from navlaw.cli import cmd_serve, make_parser
 
-from .conftest import CORPUS, LIS_2022
+from .conftest import CONSOLIDATED, CORPUS, LIS_2022
 
 
 def _get(url: str) -> str:
@@ -141,3 +141,40 @@ def test_between_rebuilds_garbage_is_collected_and_what_was_set_aside_is_not_kep
         assert gone() is None
     finally:
         gc.unfreeze()
+
+
+def test_sigterm_stops_serve_as_ctrl_c_does_and_what_it_held_is_written(tmp_path):  # type: ignore[no-untyped-def]
+    """`kill` (SIGTERM, a service manager's stop) ends `navlaw serve` normally, after the build in progress:
+    exit 0, and what its rebuilds held in memory (the edited document's tree: compiler/sealed.py) is written,
+    so the next process parses only what changed since."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    log = tmp_path / "serve.log"
+    args = ["--corpus", str(corpus), "--out", str(tmp_path / "build"), "--module", str(tmp_path / "fees")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    with open(log, "w") as said:
+        proc = subprocess.Popen([sys.executable, "-m", "navlaw", "serve", *args, "--addr", "127.0.0.1:0",
+                                 "--interval", "0.2"], stdout=said, stderr=subprocess.STDOUT, env=env)
+    try:
+        _until(lambda: "rebuilding when" in log.read_text(encoding="utf-8"), "serve never started")
+        amend(corpus)  # a rebuild in the same process: the amended document's tree is held, not written
+        _until(lambda: "rebuilt in" in log.read_text(encoding="utf-8"), "serve never rebuilt")
+        documents = tmp_path / ".build-cache" / "document"
+        assert len(list(documents.glob("*.sealed"))) == 4
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(600) == 0, log.read_text(encoding="utf-8")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert len(list(documents.glob("*.sealed"))) == 5  # written at the end
+    law = corpus / CONSOLIDATED
+    law.write_text(law.read_text(encoding="utf-8").replace("practical knowledge", "thorough knowledge", 1),
+                   encoding="utf-8")
+    fresh = subprocess.run([sys.executable, "-m", "navlaw", "build", *args], capture_output=True, text=True, env=env)
+    assert fresh.returncode == 0, fresh.stderr
+    assert "cache: 1 of 5 documents parsed, 4 reused" in fresh.stdout

@@ -19,6 +19,7 @@ import functools
 import gc
 import io
 import json
+import signal
 import stat
 import sys
 import threading
@@ -232,6 +233,7 @@ def serve(build: Callable[[], int], corpus: Path, site: Path, addr: tuple[str, i
     # served from now on (the last build's site, if there is one), while the first build runs
     threading.Thread(target=server.serve_forever, name="navlaw-serve", daemon=True).start()
     stop = stop or threading.Event()
+    stopped = _stop_on_sigterm(stop)
     try:
         seen = signature(corpus)  # before the build: a save while it runs is a change, rebuilt after it
         status.done(*_run(build, say))
@@ -254,4 +256,15 @@ def serve(build: Callable[[], int], corpus: Path, site: Path, addr: tuple[str, i
     finally:
         server.shutdown()
         server.server_close()
+        if stopped is not None:
+            signal.signal(signal.SIGTERM, stopped)
     return 0
+
+
+def _stop_on_sigterm(stop: threading.Event) -> Any:
+    """SIGTERM (a service manager's or `kill`'s stop) ends serving as Ctrl-C does, after the build in progress,
+    so the process ends normally and writes what its builds held for the next process (compiler/sealed.py);
+    the handler it replaces is given back (None: not the main thread, where no handler can be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
