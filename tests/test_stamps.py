@@ -101,6 +101,14 @@ def _files(root: Path) -> int:
     return sum(1 for p in root.rglob("*") if p.is_file() or p.is_symlink())
 
 
+def _site_and_rest(tmp_path: Path, capsys) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """After an edit build that rendered the amended rate's 4 pages: the files of the site, and those a build
+    states of the rest of its outputs (OUT's top files and the module)."""
+    assert "4 of 257 pages rendered" in capsys.readouterr().out
+    out = tmp_path / "build"
+    return _files(out / "site"), sum(1 for p in out.iterdir() if not p.is_dir()) + _files(tmp_path / "build-fees")
+
+
 def test_an_edit_states_the_site_twice_and_the_other_outputs_not_again(tmp_path, corpus, capsys):  # noqa: F811
     """An edit build states the last site (to check it is the one the cache remembers) and the new site (its
     stamp, which OUT's takes); of the rest of OUT only the files at its top (its directories' stamps are
@@ -110,11 +118,8 @@ def test_an_edit_states_the_site_twice_and_the_other_outputs_not_again(tmp_path,
     amend(corpus, RATE_2027, AMENDED_2027)
     stamps.WALKED.clear()
     assert build(tmp_path, corpus) == 0
-    assert "4 of 257 pages rendered" in capsys.readouterr().out
-    out = tmp_path / "build"
-    site = _files(out / "site")
-    rest = sum(1 for p in out.iterdir() if not p.is_dir()) + _files(tmp_path / "build-fees")
-    assert _files(out) - site > 1000 > rest  # site-docs/, akn/, tree/: not stated
+    site, rest = _site_and_rest(tmp_path, capsys)
+    assert _files(tmp_path / "build") - site > 1000 > rest  # site-docs/, akn/, tree/: not stated
     assert 2 * site + rest <= stamps.WALKED["entries"] <= 2 * site + rest + 5
 
 
@@ -217,11 +222,9 @@ def test_an_edit_from_the_spare_states_the_last_site_once_and_of_the_new_one_onl
     amend(corpus, AMENDED_2027, RATE_2027)
     stamps.WALKED.clear()
     assert build(tmp_path, corpus) == 0
-    assert "4 of 257 pages rendered" in capsys.readouterr().out
-    out = tmp_path / "build"
-    site = _files(out / "site")
-    rest = sum(1 for p in out.iterdir() if not p.is_dir()) + _files(tmp_path / "build-fees")
+    site, rest = _site_and_rest(tmp_path, capsys)
     assert site + rest <= stamps.WALKED["entries"] <= site + rest + 40
+    out = tmp_path / "build"
     from navlaw.build import cache_dir
     from navlaw.cache import BuildCache
 
