@@ -17,7 +17,7 @@ from navlaw.site import tariffs_page
 from .conftest import CONSOLIDATED, CORPUS, LIS_2022
 from .test_incremental import AMENDED_2027, RATE_2027, build, same_as_clean_build, tree_bytes
 
-from .test_pages_memo import OLD, corpus  # noqa: F401  (corpus: a copy of corpus/, the fixture)
+from .test_pages_memo import OLD, corpus, edit  # noqa: F401  (corpus: a copy of corpus/, the fixture)
 
 
 @pytest.fixture
@@ -32,12 +32,6 @@ def made(monkeypatch) -> list[int]:
     monkeypatch.setattr(tariffs_page, "_page", counted)
     monkeypatch.setenv("NAVLAW_JOBS", "1")
     return count
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    path.write_text(text.replace(old, new), encoding="utf-8")
 
 
 def page(tmp: Path, name: str = "build") -> str:
