@@ -325,6 +325,10 @@ def _not_modified() -> bool:
     return False
 
 
+def _modified() -> bool:
+    return True
+
+
 class _Keeper:
     """A MkDocs plugin (added in code, not in mkdocs.yml) that records what each rendered page gave
     and, in a dirty build, stands in for the pages MkDocs skips."""
@@ -348,7 +352,7 @@ class _Keeper:
                 if f.abs_src_path is not None:
                     f.is_modified = _not_modified
                     continue
-                f.is_modified = (lambda modified=f.src_uri in self.changed: modified)
+                f.is_modified = _modified if f.src_uri in self.changed else _not_modified
         return files
 
     def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
@@ -362,7 +366,9 @@ class _Keeper:
                 # last build, and no other page reads its metadata
                 page.markdown, page.meta = "", {}
                 page._title_from_render = self.old.titles.get(uri)
-                page.present_anchor_ids = set(self.old.anchors.get(uri, ()))
+                # the kept frozenset itself, not a copy (issue 32: 0.04 s of an edit at 10x copied every
+                # page's anchors): MkDocs only asks whether an anchor is in it (validate_anchor_links)
+                page.present_anchor_ids = self.old.anchors.get(uri, frozenset())
         return env
 
     @event_priority(100)  # before the search plugin reads the page
