@@ -29,7 +29,7 @@ from navlaw.diagnostics import Diagnostics, Severity, print_errors, shown_from  
 from navlaw.dumps import dump, stage_data, tariffs_json, tree_name  # noqa: F401  (navlaw.build's, as before)
 from navlaw.parallel import WORTH_AT, later
 from navlaw.outputs import MODULE_KEEPS, OWN, carry_over, changed_while_read, output_dirs, write_files  # noqa: F401
-from navlaw.outputs import keep_dirs, write_out
+from navlaw.outputs import OUT_TEXTS, keep_dirs, write_out
 from navlaw.publish import OutputError, check_paths, files_made, publish, write_marker
 from navlaw.stages import STAGES  # noqa: F401  (navlaw.build.STAGES, as before)
 
@@ -259,6 +259,7 @@ def publish_all(options: Options, files: MutableMapping[str, str], module: dict[
     known = cache.get("outputs", key) if key and cache is not None else None
 
     def write(staged: dict[Path, Path]) -> None:
+        texts = OUT_TEXTS.before(files)  # the digests write_out makes, kept in this process if it forks
         writing = later("outputs", lambda: write_out(staged[out], files, out if out.is_dir() else None, known, cache),
                         site is not None and len(files) >= 4 * WORTH_AT, cache)  # written while the site is built
         write_files(staged[module_dir], module)
@@ -269,6 +270,7 @@ def publish_all(options: Options, files: MutableMapping[str, str], module: dict[
             from navlaw.site.mkdocs_build import build_site
             report = build_site(site, staged[out] / "site", out / "site", cache, options.site_url)
         written = writing.result()
+        OUT_TEXTS.learned(texts, written)
         for top in {name.split("/", 1)[0] for name in written if "/" in name}:  # write_out's files: new or links
             files_made(staged[out] / top)
         if key and cache is not None:

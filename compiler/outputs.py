@@ -8,7 +8,7 @@ import os
 import shutil
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING, MutableMapping
+from typing import TYPE_CHECKING, Mapping, MutableMapping
 
 from navlaw.cache import FileState, changed_since, digest
 from navlaw.publish import Output, kept, link_or_copy
@@ -93,7 +93,7 @@ def changed_while_read(root: Path, before: dict[str, FileState], read: dict[str,
 def write_files(target: Path, files: MutableMapping[str, str], previous: Path | None = None,
                 known: dict[str, tuple[str, int, int]] | None = None,
                 present: set[str] | None = None, tables: Tables | None = None,
-                dirs: set[str] | None = None) -> dict[str, tuple[str, int, int]]:
+                dirs: set[str] | None = None, texts: Texts | None = None) -> dict[str, tuple[str, int, int]]:
     """Write ``files`` under ``target``; returns each file's (digest, size, mtime). A file whose text is the
     one the last build wrote, and whose copy in ``previous`` (that build's output) is as that build left
     it (size and time, from ``known``), is a hard link to that copy, not written again. A file given with a
@@ -104,7 +104,8 @@ def write_files(target: Path, files: MutableMapping[str, str], previous: Path | 
     take the pieces the last build's copy holds from it, as ``tables`` (the last build's, this one's) say.
     ``present``: the files ``target`` holds already (a spare, see ``write_out``): one that is that link
     already stays, any other is removed before its name is written (it may be a link to a file of an output
-    in use: never written through); ``dirs``: the directories ``target`` holds already (by their names under it)."""
+    in use: never written through); ``dirs``: the directories ``target`` holds already (by their names under it);
+    ``texts``: the texts of the last call given it and their digests (a text that is that one is not hashed again)."""
     from navlaw.export.streamed import Files
     record: dict[str, tuple[str, int, int]] = {}
     root, before = os.fspath(target), os.fspath(previous) if previous is not None else None
@@ -132,17 +133,69 @@ def write_files(target: Path, files: MutableMapping[str, str], previous: Path | 
             _clear(path, there)
             record[name] = _write_pieces(files, name, path, key, before, old_tables, new_tables)
             continue
-        data = files[name].encode("utf-8")
-        d = key or digest(data)
+        text = files[name]
+        d = key or (texts.digest(name, text) if texts is not None else digest(text))
         if key is None and old is not None and old[0] == d and before is not None and _linked(before, name, path, old, there):
             record[name] = old
             continue
+        data = text.encode("utf-8")
         _clear(path, there)
         with open(path, "wb") as f:
             f.write(data)
         st = os.stat(path)
         record[name] = (d, st.st_size, st.st_mtime_ns)
+    if texts is not None:
+        texts.keep()
     return record
+
+
+class Texts:
+    """Each file's text at the last ``write_files`` given this, and its digest: a text that is that one (the
+    same object, or equal, which costs a tenth of hashing it) is not encoded nor hashed again (issue 32: in
+    ``navlaw serve``, OUT/site-docs/'s 6,400 pages and data files at 10x, hashed at every edit; the site's
+    build keeps the same texts' digests, compiler/site/mkdocs_build.py's ``_digests``). Counted:
+    ``hashed`` (tests count work, never time)."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, tuple[str, str]] = {}
+        self.now: dict[str, tuple[str, str]] = {}
+        self.hashed = 0
+        self.calls = 0  # of ``keep``, in this process
+
+    def digest(self, name: str, text: str) -> str:
+        had = self.last.get(name)
+        if had is None or (had[0] is not text and had[0] != text):
+            had = (text, digest(text))
+            self.hashed += 1
+        self.now[name] = had
+        return had[1]
+
+    def keep(self) -> None:
+        """The texts digested since the last ``keep`` kept for the next call (those of files no longer given
+        are dropped)."""
+        self.last, self.now = self.now, {}
+        self.calls += 1
+
+    def before(self, files: MutableMapping[str, str]) -> tuple[int, dict[str, str]]:
+        """Taken just before ``write_files`` is called for ``files`` in a forked process (navlaw.parallel):
+        the files given as text, as they are now (what the fork writes), for ``learned``."""
+        from navlaw.export.streamed import Files
+
+        plain = files.plain() if isinstance(files, Files) else {n: t for n, t in files.items() if isinstance(t, str)}
+        return self.calls, plain
+
+    def learned(self, before: tuple[int, dict[str, str]], written: Mapping[str, tuple[str, int, int]]) -> None:
+        """After that ``write_files`` ran, maybe in the fork (its digests then stayed there): each text of
+        ``before`` kept with the digest ``written`` records of its file (a file given with a key is recorded
+        under "k:" and the key, not its text's digest: not kept). Nothing to do if it ran here."""
+        calls, plain = before
+        if calls != self.calls:
+            return  # it ran here and kept its own
+        self.last = {name: (text, record[0]) for name, text in plain.items()
+                     if (record := written.get(name)) is not None and not record[0].startswith("k:")}
+
+
+OUT_TEXTS = Texts()  # OUT's, in this process (``write_out``)
 
 
 def _clear(path: str, there: bool) -> None:
@@ -281,7 +334,7 @@ def write_out(staged_out: Path, files: MutableMapping[str, str], previous: Path 
     key = cache.key(STAGE, "last") if cache is not None and cache.enabled and known is not None else ""
     old: dict[str, Table] | None = cache.get(STAGE, key) if key and cache is not None else None
     tables: Tables = (old or {}, {})
-    written = write_files(staged_out, files, previous, known, present, tables, dirs)
+    written = write_files(staged_out, files, previous, known, present, tables, dirs, OUT_TEXTS)
     _tidy_dirs(staged_out, present, files)
     if cache is not None and cache.enabled and tables[1]:
         try:

@@ -53,3 +53,55 @@ def test_links_planted_in_out_s_spare_directories_are_removed_never_followed(tmp
             for p in staged.rglob("*") if p.is_file() or p.is_symlink()} == files
     assert not (staged / "akn" / "12" / "b.xml").is_symlink()
     assert [p.name for p in elsewhere.iterdir()] == ["keep.txt"]
+
+
+def test_out_s_texts_are_hashed_again_only_where_they_changed_and_a_changed_one_is_written(tmp_path):
+    """``write_files`` keeps each text's digest for the next call (``navlaw serve``): a text that is the last
+    one (the same object or an equal one) is not hashed again and its file is the last output's, linked; a
+    changed text is hashed and written, never taken for the last one by its name."""
+    from navlaw.cache import digest
+    from navlaw.outputs import Texts, write_files
+
+    texts = Texts()
+    one, two = "one " * 50, "two " * 50
+    first = write_files(tmp_path / "a", {"d/x.md": one, "d/y.md": two}, texts=texts)
+    assert texts.hashed == 2
+    again = "".join(["one "] * 50)  # equal, another object
+    assert again is not one
+    second = write_files(tmp_path / "b", {"d/x.md": again, "d/y.md": two.upper()}, tmp_path / "a", first,
+                         texts=texts)
+    assert texts.hashed == 3  # y.md's text only
+    assert (tmp_path / "b" / "d" / "y.md").read_text(encoding="utf-8") == two.upper()
+    assert second["d/y.md"][0] == digest(two.upper().encode("utf-8"))
+    assert os.path.samefile(tmp_path / "a" / "d" / "x.md", tmp_path / "b" / "d" / "x.md")  # the last one's, linked
+    third = write_files(tmp_path / "c", {"d/x.md": one, "d/y.md": two}, tmp_path / "b", second, texts=texts)
+    assert texts.hashed == 4  # y.md's text changed back: hashed, written; x.md's is the one kept
+    assert (tmp_path / "c" / "d" / "y.md").read_text(encoding="utf-8") == two and third["d/y.md"] != second["d/y.md"]
+
+
+def test_texts_written_in_a_fork_are_kept_from_its_record_as_they_were_when_it_forked(tmp_path):
+    """OUT is written in a forked process (navlaw.parallel) while the site is built: the digests it made stay
+    there, so the parent keeps them from the record it sends back, each with the text as it was when the fork
+    began (``before``); a text given anew after that is not taken for the one the fork wrote."""
+    from navlaw.export.streamed import Files
+    from navlaw.outputs import Texts, write_files
+
+    texts = Texts()
+    files = Files()
+    files.update({"d/x.md": "one", "d/y.md": "two"})
+    files.put("d/z.md", lambda: "made when written")
+    before = texts.before(files)
+    written = write_files(tmp_path / "a", files, texts=Texts())  # as in the fork: its own Texts
+    files["d/y.md"] = "given anew"  # after the fork began
+    texts.learned(before, written)
+    assert set(texts.last) == {"d/x.md", "d/y.md"}  # z.md: not given as text, never kept
+    again = Files()
+    again.update({"d/x.md": "one", "d/y.md": "given anew", "d/z.md": "made when written"})
+    record = write_files(tmp_path / "b", again, tmp_path / "a", written, texts=texts)
+    assert texts.hashed == 2  # y.md's new text and z.md's; x.md's kept
+    assert (tmp_path / "b" / "d" / "y.md").read_text(encoding="utf-8") == "given anew" and record["d/y.md"] != written["d/y.md"]
+    ran_here = texts.before(again)
+    write_files(tmp_path / "c", again, tmp_path / "b", record, texts=texts)
+    kept = texts.last
+    texts.learned(ran_here, {})  # it ran here: what it kept stays
+    assert texts.last is kept and len(kept) == 3

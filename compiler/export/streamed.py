@@ -92,6 +92,10 @@ class Files(MutableMapping[str, str]):
         else:
             yield made()
 
+    def plain(self) -> dict[str, str]:
+        """The files given as text (not made when written), by name."""
+        return {name: made for name, made in self._made.items() if isinstance(made, str)}
+
     def __getitem__(self, name: str) -> str:
         made = self._made[name]
         if isinstance(made, str):  # most files: no generator to go through
