@@ -30,7 +30,7 @@ from navlaw.dumps import dump, stage_data, tariffs_json, tree_name  # noqa: F401
 from navlaw.parallel import WORTH_AT, later
 from navlaw.outputs import MODULE_KEEPS, OWN, carry_over, changed_while_read, output_dirs, write_files  # noqa: F401
 from navlaw.outputs import OUT_TEXTS, keep_dirs, write_out
-from navlaw.publish import OutputError, check_paths, files_made, publish, write_marker
+from navlaw.publish import OutputError, check_paths, modes_set, publish, write_marker
 from navlaw.stages import STAGES  # noqa: F401  (navlaw.build.STAGES, as before)
 
 if TYPE_CHECKING:  # the stages' modules are imported where they run: a build with nothing to do needs none
@@ -271,8 +271,8 @@ def publish_all(options: Options, files: MutableMapping[str, str], module: dict[
             report = build_site(site, staged[out] / "site", out / "site", cache, options.site_url)
         written = writing.result()
         OUT_TEXTS.learned(texts, written)
-        for top in {name.split("/", 1)[0] for name in written if "/" in name}:  # write_out's files: new or links
-            files_made(staged[out] / top)
+        for top in {name.split("/", 1)[0] for name in written if "/" in name}:  # write_out's directories: their
+            modes_set(staged[out] / top)  # modes set (outputs._take_dirs), their files new or links
         if key and cache is not None:
             cache.put("outputs", key, written)
         reports.append(report)

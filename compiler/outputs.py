@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, MutableMapping
 
 from navlaw.cache import FileState, changed_since, digest
-from navlaw.publish import Output, kept, link_or_copy
+from navlaw.publish import Output, kept, link_or_copy, umask_modes
+from navlaw.stamps import set_mode
 
 if TYPE_CHECKING:
     from navlaw.cache import BuildCache
@@ -277,7 +278,9 @@ def _take_dirs(staged_out: Path, cache: BuildCache | None, files: MutableMapping
             continue
         # what it holds now: the spare just moved in, or what an attempt that failed half-way (in a forked
         # process, navlaw.parallel) moved in and wrote: all of it is written over or removed alike
-        _held(os.fspath(here), name, files, present, held if held is not None else set())
+        modes = umask_modes()
+        set_mode(os.fspath(here), os.lstat(here), modes)
+        _held(os.fspath(here), name, files, present, held if held is not None else set(), modes)
     folders: set[str] = set()
     for name in files:  # each file's directories, up to one already seen (most files share all of theirs)
         parent = name.rpartition("/")[0]
@@ -290,11 +293,13 @@ def _take_dirs(staged_out: Path, cache: BuildCache | None, files: MutableMapping
     return present
 
 
-def _held(path: str, at: str, files: MutableMapping[str, str], present: set[str], held: set[str]) -> None:
-    """The files below ``path`` (named ``at`` under OUT) into ``present``, its directories into ``held``; a
-    directory where a file goes now is removed. One ``scandir`` per directory, names as strings (issue 32:
-    os.walk's lists and its ``is_dir`` per entry cost a third more at 10x, 4,137 directories); a link to a
-    directory is a file here (not followed), as os.walk lists it."""
+def _held(path: str, at: str, files: MutableMapping[str, str], present: set[str], held: set[str],
+          modes: tuple[int, int]) -> None:
+    """The files below ``path`` (named ``at`` under OUT) into ``present``, its directories into ``held``, their
+    modes set to the umask's (``modes``) where they are not (so that publish need not walk them again:
+    ``write_out``); a directory where a file goes now is removed. One ``scandir`` per directory, names as
+    strings (issue 32: os.walk's lists and its ``is_dir`` per entry cost a third more at 10x, 4,137
+    directories); a link is a file here, never followed."""
     held.add(at)
     with os.scandir(path) as it:
         for e in it:
@@ -304,7 +309,8 @@ def _held(path: str, at: str, files: MutableMapping[str, str], present: set[str]
             elif rel in files:
                 shutil.rmtree(e.path)
             else:
-                _held(e.path, rel, files, present, held)
+                set_mode(e.path, e.stat(follow_symlinks=False), modes)
+                _held(e.path, rel, files, present, held, modes)
 
 
 def _tidy_dirs(staged_out: Path, present: set[str], files: MutableMapping[str, str]) -> None:
@@ -326,7 +332,9 @@ def write_out(staged_out: Path, files: MutableMapping[str, str], previous: Path 
               known: dict[str, tuple[str, int, int]] | None, cache: BuildCache | None) -> dict[str, tuple[str, int, int]]:
     """``write_files`` into a new OUT that starts from the RECYCLED directories of the OUT the last build
     replaced (``keep_dirs``), when the cache kept them: its directories are not made again, nor the old
-    ones removed; what it holds is what the build wrote, and nothing else."""
+    ones removed; what it holds is what the build wrote, and nothing else. Every directory it holds has the
+    umask's mode (made so, or set so as the spare's are listed) and every file is new or a hard link to
+    another copy: publish need not walk them (navlaw.build says so: publish.modes_set)."""
     from navlaw.export.pieces import STAGE
 
     dirs: set[str] = set()

@@ -185,13 +185,10 @@ def umask_modes() -> tuple[int, int]:
 
 
 # Directories (by device and inode) of a staged output whose modes the writer set already, each in a walk
-# it made anyway (the site's stamp: compiler/site/mkdocs_build.py), as _chmod_tree would: it does not walk
-# them again (issue 32: 0.05 s of an edit at 10x). Emptied by each publish.
+# it made anyway (the site's stamp: compiler/site/mkdocs_build.py; OUT's data directories, listed when the
+# spare's are taken: compiler/outputs.py's write_out), as _chmod_tree would: it does not walk them again
+# (issue 32: 0.05 s of an edit at 10x each). Emptied by each publish.
 _MODES_SET: set[tuple[int, int]] = set()
-# Directories whose files the writer made itself, each new under the umask or a hard link to another copy
-# (compiler/outputs.py's write_out): _chmod_tree states only their directories (issue 32: 0.05 s of an edit
-# at 10x, OUT's thousands of files stated for a mode that is right by how they were made).
-_FILES_MADE: set[tuple[int, int]] = set()
 CHMOD_STATED: Counter[str] = Counter()  # "entries" stated by _chmod_tree (tests count work, never time)
 
 
@@ -201,37 +198,27 @@ def modes_set(directory: Path) -> None:
     _MODES_SET.add((st.st_dev, st.st_ino))
 
 
-def files_made(directory: Path) -> None:
-    """Said by a writer: every file below ``directory`` it made with ``open`` under the umask (a new file: one
-    that was there is removed first) or as a hard link to another copy (whose mode ``set_mode`` leaves as it
-    is), and nothing else is there; its directories may be older (kept from the last build) and are checked."""
-    st = os.lstat(directory)
-    _FILES_MADE.add((st.st_dev, st.st_ino))
-
-
 def _chmod_tree(root: Path, mask: int) -> None:
     """Modes as ``mkdir``/``open`` would have given them under the umask. One ``lstat`` an entry; a ``chmod``
     only where the mode is not that already (most of an incremental build's output is directories and files
     it kept from the last build, whose modes are right: issue 32). A directory given to ``modes_set`` is
-    not walked again; below one given to ``files_made``, only directories are stated."""
+    not walked again."""
     modes = 0o777 & ~mask, 0o666 & ~mask
     set_mode(os.fspath(root), os.lstat(root), modes)
-    _chmod_below(os.fspath(root), modes, False)
+    _chmod_below(os.fspath(root), modes)
 
 
-def _chmod_below(path: str, modes: tuple[int, int], dirs_only: bool) -> None:
+def _chmod_below(path: str, modes: tuple[int, int]) -> None:
     with os.scandir(path) as it:
         entries = list(it)
     for e in entries:
-        if dirs_only and not e.is_dir(follow_symlinks=False):
-            continue
         CHMOD_STATED["entries"] += 1
         st = e.stat(follow_symlinks=False)
         if stat.S_ISDIR(st.st_mode) and (st.st_dev, st.st_ino) in _MODES_SET:
             continue
         set_mode(e.path, st, modes)  # the rule the site's stamp walk follows too
         if stat.S_ISDIR(st.st_mode):
-            _chmod_below(e.path, modes, dirs_only or (st.st_dev, st.st_ino) in _FILES_MADE)
+            _chmod_below(e.path, modes)
 
 
 @contextlib.contextmanager
@@ -321,7 +308,6 @@ def publish(corpus: Path, outputs: list[Output], write: Callable[[dict[Path, Pat
         mask = _umask()
         staged: dict[Path, Path] = {}
         _MODES_SET.clear()
-        _FILES_MADE.clear()
         try:
             for o in outer:
                 staged[o.path] = Path(tempfile.mkdtemp(prefix=f".{o.path.name}.new-", dir=o.path.parent))
@@ -334,10 +320,8 @@ def publish(corpus: Path, outputs: list[Output], write: Callable[[dict[Path, Pat
             for o in outer:
                 _chmod_tree(staged[o.path], mask)
             _MODES_SET.clear()
-            _FILES_MADE.clear()
         except BaseException:
             _MODES_SET.clear()
-            _FILES_MADE.clear()
             for o in outer:
                 if o.path in staged:
                     shutil.rmtree(staged[o.path], ignore_errors=True)
