@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 from itertools import chain
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
@@ -268,7 +269,14 @@ def _reorder_terms(s: SearchState, old: SearchState, added: set[str], gone: set[
 
 
 def _length(term: str) -> int:
-    return len(term.encode("utf-16-be")) // 2
+    """The term's length as JavaScript counts it (UTF-16 code units)."""
+    return len(term) if term.isascii() else len(term.encode("utf-16-be")) // 2
+
+
+def _name_item(term: str, shard: int) -> str:
+    """``dump([term, shard])``, byte for byte, without a JSON encoder made for each of thousands of terms
+    (json's own string encoder, the one ``dump`` uses: ensure_ascii off)."""
+    return f"[{encode_basestring(term)},{shard}]"
 
 
 def _cut(s: SearchState, old: SearchState, changed: set[str], gone: set[str], files: dict[str, str],
@@ -304,7 +312,7 @@ def _cut(s: SearchState, old: SearchState, changed: set[str], gone: set[str], fi
     for t in s.order:
         n = _length(t)
         if n in items:
-            items[n].append(dump([t, shard[t]]))
+            items[n].append(_name_item(t, shard[t]))
     for n, terms in items.items():
         runs = list(si._shards(terms, si.TERM_SHARD_BYTES))
         files.update((f"search/names/{n}-{k}.json", "[" + ",".join(run) + "]") for k, run in enumerate(runs))
