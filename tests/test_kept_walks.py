@@ -105,3 +105,35 @@ def test_texts_written_in_a_fork_are_kept_from_its_record_as_they_were_when_it_f
     kept = texts.last
     texts.learned(ran_here, {})  # it ran here: what it kept stays
     assert texts.last is kept and len(kept) == 3
+
+
+def test_an_out_file_deleted_between_two_builds_of_one_process_is_written_again(tmp_path):
+    """In one process (``navlaw serve``) OUT's texts are not hashed again (outputs.OUT_TEXTS), but whether the
+    last build's copy is still there, as it left it, is asked of the disk every time: a page or data file
+    deleted, or a page edited, by hand between two builds is written again, and the output is a clean build's."""
+    import shutil
+
+    from navlaw import outputs
+
+    from .conftest import CORPUS
+    from .test_incremental import AMENDED_2027, RATE_2027, amend, build, same_as_clean_build
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    assert build(tmp_path, corpus) == 0
+    amend(corpus, RATE_2027, AMENDED_2027)
+    assert build(tmp_path, corpus) == 0  # the texts now kept in this process
+    out = tmp_path / "build"
+    page, data = out / "site-docs" / "law" / "2.md", next((out / "site-docs").rglob("*.json"))
+    kept = {p: p.read_bytes() for p in (page, data)}
+    page.unlink()
+    data.unlink()
+    other = next(p for p in (out / "site-docs" / "law").glob("*.md") if p != page)
+    made = other.read_text(encoding="utf-8")
+    other.write_text(made + "\nby hand\n", encoding="utf-8")
+    hashed = outputs.OUT_TEXTS.hashed
+    amend(corpus, AMENDED_2027, RATE_2027)
+    assert build(tmp_path, corpus) == 0
+    assert outputs.OUT_TEXTS.hashed - hashed < len(outputs.OUT_TEXTS.last) // 10  # the kept digests were used
+    assert {p: p.read_bytes() for p in kept} == kept and other.read_text(encoding="utf-8") == made
+    same_as_clean_build(tmp_path, corpus)
