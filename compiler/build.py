@@ -189,12 +189,16 @@ def fee_module(result: Result, previous: Path | None = None, cache: BuildCache |
     from navlaw.fees.memo import rendered
     from navlaw.fees.package import About, package_version, sources_of
 
+    known: dict[str, tuple[list[dt.date], int]] = {}  # section -> its boundaries and its texts (asked once)
+
     def version(section: str, day: dt.date) -> tuple[dt.date | None, bool]:
         """The version of its text in force that day, and whether the site has a history page of it (a
         section with two versions or more, or a rule in bracket notation, whose markup is its history:
         compiler/site/history.py)."""
-        dates = result.timeline.boundaries(section)
-        texts = sum(1 for d in dates if result.timeline.section_on(section, d).section is not None)
+        if section not in known:
+            dates = result.timeline.boundaries(section)
+            known[section] = dates, sum(1 for d in dates if result.timeline.section_on(section, d).section is not None)
+        dates, texts = known[section]
         rule = result.timeline.section_on(section, day).from_rule
         return max((d for d in dates if d <= day), default=None), texts >= 2 or rule
 
@@ -216,7 +220,7 @@ def outputs(result: Result, cache: BuildCache | None = None) -> Files:
         key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
         put_tree(files, f"tree/{tree_name(result.corpus, c)}.json", c.document, dump, cache, key)
     json_key = result.json_key if cache is not None and cache.enabled else ""
-    put_tariffs(files, result.tariffs, dump, cache.key("tariffs-json", json_key) if cache is not None and json_key else "")
+    put_tariffs(files, result.tariffs, dump, cache.key("tariffs-json", json_key) if cache and json_key else "")
     akn_later(result, files)
     files.put("diagnostics.json", lambda: dump(stamped("lint", {
         "diagnostics": [d.to_json() for d in result.diagnostics], "summary": summary(result.diagnostics)})) + "\n")

@@ -82,3 +82,49 @@ def test_values_the_corpus_does_not_hold() -> None:
     assert to_json(t) == reference_plain(t)
     assert to_json(t)["amount"]["value"] == "1.0"  # Decimal digits as written, not 1 or 1.00
     assert amounts(t) == reference_amounts(t) == [amount, amount]
+
+
+def reference_with_sources(obj: Any, moved: dict[int, Source]) -> Any:
+    """tariffs/by_section.py's replay of moved Sources as first defined: every value walked."""
+    if isinstance(obj, (str, int, float, Decimal, dt.date, type(None))):
+        return obj
+    if isinstance(obj, Source):
+        return moved[id(obj)]
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        changes = {f.name: reference_with_sources(getattr(obj, f.name), moved) for f in dataclasses.fields(obj)}
+        changes = {k: v for k, v in changes.items() if v is not getattr(obj, k)}
+        return dataclasses.replace(obj, **changes) if changes else obj
+    if isinstance(obj, (tuple, list)):
+        items = [reference_with_sources(x, moved) for x in obj]
+        if all(a is b for a, b in zip(items, obj)):
+            return obj
+        return items if isinstance(obj, list) else (type(obj)(*items) if hasattr(obj, "_fields") else tuple(items))
+    return obj
+
+
+def test_moved_sources_replaced_as_the_generic_walk_does(tariffs) -> None:
+    """Every Source of every tariff moved (a section read again after an edit above it): the same tariffs as
+    the walk over every value gives, and each Source the moved one (none left at its old place)."""
+    from navlaw.tariffs.by_section import _with_sources
+
+    def sources(x: Any) -> list[Source]:
+        out: list[Source] = []
+
+        def walk(v: Any) -> None:
+            if isinstance(v, Source):
+                out.append(v)
+            elif dataclasses.is_dataclass(v) and not isinstance(v, type):
+                for f in dataclasses.fields(v):
+                    walk(getattr(v, f.name))
+            elif isinstance(v, (list, tuple)):
+                for w in v:
+                    walk(w)
+        walk(x)
+        return out
+
+    for t in tariffs:
+        moved = {id(s): dataclasses.replace(s, start=s.start + 7, end=s.end + 7) for s in sources(t)}
+        got = _with_sources(t, moved)
+        assert got == reference_with_sources(t, moved), t.id
+        assert {id(s) for s in sources(got)} <= {id(s) for s in moved.values()}, t.id
+        assert _with_sources(t, {id(s): s for s in sources(t)}) is t  # none moved: the tariff itself
