@@ -186,27 +186,14 @@ def fee_module(result: Result, previous: Path | None = None, cache: BuildCache |
     """The generated navlaw_fees package: file name -> text; its CHANGES against the module in ``previous``.
     With a cache, the code is the last build's when it is made from the same fees (compiler/fees/memo.py)."""
     from navlaw.fees.changelog import attach
-    from navlaw.fees.memo import rendered
+    from navlaw.fees.memo import rendered, versions
     from navlaw.fees.package import About, package_version, sources_of
-
-    known: dict[str, tuple[list[dt.date], int]] = {}  # section -> its boundaries and its texts (asked once)
-
-    def version(section: str, day: dt.date) -> tuple[dt.date | None, bool]:
-        """The version of its text in force that day, and whether the site has a history page of it (a
-        section with two versions or more, or a rule in bracket notation, whose markup is its history:
-        compiler/site/history.py)."""
-        if section not in known:
-            dates = result.timeline.boundaries(section)
-            known[section] = dates, sum(1 for d in dates if result.timeline.section_on(section, d).section is not None)
-        dates, texts = known[section]
-        rule = result.timeline.section_on(section, day).from_rule
-        return max((d for d in dates if d <= day), default=None), texts >= 2 or rule
 
     plans = result.plans
     sources = sources_of(result.corpus)
     about = About.of(plans, result.corpus.manifest.law)
-    files = rendered(plans, result.tariffs, sources, version if result.timeline is not None else None, about, cache,
-                     result.fees_key if cache is not None and cache.enabled else "")
+    files = rendered(plans, result.tariffs, sources, versions(result.timeline) if result.timeline is not None else None,
+                     about, cache, result.fees_key if cache is not None and cache.enabled else "")
     return attach(files, plans, package_version(result.tariffs, sources), previous, about)
 
 
@@ -219,7 +206,7 @@ def outputs(result: Result, cache: BuildCache | None = None) -> Files:
     for c in result.corpus.documents:
         key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
         put_tree(files, f"tree/{tree_name(result.corpus, c)}.json", c.document, dump, cache, key)
-    json_key = result.json_key if cache is not None and cache.enabled else ""
+    json_key = result.json_key if cache is not None and cache.enabled else ""  # "": tariffs that cannot be digested
     put_tariffs(files, result.tariffs, dump, cache.key("tariffs-json", json_key) if cache and json_key else "")
     akn_later(result, files)
     files.put("diagnostics.json", lambda: dump(stamped("lint", {

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from navlaw.fees.package import About
     from navlaw.fees.plans import Plan
     from navlaw.fees.trace_gen import Versions
+    from navlaw.law.timeline import Timeline
     from navlaw.model.tariffs import AnyTariff
 
 STAGE = "fee-module"
@@ -73,6 +74,23 @@ def rendered(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tup
         except OSError as exc:
             cache.warnings.append(f"the build cache could not be written ({exc.strerror or exc})")
     return files
+
+
+def versions(timeline: Timeline) -> Versions:
+    """What ``render`` asks the timeline: the version of a section's text in force on a day, and whether the
+    site has a history page of it (a section with two versions or more, or a rule in bracket notation, whose
+    markup is its history: compiler/site/history.py). A section's boundaries and texts are asked once."""
+    known: dict[str, tuple[list[dt.date], int]] = {}
+
+    def version(section: str, day: dt.date) -> tuple[dt.date | None, bool]:
+        if section not in known:
+            dates = timeline.boundaries(section)
+            known[section] = dates, sum(1 for d in dates if timeline.section_on(section, d).section is not None)
+        dates, texts = known[section]
+        rule = timeline.section_on(section, day).from_rule
+        return max((d for d in dates if d <= day), default=None), texts >= 2 or rule
+
+    return version
 
 
 def _pickled(value: Any, offsets: list[int] | None = None) -> str:
