@@ -99,10 +99,20 @@ class Result:
         return build_plans(self.tariffs, RouteTable.of(self.corpus.manifest))
 
     @cached_property
+    def digests(self) -> tuple[str, str]:
+        """The tariffs' digests (navlaw.fees.memo.tariffs_digests: without and with their offsets), made once."""
+        from navlaw.fees.memo import tariffs_digests
+        return tariffs_digests(self.tariffs)
+
+    @property
     def fees_key(self) -> str:
-        """The tariffs' digest (navlaw.fees.memo.tariffs_digest), made once: the fee module's memo and the site's."""
-        from navlaw.fees.memo import tariffs_digest
-        return tariffs_digest(self.tariffs)
+        """The tariffs' digest (navlaw.fees.memo.tariffs_digest): the fee module's memo and the site's."""
+        return self.digests[0]
+
+    @property
+    def json_key(self) -> str:
+        """The digest of every value of the tariffs, offsets too: the key of tariffs.json (OUT's, the API's)."""
+        return self.digests[1]
 
     @cached_property
     def export(self) -> Export:
@@ -176,23 +186,14 @@ def fee_module(result: Result, previous: Path | None = None, cache: BuildCache |
     """The generated navlaw_fees package: file name -> text; its CHANGES against the module in ``previous``.
     With a cache, the code is the last build's when it is made from the same fees (compiler/fees/memo.py)."""
     from navlaw.fees.changelog import attach
-    from navlaw.fees.memo import rendered
+    from navlaw.fees.memo import rendered, versions
     from navlaw.fees.package import About, package_version, sources_of
-
-    def version(section: str, day: dt.date) -> tuple[dt.date | None, bool]:
-        """The version of its text in force that day, and whether the site has a history page of it (a
-        section with two versions or more, or a rule in bracket notation, whose markup is its history:
-        compiler/site/history.py)."""
-        dates = result.timeline.boundaries(section)
-        texts = sum(1 for d in dates if result.timeline.section_on(section, d).section is not None)
-        rule = result.timeline.section_on(section, day).from_rule
-        return max((d for d in dates if d <= day), default=None), texts >= 2 or rule
 
     plans = result.plans
     sources = sources_of(result.corpus)
     about = About.of(plans, result.corpus.manifest.law)
-    files = rendered(plans, result.tariffs, sources, version if result.timeline is not None else None, about, cache,
-                     result.fees_key if cache is not None and cache.enabled else "")
+    files = rendered(plans, result.tariffs, sources, versions(result.timeline) if result.timeline is not None else None,
+                     about, cache, result.fees_key if cache is not None and cache.enabled else "")
     return attach(files, plans, package_version(result.tariffs, sources), previous, about)
 
 
@@ -205,7 +206,8 @@ def outputs(result: Result, cache: BuildCache | None = None) -> Files:
     for c in result.corpus.documents:
         key = cache.key("tree-json", c.key) if cache is not None and c.key else ""
         put_tree(files, f"tree/{tree_name(result.corpus, c)}.json", c.document, dump, cache, key)
-    put_tariffs(files, result.tariffs, dump)
+    json_key = result.json_key if cache is not None and cache.enabled else ""  # "": tariffs that cannot be digested
+    put_tariffs(files, result.tariffs, dump, cache.key("tariffs-json", json_key) if cache and json_key else "")
     akn_later(result, files)
     files.put("diagnostics.json", lambda: dump(stamped("lint", {
         "diagnostics": [d.to_json() for d in result.diagnostics], "summary": summary(result.diagnostics)})) + "\n")
@@ -243,7 +245,7 @@ def data_files(result: Result) -> Keyed:
     from navlaw.export.api import site_data
 
     return site_data(result.corpus, result.timeline, result.tariffs, dated_changes(result), result.export, result.akn,
-                     result.cache)
+                     result.cache, result.json_key if result.cache is not None and result.cache.enabled else "")
 
 
 def publish_all(options: Options, files: MutableMapping[str, str], module: dict[str, str], site: dict[str, str] | None,

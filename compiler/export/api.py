@@ -210,10 +210,12 @@ def _dumped(data: dict[str, Any], trees: Trees) -> str:
 
 
 def api_files(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], changes: list[Changes],
-              works: dict[str, str] | None = None, memo: Memo | None = None) -> dict[str, str]:
+              works: dict[str, str] | None = None, memo: Memo | None = None,
+              tariffs_key: str = "") -> dict[str, str]:
     """Path under api/ -> JSON: every section, the tariffs, the changes, and the schemas. With a ``memo``
     (compiler/export/data_memo.py), a section's file whose inputs are those of a file of the last build is
-    that file's text, not made again."""
+    that file's text, not made again; so is tariffs.json when ``tariffs_key`` (the digest of every value of
+    the tariffs, their offsets too: build.Result.json_key) is the last build's."""
     _relative.cache_clear()
     out: dict[str, str] = {}
     for s in timeline.sections():
@@ -224,7 +226,10 @@ def api_files(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], chan
         else:
             key = repr((data, [shape(node, find) for _, node, find in trees]))
             out[name] = memo.text(name, key, partial(_dumped, data, trees))
-    out["tariffs.json"] = dump(stamped("tariffs", {"tariffs": tariffs_list(tariffs)}))
+    def tariffs_file() -> str:
+        return dump(stamped("tariffs", {"tariffs": tariffs_list(tariffs)}))
+    out["tariffs.json"] = (memo.text("tariffs.json", "tariffs\0" + tariffs_key, tariffs_file)
+                           if memo is not None and tariffs_key else tariffs_file())
     out["changes.json"] = dump(stamped("changes", {"changes": [changes_json(c) for c in changes]}))
     for name in schema_names():
         out[f"schema/{name}"] = (SCHEMAS / name).read_text(encoding="utf-8")
@@ -232,14 +237,15 @@ def api_files(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], chan
 
 
 def site_data(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], changes: list[Changes],
-              export: Export, akn: Mapping[str, str], cache: BuildCache | None) -> Keyed:
+              export: Export, akn: Mapping[str, str], cache: BuildCache | None, tariffs_key: str = "") -> Keyed:
     """The site's data: the JSON API (api/) and each section's Akoma Ntoso (``akn``, under akn/), with the
-    keys of the files that have one (every section's)."""
+    keys of the files that have one (every section's; tariffs.json's with ``tariffs_key``, see api_files)."""
     # a memo once this process built (its keys cost a third of the files: a one-off build makes none)
     memo = Memo("api", cache) if last("api", cache) is not None else None
     out = Keyed()
     out.update({f"api/{k}": v for k, v in api_files(corpus, timeline, tariffs, changes,
-                                                    {s: w.uri for s, w in export.works.items()}, memo).items()})
+                                                    {s: w.uri for s, w in export.works.items()}, memo,
+                                                    tariffs_key).items()})
     out.update({f"akn/{k}": v for k, v in akn.items()})
     if memo is not None:
         out.file_keys.update({f"api/{k}": v for k, v in memo.file_keys.items()})

@@ -181,14 +181,16 @@ def put_tree(files: Files, name: str, doc: Document, dump: Callable[[Any], str],
         files.stream(name, lambda: tree_json(doc, dump))
 
 
-def put_tariffs(files: Files, tariffs: list[Any], dump: Callable[[Any], str]) -> None:
-    """tariffs.json (export/api.py's tariffs_list, stamped), written one tariff at a time. (No key: the tariffs
-    hold the offsets of their amounts, which an edit above them moves, and their JSON shows their lines and
-    columns; a key of what the JSON shows would cost what the JSON does.)"""
+def put_tariffs(files: Files, tariffs: list[Any], dump: Callable[[Any], str], key: str = "") -> None:
+    """tariffs.json (export/api.py's tariffs_list, stamped), written one tariff at a time; ``key``: a digest
+    of every value of every tariff, the offsets of their amounts too (an edit above a tariff moves them and
+    the JSON shows them), with navlaw's fingerprint: a build whose tariffs are the last build's, offsets and
+    all, links the last build's copy without making the JSON (the build's Result.json_key)."""
     from navlaw.export import stamped
     from navlaw.export.api import tariffs_sorted
 
-    files.stream("tariffs.json", lambda: listed(stamped("tariffs", {}), "tariffs", tariffs_sorted(tariffs), dump))
+    files.stream("tariffs.json", lambda: listed(stamped("tariffs", {}), "tariffs", tariffs_sorted(tariffs), dump),
+                 key)
 
 
 def akn_later(result: Any, files: Files) -> None:

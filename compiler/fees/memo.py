@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import pickle
+from array import array
 from typing import TYPE_CHECKING, Any
 
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from navlaw.fees.package import About
     from navlaw.fees.plans import Plan
     from navlaw.fees.trace_gen import Versions
+    from navlaw.law.timeline import Timeline
     from navlaw.model.tariffs import AnyTariff
 
 STAGE = "fee-module"
@@ -74,12 +76,30 @@ def rendered(plans: dict[str, Plan], tariffs: list[AnyTariff], sources: list[tup
     return files
 
 
-def _pickled(value: Any) -> str:
+def versions(timeline: Timeline) -> Versions:
+    """What ``render`` asks the timeline: the version of a section's text in force on a day, and whether the
+    site has a history page of it (a section with two versions or more, or a rule in bracket notation, whose
+    markup is its history: compiler/site/history.py). A section's boundaries and texts are asked once."""
+    known: dict[str, tuple[list[dt.date], int]] = {}
+
+    def version(section: str, day: dt.date) -> tuple[dt.date | None, bool]:
+        if section not in known:
+            dates = timeline.boundaries(section)
+            known[section] = dates, sum(1 for d in dates if timeline.section_on(section, d).section is not None)
+        dates, texts = known[section]
+        rule = timeline.section_on(section, day).from_rule
+        return max((d for d in dates if d <= day), default=None), texts >= 2 or rule
+
+    return version
+
+
+def _pickled(value: Any, offsets: list[int] | None = None) -> str:
     """The digest of ``value`` pickled without the pickler's memo: equal values give equal bytes whether or
     not they share objects (tariffs read from the cache share fewer strings than tariffs just extracted).
     A ``Source`` (where a number was read) counts by its file, line, column and words, not by its offsets in
     the file: the module cites line and column, and a one-word edit above a fee moves its offsets only
-    (tests/test_fee_memo.py renders a module from tariffs with every offset moved: the same text)."""
+    (tests/test_fee_memo.py renders a module from tariffs with every offset moved: the same text). ``offsets``:
+    gets each Source's start and end, in the order the Sources are pickled (each where it stands in the stream)."""
     from navlaw.model.tariffs import Source
 
     h = hashlib.sha256()
@@ -92,6 +112,8 @@ def _pickled(value: Any) -> str:
     class _Pickler(pickle.Pickler):
         def reducer_override(self, obj: Any) -> Any:
             if type(obj) is Source:
+                if offsets is not None:
+                    offsets.extend((obj.start, obj.end))
                 return _where, (obj.file, obj.line, obj.column, obj.text)
             return NotImplemented
 
@@ -108,6 +130,18 @@ def tariffs_digest(tariffs: list[AnyTariff]) -> str:
         return _pickled(tariffs)
     except (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError):
         return ""
+
+
+def tariffs_digests(tariffs: list[AnyTariff]) -> tuple[str, str]:
+    """``tariffs_digest(tariffs)``, and the digest of every value of every tariff with the offsets of each
+    ``Source`` too (everything OUT/tariffs.json and the site's api/tariffs.json show), from one pass over the
+    tariffs; ("", "") when a value cannot be pickled."""
+    offsets: list[int] = []
+    try:
+        values = _pickled(tariffs, offsets)
+    except (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError):
+        return "", ""
+    return values, hashlib.sha256(values.encode() + array("q", offsets).tobytes()).hexdigest()
 
 
 def _where(file: str, line: int, column: int, text: str) -> tuple[str, int, int, str]:

@@ -16,7 +16,7 @@ import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Union
+from typing import Any, Callable, Union
 
 from navlaw.model.formula import Bin, Expr, Neg, Num, Units, describe, evaluate
 
@@ -258,7 +258,7 @@ def clamp(units: Decimal, lo: Amount | None, hi: Amount | None) -> Decimal:
 
 # ---- JSON -------------------------------------------------------------------------------------------
 
-_LEAVES = (str, int, bool, float, type(None))  # most of a tariff's fields: returned as they are, checked first
+_LEAVES = frozenset((str, int, bool, float, type(None)))  # most of a tariff's fields: returned as they are
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}  # a dataclass's field names, looked up once per class
@@ -271,29 +271,55 @@ def _names(cls: type) -> tuple[str, ...]:
     return names
 
 
+_CONVERT: dict[type, Callable[[Any], Any]] = {}  # a value's type -> how ``_plain`` makes its JSON, decided once
+
+
 def _plain(x: Any) -> Any:
-    if type(x) in _LEAVES:
+    """``x`` as JSON values: a Decimal as its digits, a date in ISO form, a formula in words, a dataclass as a
+    dict of its fields (a tariff's kind first; a bracket's formula in words last, for its ``fee``)."""
+    cls = type(x)
+    if cls in _LEAVES:
         return x
-    if type(x) is tuple or type(x) is list:  # (neither a Decimal, a date nor a dataclass: as the check below)
-        return [_plain(v) for v in x]
-    if isinstance(x, Decimal):
-        return str(x)
-    if isinstance(x, dt.date):
-        return x.isoformat()
-    if isinstance(x, Bracket):
-        d = {f.name: _plain(getattr(x, f.name)) for f in dataclasses.fields(x) if f.name != "fee"}
-        d["formula"] = x.formula
+    convert = _CONVERT.get(cls)
+    if convert is None:
+        convert = _CONVERT[cls] = _converter(cls)
+    return convert(x)
+
+
+def _seq(x: Any) -> list[Any]:
+    return [v if type(v) in _LEAVES else _plain(v) for v in x]
+
+
+def _record(names: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
+    def record(x: Any) -> dict[str, Any]:
+        d = {}
+        for name in names:
+            v = getattr(x, name)
+            d[name] = v if type(v) in _LEAVES else _plain(v)
         return d
-    if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        if isinstance(x, (Num, Units, Bin, Neg)):
-            return describe(x)
-        d = {name: _plain(getattr(x, name)) for name in _names(type(x))}
-        if isinstance(x, Tariff):
-            d = {"kind": x.kind, **{k: v for k, v in d.items() if k != "kind"}}
-        return d
-    if isinstance(x, (list, tuple)):
-        return [_plain(v) for v in x]
-    return x
+    return record
+
+
+def _converter(cls: type) -> Callable[[Any], Any]:
+    """How ``_plain`` turns a value of ``cls`` into JSON values (in the order of the checks the JSON was
+    first defined by: a list or tuple, a Decimal, a date, a bracket, a formula, any other dataclass)."""
+    if cls is tuple or cls is list:
+        return _seq
+    if issubclass(cls, Decimal):
+        return str
+    if issubclass(cls, dt.date):
+        return cls.isoformat
+    if issubclass(cls, Bracket):
+        fields = _record(tuple(n for n in _names(cls) if n != "fee"))
+        return lambda x: {**fields(x), "formula": x.formula}
+    if dataclasses.is_dataclass(cls):
+        if issubclass(cls, (Num, Units, Bin, Neg)):
+            return describe
+        names = _names(cls)
+        return _record(("kind", *(n for n in names if n != "kind")) if issubclass(cls, Tariff) else names)
+    if issubclass(cls, (list, tuple)):
+        return _seq
+    return lambda x: x
 
 
 def to_json(t: Tariff) -> dict[str, Any]:
@@ -307,18 +333,27 @@ def fields_json(t: Tariff, names: tuple[str, ...]) -> dict[str, Any]:
 
 
 def amounts(t: Tariff) -> list[Amount]:
-    """Every amount the tariff was read from (for the source-position test and the site)."""
+    """Every amount the tariff was read from, in the order of its fields (for the source-position test and the
+    site)."""
     out: list[Amount] = []
-
-    def walk(x: Any) -> None:
-        if isinstance(x, Amount):
-            out.append(x)
-        elif isinstance(x, (list, tuple)):
-            for v in x:
-                walk(v)
-        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
-            for f in dataclasses.fields(x):
-                walk(getattr(x, f.name))
-
-    walk(t)
+    _walk(t, out)
     return out
+
+
+# values that hold no Amount, by their definitions: a Source is its file, offsets and words, a formula's nodes
+# are numbers (a Decimal and its offsets in the cell), units and operations of formulas
+_NO_AMOUNT = frozenset((str, int, bool, float, type(None), Decimal, dt.date, Source, Num, Units, Bin, Neg))
+
+
+def _walk(x: Any, out: list[Amount]) -> None:
+    cls = type(x)
+    if cls in _NO_AMOUNT:
+        return
+    if cls is Amount or isinstance(x, Amount):
+        out.append(x)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            _walk(v, out)
+    elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+        for name in _names(cls):
+            _walk(getattr(x, name), out)

@@ -26,6 +26,7 @@ from decimal import Decimal
 from typing import Any, Callable, Iterator, NamedTuple
 
 from navlaw.diagnostics import Severity
+from navlaw.model.formula import Bin, Neg, Num, Units
 from navlaw.model.nodes import Node, Table
 from navlaw.model.tariffs import AnyTariff, Source
 from navlaw.tariffs.reading import Ctx
@@ -134,15 +135,21 @@ class SectionMemo:
 
 
 _LEAVES = (str, int, float, Decimal, dt.date, type(None))  # values that hold no Source
+# the same, by their exact types, and a formula's nodes (numbers with their offsets in the cell, units and
+# operations: model/formula.py), which hold none either: looked up first, not walked into (most of a tariff)
+_NO_SOURCE = frozenset((str, int, bool, float, Decimal, dt.date, type(None), Num, Units, Bin, Neg))
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _with_sources(obj: Any, moved: dict[int, Source]) -> Any:
     """``obj`` (a tariff, or any value in one) with each Source replaced by ``moved[id(source)]``."""
+    cls = type(obj)
+    if cls in _NO_SOURCE:
+        return obj
+    if cls is Source or isinstance(obj, Source):
+        return moved[id(obj)]
     if isinstance(obj, _LEAVES):
         return obj
-    if isinstance(obj, Source):
-        return moved[id(obj)]
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         names = _FIELDS.get(type(obj))
         if names is None:
