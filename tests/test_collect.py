@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import gc
+import os
+import subprocess
+import sys
 
 from navlaw import cli, collect
 
@@ -58,3 +62,26 @@ def test_a_build_runs_few_collections(tmp_path, monkeypatch):
     unpaced = build("unpaced")
     assert unpaced > 10  # (here: 1 against 25)
     assert paced * 10 < unpaced
+
+
+def test_a_navlaw_process_ends_with_its_objects_frozen(tmp_path):
+    """Python's collections at the end of the process walk nothing: what the command left is frozen by then
+    (the child's first exit handler runs last, after navlaw's)."""
+    child = ("import atexit, gc, sys\n"
+             "atexit.register(lambda: print('frozen at the end:', gc.get_freeze_count(), file=sys.stderr))\n"
+             "from navlaw.cli import main\n"
+             "sys.exit(main(sys.argv[1:]))\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    done = subprocess.run([sys.executable, "-c", child, "show", "12", "--corpus", str(CORPUS)], capture_output=True,
+                          text=True, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    frozen = int(done.stderr.rsplit("frozen at the end:", 1)[1].split()[0])
+    assert frozen > 10_000  # the modules, the corpus's trees: not walked again on the way out
+
+
+def test_paced_registers_its_exit_handler_once():
+    before = atexit._ncallbacks()
+    for _ in range(3):
+        with collect.paced():
+            pass
+    assert atexit._ncallbacks() - before <= 1
