@@ -222,9 +222,14 @@ def jinja_bytecode() -> Any:
     if private_dir(jinja):
         return None
     cache = FileSystemBytecodeCache(str(jinja))
-    if sum(1 for _ in jinja.iterdir()) > 2000:  # entries are per template path; temporary sites add some
-        cache.clear()
+    if jinja not in _JINJA_COUNTED:  # counted once a process (each environment asks: ~550 entries listed each time)
+        _JINJA_COUNTED.add(jinja)
+        if sum(1 for _ in jinja.iterdir()) > 2000:  # entries are per template path; temporary sites add some
+            cache.clear()
     return cache
+
+
+_JINJA_COUNTED: set[Path] = set()
 
 
 # what a rebuilding process put with hold=True: entry path -> (its file's size, time and inode as written, value)

@@ -435,9 +435,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if getattr(args, "takes_extra", False):
             return int(args.func(args, extra))
+        from navlaw.collect import paced  # the garbage collector's pace (compiler/collect.py)
         from navlaw.compiled import kept  # `navlaw fee` (above) compiles little: it does without the table
 
-        with kept():
+        with kept(), paced():
             return int(args.func(args))
     except BrokenPipeError:
         return EXIT_OK

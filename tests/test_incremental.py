@@ -189,16 +189,20 @@ def test_the_site_a_build_replaces_starts_the_next_one_and_the_result_is_a_clean
 def test_pages_rendered_on_several_cores_are_the_pages_rendered_on_one(tmp_path, corpus, monkeypatch):
     """Issue 18, item 2: with many pages to render, forked workers render them; the site is byte for byte
     the one a single process renders (here with the threshold lowered so the small corpus uses the pool)."""
+    import multiprocessing  # render imports it where it forks (not at 1x's few pages)
+
     from navlaw.site import render
 
     pools: list[str] = []
-    real_context = render.multiprocessing.get_context
+    real_context = multiprocessing.get_context
+    rendering: list[bool] = []
 
     def context(method):  # type: ignore[no-untyped-def]
-        pools.append(method)
+        if rendering:  # render's pool, not the site's or the search's
+            pools.append(method)
         return real_context(method)
 
-    monkeypatch.setattr(render.multiprocessing, "get_context", context)
+    monkeypatch.setattr(multiprocessing, "get_context", context)
     monkeypatch.setattr(render, "PARALLEL_AT", 1)
     monkeypatch.setenv("NAVLAW_JOBS", "2")
     pool_sizes: list[int] = []
@@ -206,7 +210,11 @@ def test_pages_rendered_on_several_cores_are_the_pages_rendered_on_one(tmp_path,
 
     def spy(makes):  # type: ignore[no-untyped-def]
         pool_sizes.append(len(makes))
-        return real_all(makes)
+        rendering.append(True)
+        try:
+            return real_all(makes)
+        finally:
+            rendering.pop()
 
     monkeypatch.setattr(render, "render_all", spy)
     assert build(tmp_path, corpus, "build", "--no-cache") == 0

@@ -5,6 +5,7 @@ the small corpus uses the workers."""
 
 from __future__ import annotations
 
+import multiprocessing
 import shutil
 from pathlib import Path
 
@@ -101,7 +102,7 @@ def test_no_processes_to_be_had_builds_the_same_site_here(tmp_path, corpus, monk
         raise OSError(11, "Resource temporarily unavailable")
 
     monkeypatch.setattr(mkdocs_parallel, "PARALLEL_AT", 1)
-    monkeypatch.setattr(mkdocs_parallel.multiprocessing, "get_context", no_fork)
+    monkeypatch.setattr(multiprocessing, "get_context", no_fork)  # imported by mkdocs_parallel where it forks
     monkeypatch.setenv("NAVLAW_JOBS", "2")
     assert build(tmp_path, corpus, "build", "--no-cache") == 0
     monkeypatch.undo()

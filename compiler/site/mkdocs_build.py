@@ -281,12 +281,9 @@ def _list_theme_once(theme: Any) -> None:
 
 
 def _version(package: str) -> str:
-    from importlib import metadata
+    from navlaw.versions import version  # importlib.metadata's answer without its reading of every METADATA
 
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return "-"
+    return version(package) or "-"
 
 
 def _theme_lists() -> Path | None:
@@ -415,6 +412,7 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
 
+    from navlaw.site.entry_points import once
     from navlaw.site.mkdocs_memory import docs_in_memory
     from navlaw.site.mkdocs_parallel import parallel_loops
     from navlaw.site.search_index import split_search_index
@@ -425,6 +423,8 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
     logger.addHandler(collect)
     saved = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = "0"  # no build timestamps: byte-identical rebuilds
+    entry_points = once()  # the packages' entry points read once for all MkDocs asks (compiler/site/entry_points.py)
+    entry_points.__enter__()
     try:
         extra = {"site_url": site_url} if site_url else {}
         cfg = load_config(str(work / "mkdocs.yml"), site_dir=str(out.resolve()), strict=False, **extra)
@@ -460,6 +460,7 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
             _record_pages(keeper, dirty)
         return split
     finally:
+        entry_points.__exit__(None, None, None)
         logger.removeHandler(collect)
         if saved is None:
             os.environ.pop("SOURCE_DATE_EPOCH", None)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import multiprocessing
 from typing import Any, Callable, Iterator
 
 from mkdocs.plugins import event_priority
@@ -117,6 +116,8 @@ def _in_workers(work: list[tuple[Any, tuple[Any, ...]]], fn: Callable[[tuple[int
     _WORK = work
     results: list[Any] = []
     try:
+        import multiprocessing  # here: nothing is forked at 1x, which need not load it (issue 32)
+
         with forking():
             pool = multiprocessing.get_context("fork").Pool(n)
         with pool:

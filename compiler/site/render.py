@@ -8,7 +8,6 @@ bracket notation as deleted matter, and where each page of the site lives.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
 import re
 from functools import lru_cache
@@ -170,6 +169,8 @@ def render_all(makes: list[Callable[[], str]]) -> list[str]:
     ranges = [(len(makes) * i // n, len(makes) * (i + 1) // n) for i in range(n)]
     _MAKES = makes
     try:
+        import multiprocessing  # here: nothing is forked at 1x, which need not load it (issue 32)
+
         with forking():
             pool = multiprocessing.get_context("fork").Pool(n)
         with pool:

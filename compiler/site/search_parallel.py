@@ -13,7 +13,6 @@ process, in order, over one range of all its items.
 
 from __future__ import annotations
 
-import multiprocessing
 from typing import Any, Callable, TypeVar
 
 from navlaw.parallel import forking, workers as _workers
@@ -45,6 +44,8 @@ def run(step: str, fn: Callable[[Any, tuple[int, int]], R], data: Any, size: int
         ranges = [(size * i // k, size * (i + 1) // k) for i in range(k)]
         _DATA[:] = [data]
         try:
+            import multiprocessing  # here: nothing is forked at 1x, which need not load it (issue 32)
+
             with forking():
                 pool = multiprocessing.get_context("fork").Pool(min(n, k))
             with pool:
