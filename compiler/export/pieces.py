@@ -19,7 +19,7 @@ from functools import partial
 from typing import Any, Callable, Iterator, Union
 
 from navlaw.cache import digest
-from navlaw.export.shapes import shape
+from navlaw.export.shapes import keyed_shape, shape
 from navlaw.frontend.outline import document_json, node_json
 from navlaw.model.nodes import Document, Node
 from navlaw.model.text import NormalText
@@ -57,7 +57,8 @@ def tree_pieces(doc: Document, dump: Callable[[Any], str]) -> Iterator[Piece]:
     for i, child in enumerate(doc.children):
         if i:
             yield "", ",\n    "
-        yield digest("tree-piece", repr(shape(child, lambda n: nt, nt))), partial(_child, child, nt, dump)
+        made = keyed_shape(child, nt) if nt is not None else shape(child, lambda n: nt, nt)  # sections' keys shared
+        yield digest("tree-piece", repr(made)), partial(_child, child, nt, dump)
     yield "", text[at + len(mark):] + "\n"
 
 
