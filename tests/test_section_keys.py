@@ -146,3 +146,20 @@ def test_a_section_read_from_one_text_shares_its_key(corpus: Any) -> None:
         if isinstance(find, Same):
             assert nts == {id(find.nt)}
     assert True in kinds
+
+
+def test_the_keys_go_with_their_text() -> None:
+    """The keys are kept by normalized text (weakly): a document let go takes its sections' keys with it, so
+    `navlaw serve` holds no more keys after a hundred edits than after one."""
+    import gc
+
+    doc = _compile(NAV + "\n\n")
+    nt = doc.normal
+    assert nt is not None
+    for s in _by_id(doc).values():
+        section_key(s, nt)
+    assert nt in shapes._KEYS and len(shapes._KEYS[nt]) == len(_by_id(doc))
+    held = len(shapes._KEYS)
+    del doc, nt, s
+    gc.collect()
+    assert len(shapes._KEYS) == held - 1
