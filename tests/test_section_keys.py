@@ -163,3 +163,19 @@ def test_the_keys_go_with_their_text() -> None:
     del doc, nt, s
     gc.collect()
     assert len(shapes._KEYS) == held - 1
+
+
+def test_the_keys_are_made_before_the_forks_only_in_a_rebuild(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pieces.key_sections (build.site_pages, before the data files' process is forked) keys every section only
+    when this process has the data files of a last build (a rebuild: both forked processes key every section);
+    a build in a fresh process keys none there."""
+    import navlaw.export.pieces as pieces
+
+    doc = _compile(NAV + "\n\n\n")
+    nt = doc.normal
+    assert nt is not None
+    pieces.key_sections([doc], None)
+    assert nt not in shapes._KEYS
+    monkeypatch.setattr(pieces, "last", lambda kind, cache: {})  # as after a first build in this process
+    pieces.key_sections([doc], None)
+    assert len(shapes._KEYS[nt]) == len(_by_id(doc))
