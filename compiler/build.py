@@ -224,6 +224,8 @@ def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | No
     key = cache.key("site-pages", "last") if cache is not None and cache.enabled else ""
     memo = Memo(cache.get("site-pages", key, held=True) if key and cache is not None else None)
     changes = dated_changes(result)  # made here first: both processes use them
+    from navlaw.export.pieces import key_sections
+    key_sections([c.document for c in result.corpus.documents], result.cache)  # before the forks: made once
     data = later("data files", lambda: data_files(result), len(result.timeline.sections()) >= WORTH_AT, cache)
     out = pages(result.corpus, result.timeline, result.tariffs, result.diagnostics, changes,
                 on or dt.date.today(), memo, result.law.references,

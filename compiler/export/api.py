@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from navlaw.export import VERSION, akn_path, api_path, slug, stamped
 from navlaw.export.data_memo import Keyed, Memo, last
-from navlaw.export.shapes import shape
-from navlaw.model.nodes import Node
+from navlaw.export.shapes import Same, section_key, shape
+from navlaw.model.nodes import Node, Section
 from navlaw.model.text import NormalText
 from navlaw.frontend.outline import node_json
 from navlaw.law.redline import render_json
@@ -62,6 +62,9 @@ def text_of(corpus: Corpus, comp: Composed) -> Callable[[Node], NormalText | Non
     by_file = {c.source.path: c.document.normal for c in corpus.documents}
     sources = sorted(((pid, v.compiled.document.normal if v.compiled is not None else by_file.get(v.file))
                       for pid, v in comp.sources), key=lambda s: -s[0].count("/"))
+    one = sources[0][1] if sources else None
+    if one is not None and all(nt is one for _, nt in sources):
+        return Same(one)  # every node read from one text: what ``find`` gives, and its sections' keys are shared
 
     def find(n: Node) -> NormalText | None:
         for pid, nt in sources:
@@ -224,7 +227,8 @@ def api_files(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], chan
         if memo is None:
             out[name] = dump(with_trees(data, trees))
         else:
-            key = repr((data, [shape(node, find) for _, node, find in trees]))
+            key = repr((data, [section_key(node, find.nt) if isinstance(find, Same) and isinstance(node, Section)
+                               else shape(node, find) for _, node, find in trees]))
             out[name] = memo.text(name, key, partial(_dumped, data, trees))
     def tariffs_file() -> str:
         return dump(stamped("tariffs", {"tariffs": tariffs_list(tariffs)}))

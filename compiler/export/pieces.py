@@ -16,10 +16,11 @@ import dataclasses
 import os
 import stat
 from functools import partial
-from typing import Any, Callable, Iterator, Union
+from typing import Any, Callable, Iterable, Iterator, Union
 
-from navlaw.cache import digest
-from navlaw.export.shapes import shape
+from navlaw.cache import BuildCache, digest
+from navlaw.export.data_memo import last
+from navlaw.export.shapes import keyed_shape, shape
 from navlaw.frontend.outline import document_json, node_json
 from navlaw.model.nodes import Document, Node
 from navlaw.model.text import NormalText
@@ -57,7 +58,8 @@ def tree_pieces(doc: Document, dump: Callable[[Any], str]) -> Iterator[Piece]:
     for i, child in enumerate(doc.children):
         if i:
             yield "", ",\n    "
-        yield digest("tree-piece", repr(shape(child, lambda n: nt, nt))), partial(_child, child, nt, dump)
+        made = keyed_shape(child, nt) if nt is not None else shape(child, lambda n: nt, nt)  # sections' keys shared
+        yield digest("tree-piece", repr(made)), partial(_child, child, nt, dump)
     yield "", text[at + len(mark):] + "\n"
 
 
@@ -96,3 +98,18 @@ def write_reusing(path: str, pieces: Iterator[Piece], copy: str | None, table: T
             os.close(src)
     st = os.stat(path)
     return st.st_size, st.st_mtime_ns, new
+
+
+def key_sections(docs: Iterable[Document], cache: BuildCache | None) -> None:
+    """Every section's key (export/shapes.py's ``section_key``, kept with its text) made now, in a rebuild in
+    one process (`navlaw serve`; ``cache`` has the data files of its last build): such a build makes the site's
+    data files and OUT's files in two forked processes (compiler/parallel.py), and both key every section of
+    every document; made here before the forks, each section's key is made once, not once in each. (A build in
+    a fresh process keys no data file: nothing is made here.)"""
+    if last("api", cache) is None:
+        return
+    for doc in docs:
+        nt = doc.normal
+        if nt is not None:
+            for child in doc.children:
+                keyed_shape(child, nt)

@@ -12,9 +12,11 @@ the JSON it stands for (most of it the spans)."""
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from operator import attrgetter
 from typing import Any, Callable
 
+from navlaw.cache import digest
 from navlaw.frontend.outline import SpanOf, raw_span
 from navlaw.model.nodes import Node, Provision, Row, Section, Table, Text
 from navlaw.model.text import NormalText
@@ -48,9 +50,52 @@ def _rows(value: Any) -> Any:
     return value
 
 
-def shape(node: Node, text_of: SpanOf | None = None, _nt: NormalText | None = None) -> tuple[Any, ...]:
+class Same:
+    """A ``text_of`` that gives one normalized text for every node (a document's own tree, a section read from
+    one text): the shapes of its sections are digested once per build (``section_key``), whoever asks."""
+
+    __slots__ = ("nt",)
+
+    def __init__(self, nt: NormalText) -> None:
+        self.nt = nt
+
+    def __call__(self, node: Node) -> NormalText:
+        return self.nt
+
+
+# a normalized text -> id(section) -> (the section, its key): kept while the text is (a build's document), the
+# section held so that its id is not another's; only sections, which hold no reference to their document's text
+_KEYS: weakref.WeakKeyDictionary[NormalText, dict[int, tuple[Node, str]]] = weakref.WeakKeyDictionary()
+
+
+def section_key(node: Section, nt: NormalText) -> str:
+    """The digest of ``shape(node, Same(nt))``, made once per section object and text: the data file of the
+    section (compiler/export/api.py) and the piece of its document's tree JSON (compiler/export/pieces.py) are
+    keyed on it, so a build (in one process) walks and digests each section once, not once a file."""
+    memo = _KEYS.get(nt)
+    if memo is None:
+        memo = _KEYS[nt] = {}
+    got = memo.get(id(node))
+    if got is not None and got[0] is node:
+        return got[1]
+    key = digest("section-shape", repr(shape(node, Same(nt), nt)))
+    memo[id(node)] = (node, key)
+    return key
+
+
+def keyed_shape(node: Node, nt: NormalText) -> tuple[Any, ...]:
+    """``shape(node, Same(nt))`` with each section in it as its ``section_key``: as unique a key of the node's
+    JSON (a digest stands for each section's shape), made of the sections' keys already made."""
+    if type(node) is Section:
+        return ("section", section_key(node, nt))
+    return shape(node, Same(nt), nt, lambda c: section_key(c, nt) if type(c) is Section else None)
+
+
+def shape(node: Node, text_of: SpanOf | None = None, _nt: NormalText | None = None,
+          _sub: Callable[[Node], str | None] | None = None) -> tuple[Any, ...]:
     """Everything ``node_json(node, text_of)`` reads, as a tuple (``repr`` it for a key: a node's fields are
-    strings, numbers and tuples of them, tables' rows dataclasses whose ``repr`` shows all of them)."""
+    strings, numbers and tuples of them, tables' rows dataclasses whose ``repr`` shows all of them).
+    ``_sub``: a descendant's key to put in place of its shape (``keyed_shape``), where it gives one."""
     nt = text_of(node) if text_of is not None and (node.id or _nt is None) else _nt
     kids = node.children
     own = 0
@@ -58,7 +103,12 @@ def shape(node: Node, text_of: SpanOf | None = None, _nt: NormalText | None = No
         while own < len(kids) and type(kids[own]) is Text and not kids[own].children and "gap" not in kids[own].flags:
             own += 1
     return (type(node).__name__, _fields(node), tuple(tuple(raw_span(n, nt).values()) for n in (node, *kids[:own])),
-            tuple(_fields(k) for k in kids[:own]), tuple(shape(c, text_of, nt) for c in kids[own:]))
+            tuple(_fields(k) for k in kids[:own]), tuple(_kid(c, text_of, nt, _sub) for c in kids[own:]))
+
+
+def _kid(node: Node, text_of: SpanOf | None, nt: NormalText | None, sub: Callable[[Node], str | None] | None) -> Any:
+    got = sub(node) if sub is not None else None
+    return ("section", got) if got is not None else shape(node, text_of, nt, sub)
 
 
 def bare(node: Node) -> tuple[Any, ...]:
