@@ -27,14 +27,14 @@ from navlaw.cache import BuildCache, FileState, files_digest, tree_files, tree_s
 from navlaw.stamps import Stamp, written_stamps
 from navlaw.diagnostics import Diagnostics, Severity, print_errors, shown_from  # noqa: F401  (navlaw.build's, as before)
 from navlaw.dumps import dump, stage_data, tariffs_json, tree_name  # noqa: F401  (navlaw.build's, as before)
-from navlaw.parallel import WORTH_AT, later
+from navlaw.parallel import later, worth
 from navlaw.outputs import MODULE_KEEPS, OWN, carry_over, changed_while_read, output_dirs, write_files  # noqa: F401
-from navlaw.outputs import keep_dirs, write_out
+from navlaw.outputs import keep_dirs, to_write, write_out
 from navlaw.publish import OutputError, check_paths, files_made, publish, write_marker
 from navlaw.stages import STAGES  # noqa: F401  (navlaw.build.STAGES, as before)
 
 if TYPE_CHECKING:  # the stages' modules are imported where they run: a build with nothing to do needs none
-    from navlaw.export.data_memo import Keyed
+    from navlaw.export.data_memo import Keyed, Todo
     from navlaw.export.streamed import Files
     from navlaw.export.akn import Export
     from navlaw.frontend.corpus import Corpus
@@ -222,7 +222,7 @@ def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | No
     key = cache.key("site-pages", "last") if cache is not None and cache.enabled else ""
     memo = Memo(cache.get("site-pages", key, held=True) if key and cache is not None else None)
     changes = dated_changes(result)  # made here first: both processes use them
-    data = later("data files", lambda: data_files(result), len(result.timeline.sections()) >= WORTH_AT, cache)
+    data = data_later(result, cache)
     out = pages(result.corpus, result.timeline, result.tariffs, result.diagnostics, changes,
                 on or dt.date.today(), memo, result.law.references,
                 (result.plans, result.fees_key if key else ""))
@@ -232,18 +232,36 @@ def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | No
         cache.stats["page made"] += len(memo.new) - memo.hits - memo.others
     from navlaw.export.data_memo import akn_of, remember, with_data
 
-    made = data.result()
+    made = data()
     remember(cache, made)  # the memo of this process's next build (compiler/export/data_memo.py)
     result.give_akn(akn_of(made))  # its Akoma Ntoso files are OUT/akn/'s too
     return with_data(out, made)
 
 
-def data_files(result: Result) -> Keyed:
-    """The site's data: the JSON API (api/) and each section's Akoma Ntoso (akn/), which law pages link."""
+def data_files(result: Result, todo: Todo | None = None) -> Keyed:
+    """The site's data: the JSON API (api/) and each section's Akoma Ntoso (akn/), which law pages link (with a
+    ``todo``: the files to make are "" for now, their making put in it, see compiler/export/data_memo.py)."""
+    from navlaw.export.akn_memo import akn_files
     from navlaw.export.api import site_data
 
-    return site_data(result.corpus, result.timeline, result.tariffs, dated_changes(result), result.export, result.akn,
-                     result.cache)
+    akn = result.akn if todo is None else akn_files(result.export, result.cache, todo)
+    return site_data(result.corpus, result.timeline, result.tariffs, dated_changes(result), result.export, akn,
+                     result.cache, todo)
+
+
+def data_later(result: Result, cache: BuildCache | None) -> Callable[[], Keyed]:
+    """``data_files``, made in another process while the site's pages are made here when there is enough of
+    it to make (compiler/parallel.py): when this process holds the last build's files, every file is keyed
+    here first and the files whose key is new are the work; else every section's files are."""
+    from navlaw.export.data_memo import filled, held, made_of
+
+    if not held(cache):
+        whole = later("data files", lambda: data_files(result), worth(len(result.timeline.sections())), cache)
+        return whole.result
+    todo: Todo = {}
+    keyed = data_files(result, todo)
+    rest = later("data files", lambda: made_of(todo), worth(len(todo)), cache)
+    return lambda: filled(keyed, rest.result())
 
 
 def publish_all(options: Options, files: MutableMapping[str, str], module: dict[str, str], site: dict[str, str] | None,
@@ -260,7 +278,7 @@ def publish_all(options: Options, files: MutableMapping[str, str], module: dict[
 
     def write(staged: dict[Path, Path]) -> None:
         writing = later("outputs", lambda: write_out(staged[out], files, out if out.is_dir() else None, known, cache),
-                        site is not None and len(files) >= 4 * WORTH_AT, cache)  # written while the site is built
+                        site is not None and worth(to_write(files, known)), cache)  # written while the site is built
         write_files(staged[module_dir], module)
         write_marker(staged[module_dir], list(module))
         carry_over(module_dir, staged[module_dir], MODULE_KEEPS)  # `pip install -e` metadata stays installed
