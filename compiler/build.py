@@ -216,13 +216,14 @@ def outputs(result: Result, cache: BuildCache | None = None) -> Files:
 def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | None = None) -> dict[str, str]:
     """The site's pages (path under docs/ -> Markdown) and assets; law pages as in force ``on`` (default today).
     With a cache, the pages whose inputs did not change since the last build are taken from it."""
+    from navlaw.export.data_memo import akn_of, data_later, remember, with_data
     from navlaw.site.pages import pages
     from navlaw.site.render import Memo
 
     key = cache.key("site-pages", "last") if cache is not None and cache.enabled else ""
     memo = Memo(cache.get("site-pages", key, held=True) if key and cache is not None else None)
     changes = dated_changes(result)  # made here first: both processes use them
-    data = data_later(result, cache)
+    data = data_later(lambda todo: data_files(result, todo), len(result.timeline.sections()), cache)
     out = pages(result.corpus, result.timeline, result.tariffs, result.diagnostics, changes,
                 on or dt.date.today(), memo, result.law.references,
                 (result.plans, result.fees_key if key else ""))
@@ -230,8 +231,6 @@ def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | No
         cache.put("site-pages", key, memo.new, hold=True)  # only read by the next build's Memo
         cache.stats["page reused"] += memo.hits
         cache.stats["page made"] += len(memo.new) - memo.hits - memo.others
-    from navlaw.export.data_memo import akn_of, remember, with_data
-
     made = data()
     remember(cache, made)  # the memo of this process's next build (compiler/export/data_memo.py)
     result.give_akn(akn_of(made))  # its Akoma Ntoso files are OUT/akn/'s too
@@ -240,28 +239,13 @@ def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | No
 
 def data_files(result: Result, todo: Todo | None = None) -> Keyed:
     """The site's data: the JSON API (api/) and each section's Akoma Ntoso (akn/), which law pages link (with a
-    ``todo``: the files to make are "" for now, their making put in it, see compiler/export/data_memo.py)."""
+    ``todo``: the files to make are "" for now, their making put in it: compiler/export/data_memo.py)."""
     from navlaw.export.akn_memo import akn_files
     from navlaw.export.api import site_data
 
     akn = result.akn if todo is None else akn_files(result.export, result.cache, todo)
     return site_data(result.corpus, result.timeline, result.tariffs, dated_changes(result), result.export, akn,
                      result.cache, todo)
-
-
-def data_later(result: Result, cache: BuildCache | None) -> Callable[[], Keyed]:
-    """``data_files``, made in another process while the site's pages are made here when there is enough of
-    it to make (compiler/parallel.py): when this process holds the last build's files, every file is keyed
-    here first and the files whose key is new are the work; else every section's files are."""
-    from navlaw.export.data_memo import filled, held, made_of
-
-    if not held(cache):
-        whole = later("data files", lambda: data_files(result), worth(len(result.timeline.sections())), cache)
-        return whole.result
-    todo: Todo = {}
-    keyed = data_files(result, todo)
-    rest = later("data files", lambda: made_of(todo), worth(len(todo)), cache)
-    return lambda: filled(keyed, rest.result())
 
 
 def publish_all(options: Options, files: MutableMapping[str, str], module: dict[str, str], site: dict[str, str] | None,

@@ -99,6 +99,22 @@ def filled(keyed: Keyed, made: Mapping[str, str]) -> Keyed:
     return keyed
 
 
+def data_later(files: Callable[[Todo | None], Keyed], sections: int, cache: BuildCache | None) -> Callable[[], Keyed]:
+    """The site's data files (``files``: with a ``Todo`` or None), made in another process while the caller goes on
+    when there is enough of it to make (compiler/parallel.py); the returned function waits for them. While
+    this process holds the last build's files, every file is keyed here first and the work is the files whose
+    key is new; else it is every section's files (``sections``)."""
+    from navlaw.parallel import later, worth
+
+    if not held(cache):
+        whole = later("data files", lambda: files(None), worth(sections), cache)
+        return whole.result
+    todo: Todo = {}
+    keyed = files(todo)
+    rest = later("data files", lambda: made_of(todo), worth(len(todo)), cache)
+    return lambda: filled(keyed, rest.result())
+
+
 def remember(cache: BuildCache | None, made: Mapping[str, str]) -> None:
     """After a build's data files were made (here or in a forked process): those with a key (``made``: a
     ``Keyed``, names under the site, "api/..." and "akn/...") are the memo of this process's next build, which
