@@ -142,7 +142,7 @@ def _child(fn: Callable[[], object], write: multiprocessing.connection.Connectio
 
 
 def later(name: str, fn: Callable[[], T], worth: bool = True, cache: BuildCache | None = None) -> Later[T]:
-    """``fn()`` made in a forked process while the caller goes on (``worth``: whether the work is large
-    enough to pay for a process; ``NAVLAW_JOBS=1``: made here, now). What ``fn`` does to ``cache`` (the
-    entries it uses or stores, its counts and warnings) is brought back with its result."""
+    """``fn()`` made in a forked process while the caller goes on (``worth``: whether the work ``fn`` will do
+    is large enough to pay for a process, see ``WORTH_AT``; ``NAVLAW_JOBS=1``: made here, now). What ``fn``
+    does to ``cache`` (the entries it uses or stores, its counts and warnings) is brought back with its result."""
     return Later(name, fn, worth, cache)
