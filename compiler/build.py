@@ -262,7 +262,7 @@ def publish_all(options: Options, files: MutableMapping[str, str], module: dict[
 
     def write(staged: dict[Path, Path]) -> None:
         writing = later("outputs", lambda: write_out(staged[out], files, out if out.is_dir() else None, known, cache),
-                        site is not None and worth(to_write(files, known)), cache)  # written while the site is built
+                        site is not None and worth(to_write(files, known), 0.25), cache)  # beside the site's build
         write_files(staged[module_dir], module)
         write_marker(staged[module_dir], list(module))
         carry_over(module_dir, staged[module_dir], MODULE_KEEPS)  # `pip install -e` metadata stays installed

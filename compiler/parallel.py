@@ -50,9 +50,10 @@ def can_fork() -> bool:
     return jobs() >= 2 and "fork" in multiprocessing.get_all_start_methods()
 
 
-def worth(work: int) -> bool:
-    """Whether ``work`` pieces (files to make, sections to go over when each is made anew) pay for a process."""
-    return work >= WORTH_AT
+def worth(work: int, each: float = 1.0) -> bool:
+    """Whether ``work`` pieces (files to make, sections to go over when each is made anew) pay for a process
+    (``each``: a piece's share of a section's data files, e.g. a file written: a quarter)."""
+    return work * each >= WORTH_AT
 
 
 def workers(items: int, worth_at: int) -> int:
