@@ -27,14 +27,14 @@ from navlaw.cache import BuildCache, FileState, files_digest, tree_files, tree_s
 from navlaw.stamps import Stamp, written_stamps
 from navlaw.diagnostics import Diagnostics, Severity, print_errors, shown_from  # noqa: F401  (navlaw.build's, as before)
 from navlaw.dumps import dump, stage_data, tariffs_json, tree_name  # noqa: F401  (navlaw.build's, as before)
-from navlaw.parallel import WORTH_AT, later
+from navlaw.parallel import later, worth
 from navlaw.outputs import MODULE_KEEPS, OWN, carry_over, changed_while_read, output_dirs, write_files  # noqa: F401
-from navlaw.outputs import OUT_TEXTS, keep_dirs, write_out
+from navlaw.outputs import OUT_TEXTS, keep_dirs, to_write, write_out
 from navlaw.publish import OutputError, check_paths, modes_set, publish, write_marker
 from navlaw.stages import STAGES  # noqa: F401  (navlaw.build.STAGES, as before)
 
 if TYPE_CHECKING:  # the stages' modules are imported where they run: a build with nothing to do needs none
-    from navlaw.export.data_memo import Keyed
+    from navlaw.export.data_memo import Keyed, Todo
     from navlaw.export.streamed import Files
     from navlaw.export.akn import Export
     from navlaw.frontend.corpus import Corpus
@@ -201,6 +201,7 @@ def outputs(result: Result, cache: BuildCache | None = None) -> Files:
     """OUT's data files (trees, tariffs, findings, changes), each made as it is written (export/streamed.py)."""
     from navlaw.export import stamped
     from navlaw.export.streamed import Files, akn_later, put_tariffs, put_tree
+    from navlaw.report.changes_md import changes_markdown
 
     files = Files()
     for c in result.corpus.documents:
@@ -211,13 +212,14 @@ def outputs(result: Result, cache: BuildCache | None = None) -> Files:
     akn_later(result, files)
     files.put("diagnostics.json", lambda: dump(stamped("lint", {
         "diagnostics": [d.to_json() for d in result.diagnostics], "summary": summary(result.diagnostics)})) + "\n")
-    files.put("changes.md", lambda: changes_md(result))
+    files.put("changes.md", lambda: changes_markdown(result.changes, result.tariffs))  # report/changes_md.py
     return files
 
 
 def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | None = None) -> dict[str, str]:
     """The site's pages (path under docs/ -> Markdown) and assets; law pages as in force ``on`` (default today).
     With a cache, the pages whose inputs did not change since the last build are taken from it."""
+    from navlaw.export.data_memo import akn_of, data_later, remember, with_data
     from navlaw.site.pages import pages
     from navlaw.site.render import Memo
 
@@ -226,7 +228,7 @@ def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | No
     changes = dated_changes(result)  # made here first: both processes use them
     from navlaw.export.pieces import key_sections
     key_sections([c.document for c in result.corpus.documents], result.cache)  # before the forks: made once
-    data = later("data files", lambda: data_files(result), len(result.timeline.sections()) >= WORTH_AT, cache)
+    data = data_later(lambda todo: data_files(result, todo), len(result.timeline.sections()), cache)
     out = pages(result.corpus, result.timeline, result.tariffs, result.diagnostics, changes,
                 on or dt.date.today(), memo, result.law.references,
                 (result.plans, result.fees_key if key else ""))
@@ -234,20 +236,22 @@ def site_pages(result: Result, on: dt.date | None = None, cache: BuildCache | No
         cache.put("site-pages", key, memo.new, hold=True)  # only read by the next build's Memo
         cache.stats["page reused"] += memo.hits
         cache.stats["page made"] += len(memo.new) - memo.hits - memo.others
-    from navlaw.export.data_memo import akn_of, remember, with_data
-
-    made = data.result()
+    made = data()
     remember(cache, made)  # the memo of this process's next build (compiler/export/data_memo.py)
     result.give_akn(akn_of(made))  # its Akoma Ntoso files are OUT/akn/'s too
     return with_data(out, made)
 
 
-def data_files(result: Result) -> Keyed:
-    """The site's data: the JSON API (api/) and each section's Akoma Ntoso (akn/), which law pages link."""
+def data_files(result: Result, todo: Todo | None = None) -> Keyed:
+    """The site's data: the JSON API (api/) and each section's Akoma Ntoso (akn/), which law pages link (with a
+    ``todo``: the files to make are "" for now, their making put in it: compiler/export/data_memo.py)."""
+    from navlaw.export.akn_memo import akn_files
     from navlaw.export.api import site_data
 
-    return site_data(result.corpus, result.timeline, result.tariffs, dated_changes(result), result.export, result.akn,
-                     result.cache, result.json_key if result.cache is not None and result.cache.enabled else "")
+    akn = result.akn if todo is None else akn_files(result.export, result.cache, todo)
+    json_key = result.json_key if result.cache is not None and result.cache.enabled else ""
+    return site_data(result.corpus, result.timeline, result.tariffs, dated_changes(result), result.export, akn,
+                     result.cache, json_key, todo)
 
 
 def publish_all(options: Options, files: MutableMapping[str, str], module: dict[str, str], site: dict[str, str] | None,
@@ -265,7 +269,7 @@ def publish_all(options: Options, files: MutableMapping[str, str], module: dict[
     def write(staged: dict[Path, Path]) -> None:
         texts = OUT_TEXTS.before(files)  # the digests write_out makes, kept in this process if it forks
         writing = later("outputs", lambda: write_out(staged[out], files, out if out.is_dir() else None, known, cache),
-                        site is not None and len(files) >= 4 * WORTH_AT, cache)  # written while the site is built
+                        site is not None and worth(to_write(files, known), 0.25), cache)  # beside the site's build
         write_files(staged[module_dir], module)
         write_marker(staged[module_dir], list(module))
         carry_over(module_dir, staged[module_dir], MODULE_KEEPS)  # `pip install -e` metadata stays installed
@@ -475,16 +479,8 @@ def cache_dir(out: str) -> Path:
     return p.with_name(f".{p.name}-cache")
 
 
-def changes_md(result: Result) -> str:
-    """OUT/changes.md (compiler/report/changes_md.py), from the changes found once per build."""
-    from navlaw.report.changes_md import changes_markdown
-
-    return changes_markdown(dated_changes(result), result.tariffs)
-
-
 def dated_changes(result: Result) -> list[Changes]:
-    """What changes on each date the law changes, oldest first: found once per build, written twice
-    (OUT/changes.md and the site's change report)."""
+    """What changes on each date the law changes, oldest first (Result.changes: found once per build)."""
     return result.changes
 
 

@@ -328,6 +328,23 @@ def _tidy_dirs(staged_out: Path, present: set[str], files: MutableMapping[str, s
             d = d.parent
 
 
+def to_write(files: MutableMapping[str, str], known: dict[str, tuple[str, int, int]] | None) -> int:
+    """How many of ``files`` ``write_files`` will make and write (what is worth another process, not the
+    links it makes): those given with a key the last build did not record them under (``known``), and those
+    without a key that the last build did not write. (An unkeyed file it wrote is digested and, as a rule,
+    linked; a keyed one recorded under its key is linked without being made.)"""
+    from navlaw.export.streamed import Files
+
+    keys = files.file_keys if isinstance(files, Files) else {}
+    if not known:
+        return len(files)
+    count = 0
+    for name in files:
+        key, old = keys.get(name), known.get(name)
+        count += old is None or (key is not None and old[0] != "k:" + key)
+    return count
+
+
 def write_out(staged_out: Path, files: MutableMapping[str, str], previous: Path | None,
               known: dict[str, tuple[str, int, int]] | None, cache: BuildCache | None) -> dict[str, tuple[str, int, int]]:
     """``write_files`` into a new OUT that starts from the RECYCLED directories of the OUT the last build

@@ -25,8 +25,13 @@ if TYPE_CHECKING:  # imported where a process is started: a command that starts 
 
 T = TypeVar("T")
 
-# Sections (or pages) from which a piece of work pays for the process it is made in: a fork of a large
-# build costs ~0.05 s, and the pieces given to ``later`` cost ~0.3 ms a section.
+# Files to make (or sections, pages) from which a piece of work pays for the process it is made in. A fork
+# costs more than its start (~5 ms at 10x the corpus): the copy-on-write faults of both processes (every page
+# either one writes afterwards is copied, or at least faulted, once; the collector's walk is kept off them,
+# see ``forking``), the result pickled back and read. At 10x, after an edit of one section, the two pieces of
+# work a build gave another process cost ~0.37 s of CPU more than the same work here (~0.42 s), more than
+# half of it those faults: a piece of work is worth a process by what it will make (files whose key changed,
+# files written anew), never by the size of the corpus it goes over.
 WORTH_AT = 400
 
 # Where each piece of work given to ``later`` was made, by its name: "here" or "forked" (for the tests
@@ -43,6 +48,12 @@ def can_fork() -> bool:
     import multiprocessing
 
     return jobs() >= 2 and "fork" in multiprocessing.get_all_start_methods()
+
+
+def worth(work: int, each: float = 1.0) -> bool:
+    """Whether ``work`` pieces (files to make, sections to go over when each is made anew) pay for a process
+    (``each``: a piece's share of a section's data files, e.g. a file written: a quarter)."""
+    return work * each >= WORTH_AT
 
 
 def workers(items: int, worth_at: int) -> int:
@@ -132,7 +143,7 @@ def _child(fn: Callable[[], object], write: multiprocessing.connection.Connectio
 
 
 def later(name: str, fn: Callable[[], T], worth: bool = True, cache: BuildCache | None = None) -> Later[T]:
-    """``fn()`` made in a forked process while the caller goes on (``worth``: whether the work is large
-    enough to pay for a process; ``NAVLAW_JOBS=1``: made here, now). What ``fn`` does to ``cache`` (the
-    entries it uses or stores, its counts and warnings) is brought back with its result."""
+    """``fn()`` made in a forked process while the caller goes on (``worth``: whether the work ``fn`` will do
+    is large enough to pay for a process, see ``WORTH_AT``; ``NAVLAW_JOBS=1``: made here, now). What ``fn``
+    does to ``cache`` (the entries it uses or stores, its counts and warnings) is brought back with its result."""
     return Later(name, fn, worth, cache)

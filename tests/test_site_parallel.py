@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-import navlaw.build as build_module
 from navlaw import parallel
 from navlaw.site import mkdocs_parallel
 from navlaw.site.mkdocs_errors import SiteError
@@ -45,7 +44,7 @@ def rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
 
     monkeypatch.setattr(mkdocs_parallel, "_in_workers", spy)
     monkeypatch.setattr(mkdocs_parallel, "PARALLEL_AT", 1)
-    monkeypatch.setattr(build_module, "WORTH_AT", 1)  # the data files and OUT's files made beside the build too
+    monkeypatch.setattr(parallel, "WORTH_AT", 1)  # the data files and OUT's files made beside the build too
     parallel.MADE.clear()
     SHARED_DATA_FILES.clear()
     return seen

@@ -16,11 +16,12 @@ The keys of the files are given with them (``Keyed.file_keys``): OUT's copies ar
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from navlaw.cache import digest
 from navlaw.export import akn_path
-from navlaw.export.data_memo import Keyed, last
+from navlaw.export.data_memo import Keyed, Todo, last, make_or_defer
 
 if TYPE_CHECKING:
     from navlaw.cache import BuildCache
@@ -29,10 +30,11 @@ if TYPE_CHECKING:
 STAGE = "akn-memo"
 
 
-def akn_files(export: Export, cache: BuildCache | None = None) -> dict[str, str]:
+def akn_files(export: Export, cache: BuildCache | None = None, todo: Todo | None = None) -> dict[str, str]:
     """``export.files()``: path under akn/ -> XML for every section on every expression date; with a cache,
     a file whose inputs are those of a file of the last build is that file's text, not made again
-    (counted in ``cache.stats``: "akn made", "akn reused")."""
+    (counted in ``cache.stats``: "akn made", "akn reused"). With a ``todo`` (given only while this process
+    holds the last build's files), a file to make is "" for now, its making put in ``todo`` ("akn/" and its name)."""
     if cache is None or not cache.enabled:
         return export.files()
     key = cache.key(STAGE, "last")
@@ -47,7 +49,8 @@ def akn_files(export: Export, cache: BuildCache | None = None) -> dict[str, str]
             k = out.file_keys[name] = digest(works, export.inputs(sec, day))
             text = old.get(k)
             if text is None:
-                text = export.document(sec, day)
+                make = partial(export.document, sec, day)
+                text = make_or_defer(todo if held is not None else None, f"akn/{name}", make)
                 cache.stats["akn made"] += 1
             else:
                 cache.stats["akn reused"] += 1

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from navlaw.export import VERSION, akn_path, api_path, slug, stamped
-from navlaw.export.data_memo import Keyed, Memo, last
+from navlaw.export.data_memo import Keyed, Memo, Todo, last
 from navlaw.export.shapes import Same, section_key, shape
 from navlaw.model.nodes import Node, Section
 from navlaw.model.text import NormalText
@@ -241,11 +241,13 @@ def api_files(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], chan
 
 
 def site_data(corpus: Corpus, timeline: Timeline, tariffs: list[AnyTariff], changes: list[Changes],
-              export: Export, akn: Mapping[str, str], cache: BuildCache | None, tariffs_key: str = "") -> Keyed:
+              export: Export, akn: Mapping[str, str], cache: BuildCache | None, tariffs_key: str = "",
+              todo: Todo | None = None) -> Keyed:
     """The site's data: the JSON API (api/) and each section's Akoma Ntoso (``akn``, under akn/), with the
-    keys of the files that have one (every section's; tariffs.json's with ``tariffs_key``, see api_files)."""
+    keys of the files that have one (every section's; tariffs.json's with ``tariffs_key``, see api_files); with a
+    ``todo``, a section's file to make is "" for now, its making put in ``todo`` (compiler/export/data_memo.py)."""
     # a memo once this process built (its keys cost a third of the files: a one-off build makes none)
-    memo = Memo("api", cache) if last("api", cache) is not None else None
+    memo = Memo("api", cache, todo) if last("api", cache) is not None else None
     out = Keyed()
     out.update({f"api/{k}": v for k, v in api_files(corpus, timeline, tariffs, changes,
                                                     {s: w.uri for s, w in export.works.items()}, memo,

@@ -24,6 +24,11 @@ from navlaw.cache import digest
 if TYPE_CHECKING:
     from navlaw.cache import BuildCache
 
+# The files to make (by their names under the site, "api/..." and "akn/..."), each with what makes it: a build
+# whose memos are held keys every file first (here) and makes those whose key is new afterwards, in this
+# process or in another when there are enough of them (compiler/build.py's site_pages, compiler/parallel.py)
+Todo = dict[str, Callable[[], str]]
+
 # kind ("api", "akn") -> (the cache's directory, key -> text): the last build's files, in this process
 _LAST: dict[str, tuple[Path, dict[str, str]]] = {}
 
@@ -47,17 +52,18 @@ def last(kind: str, cache: BuildCache | None) -> dict[str, str] | None:
 class Memo:
     """The files of one kind in one build: ``text`` gives a file's text, made or taken from the last build's."""
 
-    def __init__(self, kind: str, cache: BuildCache | None) -> None:
-        self.kind, self.cache = kind, cache
+    def __init__(self, kind: str, cache: BuildCache | None, todo: Todo | None = None) -> None:
+        self.kind, self.cache, self.todo = kind, cache, todo
         self.old = last(kind, cache) or {}
         self.file_keys: dict[str, str] = {}  # name -> key, this build's
 
     def text(self, name: str, inputs: str | bytes, make: Callable[[], str]) -> str:
-        """``name``'s text: the last build's text of a file made from ``inputs``, or else ``make()``'s."""
+        """``name``'s text: the last build's text of a file made from ``inputs``, or else ``make()``'s (with a
+        ``todo``: "" for now, and ``make`` put in ``todo`` under the file's name under the site)."""
         key = self.file_keys[name] = digest(self.kind, inputs)
         text = self.old.get(key)
         if text is None:
-            text = make()
+            text = make_or_defer(self.todo, f"{self.kind}/{name}", make)
             self._count("made")
         else:
             self._count("reused")
@@ -66,6 +72,47 @@ class Memo:
     def _count(self, what: str) -> None:
         if self.cache is not None:
             self.cache.stats[f"{self.kind} {what}"] += 1
+
+
+def make_or_defer(todo: Todo | None, name: str, make: Callable[[], str]) -> str:
+    """``make()``, or with a ``todo``: "" for now, ``make`` put in ``todo`` under ``name`` (``made_of`` makes it)."""
+    if todo is None:
+        return make()
+    todo[name] = make
+    return ""
+
+
+def held(cache: BuildCache | None) -> bool:
+    """Whether this process holds the last build's data files of ``cache`` (both kinds): then a build keys
+    every file and makes only those whose key is new (``Todo``)."""
+    return last("api", cache) is not None and last("akn", cache) is not None
+
+
+def made_of(todo: Todo) -> dict[str, str]:
+    """The texts of the files ``todo`` holds the making of, made in its order."""
+    return {name: make() for name, make in todo.items()}
+
+
+def filled(keyed: Keyed, made: Mapping[str, str]) -> Keyed:
+    """``keyed`` (made with a ``Todo``: "" for each file it held) with the texts ``made_of`` made."""
+    keyed.update(made)
+    return keyed
+
+
+def data_later(files: Callable[[Todo | None], Keyed], sections: int, cache: BuildCache | None) -> Callable[[], Keyed]:
+    """The site's data files (``files``: with a ``Todo`` or None), made in another process while the caller goes on
+    when there is enough of it to make (compiler/parallel.py); the returned function waits for them. While
+    this process holds the last build's files, every file is keyed here first and the work is the files whose
+    key is new; else it is every section's files (``sections``)."""
+    from navlaw.parallel import later, worth
+
+    if not held(cache):
+        whole = later("data files", lambda: files(None), worth(sections), cache)
+        return whole.result
+    todo: Todo = {}
+    keyed = files(todo)
+    rest = later("data files", lambda: made_of(todo), worth(len(todo)), cache)
+    return lambda: filled(keyed, rest.result())
 
 
 def remember(cache: BuildCache | None, made: Mapping[str, str]) -> None:
