@@ -135,7 +135,9 @@ def write_files(target: Path, files: MutableMapping[str, str], previous: Path | 
             record[name] = _write_pieces(files, name, path, key, before, old_tables, new_tables)
             continue
         text = files[name]
-        d = key or (texts.digest(name, text) if texts is not None else digest(text))
+        # a text made as it is written is not kept for the next call (held, it would be held to the end)
+        keep = texts is not None and (not isinstance(files, Files) or files.given(name))
+        d = key or (texts.digest(name, text) if keep and texts is not None else digest(text))
         if key is None and old is not None and old[0] == d and before is not None and _linked(before, name, path, old, there):
             record[name] = old
             continue

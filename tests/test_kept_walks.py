@@ -79,6 +79,21 @@ def test_out_s_texts_are_hashed_again_only_where_they_changed_and_a_changed_one_
     assert (tmp_path / "c" / "d" / "y.md").read_text(encoding="utf-8") == two and third["d/y.md"] != second["d/y.md"]
 
 
+def test_a_text_made_as_it_is_written_is_not_kept_for_the_next_build(tmp_path):
+    """Only the texts given as text (which the build holds anyway) are kept with their digests: a file made as it
+    is written (OUT's Akoma Ntoso and findings in a build without the cache) is not held to the process's end,
+    so writing OUT still holds one such file at a time (tests/test_memory.py)."""
+    from navlaw.export.streamed import Files
+    from navlaw.outputs import Texts, write_files
+
+    files, texts = Files(), Texts()
+    files["given.md"] = "given " * 50
+    files.put("made.json", lambda: "made " * 50)
+    write_files(tmp_path / "a", files, texts=texts)
+    assert list(texts.last) == ["given.md"]
+    assert (tmp_path / "a" / "made.json").read_text(encoding="utf-8") == "made " * 50
+
+
 def test_texts_written_in_a_fork_are_kept_from_its_record_as_they_were_when_it_forked(tmp_path):
     """OUT is written in a forked process (navlaw.parallel) while the site is built: the digests it made stay
     there, so the parent keeps them from the record it sends back, each with the text as it was when the fork

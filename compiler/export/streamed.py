@@ -92,6 +92,10 @@ class Files(MutableMapping[str, str]):
         else:
             yield made()
 
+    def given(self, name: str) -> bool:
+        """Whether ``name`` was given as text (held here anyway), not made when it is written."""
+        return isinstance(self._made[name], str)
+
     def plain(self) -> dict[str, str]:
         """The files given as text (not made when written), by name."""
         return {name: made for name, made in self._made.items() if isinstance(made, str)}
