@@ -17,7 +17,7 @@ COMPILER = ROOT / "compiler"
 # The pipeline, bottom up: a module may import from its own layer or one below it, never above.
 LAYERS = [
     {"navlaw.model"},  # the types every stage shares; imports nothing else of navlaw (test below)
-    {"navlaw.diagnostics", "navlaw.cache", "navlaw.sealed", "navlaw.resources", "navlaw.versions", "navlaw.compiled", "navlaw.runtime", "navlaw.publish", "navlaw.outlock", "navlaw.collect",
+    {"navlaw.diagnostics", "navlaw.cache", "navlaw.sealed", "navlaw.resources", "navlaw.versions", "navlaw.compiled", "navlaw.runtime", "navlaw.publish", "navlaw.collect",
      "navlaw.escape", "navlaw.trace", "navlaw.stages", "navlaw.parallel", "navlaw.stamps"},  # stages: the names of --dump STAGE, for the command line
     {"navlaw.frontend"},
     {"navlaw.law"},
