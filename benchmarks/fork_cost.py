@@ -96,11 +96,17 @@ def made_here(self: Any) -> None:
 
 
 REAL_START, REAL_HERE = P.Later._start, P.Later._made_here
-P._child = child  # type: ignore[assignment]
-P.Later._start, P.Later.result, P.Later._made_here = start, result, made_here  # type: ignore[method-assign]
+
+
+def instrument() -> None:
+    """compiler/parallel.py measured, from here on in this process (called by ``main``, never at import: the
+    tests import every benchmark, and the patched ``later`` would stay in their process)."""
+    P._child = child  # type: ignore[assignment]
+    P.Later._start, P.Later.result, P.Later._made_here = start, result, made_here  # type: ignore[method-assign]
 
 
 def main() -> None:
+    instrument()
     p = argparse.ArgumentParser()
     p.add_argument("--scale", type=int, default=10)
     p.add_argument("--edits", type=int, default=4)
