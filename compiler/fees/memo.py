@@ -126,10 +126,7 @@ def _pickled(value: Any, offsets: list[int] | None = None) -> str:
 def tariffs_digest(tariffs: list[AnyTariff]) -> str:
     """The digest of every value of every tariff, each ``Source`` by its file, line, column and words (not its
     offsets: ``_pickled``); "" when a value cannot be pickled (then nothing is taken from a memo)."""
-    try:
-        return _pickled(tariffs)
-    except (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError):
-        return ""
+    return tariffs_digests(tariffs)[0]
 
 
 def tariffs_digests(tariffs: list[AnyTariff]) -> tuple[str, str]:
