@@ -27,7 +27,7 @@ def corpus(tmp_path: Path) -> Path:
     return root
 
 
-SHARED_DATA_FILES: list[int] = []  # per rendering round: the data files its workers wrote
+SHARED_DATA_FILES: list[int] = []  # per rendering round: the data files written meanwhile (by the parent)
 
 
 @pytest.fixture
@@ -36,11 +36,11 @@ def rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     seen: list[tuple[str, int]] = []
     real = mkdocs_parallel._in_workers
 
-    def spy(work, fn, n):  # type: ignore[no-untyped-def]
+    def spy(work, fn, n, meanwhile=None):  # type: ignore[no-untyped-def]
         seen.append((fn.__name__, len(work)))
         if fn is mkdocs_parallel._render_range:
             SHARED_DATA_FILES.append(len(mkdocs_parallel._STATIC))
-        return real(work, fn, n)
+        return real(work, fn, n, meanwhile)
 
     monkeypatch.setattr(mkdocs_parallel, "_in_workers", spy)
     monkeypatch.setattr(mkdocs_parallel, "PARALLEL_AT", 1)
@@ -55,8 +55,8 @@ def test_the_site_built_on_two_cores_is_the_site_built_on_one(tmp_path, corpus, 
     assert build(tmp_path, corpus, "build", "--no-cache") == 0
     assert rounds == [("_convert_range", 257), ("_render_range", 257)]
     assert parallel.MADE == [("data files", "forked"), ("outputs", "forked")]
-    # the site's files that are not pages (api/, akn/, assets), held in memory, written by the rendering
-    # round's workers
+    # the site's files that are not pages (api/, akn/, assets), held in memory, written while the rendering
+    # round's workers render
     data = [p for p in (tmp_path / "build" / "site-docs").rglob("*") if p.is_file() and p.suffix != ".md"]
     assert SHARED_DATA_FILES == [len(data)] and len(data) > 400
     monkeypatch.setenv("NAVLAW_JOBS", "1")
