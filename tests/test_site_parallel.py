@@ -6,6 +6,7 @@ the small corpus uses the workers."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 import shutil
 from pathlib import Path
 
@@ -67,6 +68,45 @@ def test_the_site_built_on_two_cores_is_the_site_built_on_one(tmp_path, corpus, 
     assert tree_bytes(tmp_path / "build-fees") == tree_bytes(tmp_path / "serial-fees")
     assert len(list((tmp_path / "build" / "akn").rglob("*.xml"))) > 200  # OUT's own, written by the other process
     assert sum(p.stat().st_size for p in (tmp_path / "build" / "site" / "search" / "terms").iterdir()) > 100_000
+
+
+def test_the_data_files_are_written_by_the_build_while_the_workers_render(tmp_path, corpus, rounds, monkeypatch):
+    """The site's data files held in memory are written by the build's own process, once the rendering
+    round's workers are rendering (issue 32: two workers creating thousands of small files side by side in
+    the same directories cost more system CPU than one process creating them), none by a worker."""
+    from mkdocs.structure.files import File
+
+    log = tmp_path / "writers.log"
+    real_copy = File.copy_file
+
+    def copy_file(self, dirty=False):  # type: ignore[no-untyped-def]
+        with open(log, "a", encoding="utf-8") as f:  # from whichever process writes it
+            f.write(f"{os.getpid()} {self.dest_uri}\n")
+        real_copy(self, dirty)
+
+    alive: list[int] = []
+    real_in_workers = mkdocs_parallel._in_workers
+
+    def in_workers(work, fn, n, meanwhile=None):  # type: ignore[no-untyped-def]
+        def noted() -> None:
+            alive.append(len(multiprocessing.active_children()))
+            meanwhile()
+        return real_in_workers(work, fn, n, noted if meanwhile else None)
+
+    monkeypatch.setattr(File, "copy_file", copy_file)
+    monkeypatch.setattr(mkdocs_parallel, "_in_workers", in_workers)
+    monkeypatch.setenv("NAVLAW_JOBS", "2")
+    assert build(tmp_path, corpus, "build", "--no-cache") == 0
+    assert len(alive) == 1 and alive[0] >= 2  # once, in the rendering round, its two workers started (and
+    # maybe the process making OUT's files beside the build)
+    data = {str(p.relative_to(tmp_path / "build" / "site-docs")) for p in (tmp_path / "build" / "site-docs").rglob("*")
+            if p.is_file() and p.suffix != ".md"}
+    writers: dict[str, set[int]] = {}
+    for line in log.read_text(encoding="utf-8").splitlines():
+        pid, uri = line.split(" ", 1)
+        writers.setdefault(uri, set()).add(int(pid))
+    assert len(data) > 400 and data <= set(writers)
+    assert {uri: pids for uri, pids in writers.items() if uri in data and pids != {os.getpid()}} == {}
 
 
 def test_an_incremental_build_on_two_cores_is_a_clean_build(tmp_path, corpus, rounds, monkeypatch, capsys):
