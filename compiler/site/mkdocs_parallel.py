@@ -18,9 +18,8 @@ then made by forked workers, on contiguous slices of the pages (a few per worker
    held in memory (compiler/site/mkdocs_memory.py), which MkDocs would copy one by one between the
    rounds, are written meanwhile by the parent, which otherwise only waits for the workers: thousands of
    small files created by one process while the workers render (and create a file a page), not by the
-   workers at once. Written a share each by the workers, next to each other's in the same directories,
-   they cost ~0.8-1.1 s more system CPU at 10x than written by one process (the file system's locks),
-   for the same files (issue 32).
+   workers at once. Written a share each by the workers, side by side in the same directories, the
+   same files cost the round ~0.5 s more CPU at 10x, all of it system time (issue 32).
 
 Warnings the workers log are logged again by the parent, in page order, so ``--strict`` sees them. With
 ``NAVLAW_JOBS=1``, fewer than ``PARALLEL_AT`` pages to convert, or no ``fork``, the calls are made in
