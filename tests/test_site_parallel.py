@@ -6,7 +6,6 @@ the small corpus uses the workers."""
 from __future__ import annotations
 
 import multiprocessing
-import os
 import shutil
 from pathlib import Path
 
@@ -28,7 +27,7 @@ def corpus(tmp_path: Path) -> Path:
     return root
 
 
-SHARED_DATA_FILES: list[int] = []  # per rendering round: the data files written meanwhile (by the parent)
+SHARED_DATA_FILES: list[int] = []  # per rendering round: the data files its workers wrote
 
 
 @pytest.fixture
@@ -37,11 +36,11 @@ def rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     seen: list[tuple[str, int]] = []
     real = mkdocs_parallel._in_workers
 
-    def spy(work, fn, n, meanwhile=None):  # type: ignore[no-untyped-def]
+    def spy(work, fn, n):  # type: ignore[no-untyped-def]
         seen.append((fn.__name__, len(work)))
         if fn is mkdocs_parallel._render_range:
             SHARED_DATA_FILES.append(len(mkdocs_parallel._STATIC))
-        return real(work, fn, n, meanwhile)
+        return real(work, fn, n)
 
     monkeypatch.setattr(mkdocs_parallel, "_in_workers", spy)
     monkeypatch.setattr(mkdocs_parallel, "PARALLEL_AT", 1)
@@ -56,8 +55,8 @@ def test_the_site_built_on_two_cores_is_the_site_built_on_one(tmp_path, corpus, 
     assert build(tmp_path, corpus, "build", "--no-cache") == 0
     assert rounds == [("_convert_range", 257), ("_render_range", 257)]
     assert parallel.MADE == [("data files", "forked"), ("outputs", "forked")]
-    # the site's files that are not pages (api/, akn/, assets), held in memory, written while the rendering
-    # round's workers render
+    # the site's files that are not pages (api/, akn/, assets), held in memory, written by the rendering
+    # round's workers
     data = [p for p in (tmp_path / "build" / "site-docs").rglob("*") if p.is_file() and p.suffix != ".md"]
     assert SHARED_DATA_FILES == [len(data)] and len(data) > 400
     monkeypatch.setenv("NAVLAW_JOBS", "1")
@@ -68,45 +67,6 @@ def test_the_site_built_on_two_cores_is_the_site_built_on_one(tmp_path, corpus, 
     assert tree_bytes(tmp_path / "build-fees") == tree_bytes(tmp_path / "serial-fees")
     assert len(list((tmp_path / "build" / "akn").rglob("*.xml"))) > 200  # OUT's own, written by the other process
     assert sum(p.stat().st_size for p in (tmp_path / "build" / "site" / "search" / "terms").iterdir()) > 100_000
-
-
-def test_the_data_files_are_written_by_the_build_while_the_workers_render(tmp_path, corpus, rounds, monkeypatch):
-    """The site's data files held in memory are written by the build's own process, once the rendering
-    round's workers are rendering (issue 32: two workers creating thousands of small files side by side in
-    the same directories cost more system CPU than one process creating them), none by a worker."""
-    from mkdocs.structure.files import File
-
-    log = tmp_path / "writers.log"
-    real_copy = File.copy_file
-
-    def copy_file(self, dirty=False):  # type: ignore[no-untyped-def]
-        with open(log, "a", encoding="utf-8") as f:  # from whichever process writes it
-            f.write(f"{os.getpid()} {self.dest_uri}\n")
-        real_copy(self, dirty)
-
-    alive: list[int] = []
-    real_in_workers = mkdocs_parallel._in_workers
-
-    def in_workers(work, fn, n, meanwhile=None):  # type: ignore[no-untyped-def]
-        def noted() -> None:
-            alive.append(len(multiprocessing.active_children()))
-            meanwhile()
-        return real_in_workers(work, fn, n, noted if meanwhile else None)
-
-    monkeypatch.setattr(File, "copy_file", copy_file)
-    monkeypatch.setattr(mkdocs_parallel, "_in_workers", in_workers)
-    monkeypatch.setenv("NAVLAW_JOBS", "2")
-    assert build(tmp_path, corpus, "build", "--no-cache") == 0
-    assert len(alive) == 1 and alive[0] >= 2  # once, in the rendering round, its two workers started (and
-    # maybe the process making OUT's files beside the build)
-    data = {str(p.relative_to(tmp_path / "build" / "site-docs")) for p in (tmp_path / "build" / "site-docs").rglob("*")
-            if p.is_file() and p.suffix != ".md"}
-    writers: dict[str, set[int]] = {}
-    for line in log.read_text(encoding="utf-8").splitlines():
-        pid, uri = line.split(" ", 1)
-        writers.setdefault(uri, set()).add(int(pid))
-    assert len(data) > 400 and data <= set(writers)
-    assert {uri: pids for uri, pids in writers.items() if uri in data and pids != {os.getpid()}} == {}
 
 
 def test_an_incremental_build_on_two_cores_is_a_clean_build(tmp_path, corpus, rounds, monkeypatch, capsys):

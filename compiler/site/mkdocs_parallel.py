@@ -16,10 +16,7 @@ then made by forked workers, on contiguous slices of the pages (a few per worker
    first round, renders and writes its pages and sends back each page's search entries, which the
    parent puts in the search index in page order (as one process appends them). The site's data files
    held in memory (compiler/site/mkdocs_memory.py), which MkDocs would copy one by one between the
-   rounds, are written meanwhile by the parent, which otherwise only waits for the workers: thousands of
-   small files created by one process while the workers render (and create a file a page), not by the
-   workers at once. Written a share each by the workers, side by side in the same directories, the
-   same files cost the round ~0.5 s more CPU at 10x, all of it system time (issue 32).
+   rounds, are written by these workers too, a share each.
 
 Warnings the workers log are logged again by the parent, in page order, so ``--strict`` sees them. With
 ``NAVLAW_JOBS=1``, fewer than ``PARALLEL_AT`` pages to convert, or no ``fork``, the calls are made in
@@ -43,7 +40,7 @@ SLICES = 8  # slices per worker
 _WORK: list[tuple[Any, tuple[Any, ...]]] = []  # what the forked workers do (inherited, not pickled)
 _REAL: dict[str, Callable[..., None]] = {}
 _SEARCH: list[Any] = []
-_STATIC: list[Any] = []  # the data files the parent writes while the rendering round's workers render
+_STATIC: list[Any] = []  # the data files the rendering round's workers write, a share each
 
 
 class _Capture(logging.Handler):
@@ -92,10 +89,14 @@ def _convert_range(bounds: tuple[int, int]) -> tuple[list[dict[str, Any]], list[
 
 
 def _render_range(bounds: tuple[int, int]) -> tuple[list[tuple[bool, list[Any]]], list[tuple[str, int, str]]]:
-    """Worker: render and write the pages of the slice; each page's search entries."""
+    """Worker: render and write the pages of the slice, and the slice's share of the data files held in
+    memory; each page's search entries."""
     out: list[tuple[bool, list[Any]]] = []
     index = _SEARCH[0].search_index if _SEARCH else None
     with _captured() as capture:
+        share = len(_STATIC) * bounds[0] // len(_WORK), len(_STATIC) * bounds[1] // len(_WORK)
+        for file in _STATIC[share[0]:share[1]]:
+            file.copy_file()
         for page, args in _WORK[bounds[0]:bounds[1]]:
             done = _will_work(page, args[4])
             before = len(index.entries) if index is not None else 0
@@ -104,12 +105,11 @@ def _render_range(bounds: tuple[int, int]) -> tuple[list[tuple[bool, list[Any]]]
     return out, capture.records
 
 
-def _in_workers(work: list[tuple[Any, tuple[Any, ...]]], fn: Callable[[tuple[int, int]], Any], n: int,
-                meanwhile: Callable[[], None] | None = None) -> list[Any]:
+def _in_workers(work: list[tuple[Any, tuple[Any, ...]]], fn: Callable[[tuple[int, int]], Any], n: int) -> list[Any]:
     """``fn`` over contiguous slices of ``work`` in ``n`` forked workers; the slices' results in order,
     and their log records logged here. A few slices per worker, taken in turn: the workers finish
     together, and what crosses from a worker at a time (pickled pages) stays a small part of the site.
-    ``meanwhile`` is called here once the workers have their work. OSError when no workers can be had."""
+    OSError when no workers can be had."""
     global _WORK
     k = min(len(work), n * SLICES)
     ranges = [(len(work) * i // k, len(work) * (i + 1) // k) for i in range(k)]
@@ -121,10 +121,7 @@ def _in_workers(work: list[tuple[Any, tuple[Any, ...]]], fn: Callable[[tuple[int
         with forking():
             pool = multiprocessing.get_context("fork").Pool(n)
         with pool:
-            got_all = pool.imap(fn, ranges)
-            if meanwhile is not None:
-                meanwhile()
-            for got, records in got_all:
+            for got, records in pool.imap(fn, ranges):
                 for name, level, message in records:
                     logging.getLogger(name).log(level, "%s", message)
                 results.extend(got)
@@ -178,7 +175,7 @@ class Parallel:
 
     def _defer_static(self, files: Any, config: Any) -> None:
         """MkDocs' copy of the static files, next, leaves the data files held in memory (compiler/site/
-        mkdocs_memory.py: thousands of JSON and XML files) to be written during the rendering round,
+        mkdocs_memory.py: thousands of JSON and XML files) to the rendering round's workers, a share each,
         unless a page or a theme template is written where one goes (then the order of writing matters)."""
         from mkdocs.structure.files import InclusionLevel
 
@@ -202,14 +199,14 @@ class Parallel:
             for page, args in work:
                 _REAL["build"](page, *args)
             return
-        if not work:  # no pages to render: the data files, here
+        if not work:  # no pages to share the data files with
             for file in self.static:
                 file.copy_file()
             return
         _SEARCH[:] = [self.search]
         _STATIC[:], self.static = self.static, []
         try:
-            results = _in_workers(work, _render_range, min(self.jobs, len(work)), _write_static)
+            results = _in_workers(work, _render_range, min(self.jobs, len(work)))
         except OSError:  # no processes to be had: the same pages, here (a page a worker wrote is written again)
             for file in _STATIC:
                 file.copy_file()
@@ -226,12 +223,6 @@ class Parallel:
             if self.keeper is not None:
                 self.keeper.rendered.add(page.file.src_uri)
                 self.keeper.new.entries[page.file.src_uri] = entries
-
-
-def _write_static() -> None:
-    """The data files held in memory, written here while the rendering round's workers render."""
-    for file in _STATIC:
-        file.copy_file()
 
 
 @contextlib.contextmanager
