@@ -18,6 +18,11 @@ then made by forked workers, on contiguous slices of the pages (a few per worker
    held in memory (compiler/site/mkdocs_memory.py), which MkDocs would copy one by one between the
    rounds, are written by these workers too, a share each.
 
+What the workers cost beyond the same work in one process (issue 32, benchmarks/site_rounds.py, 10x):
+their user time is one process's to ~0.1-0.3 s a round; the rest is system time, of creating the site's
+files, which varies with whatever else writes to the disk. Writing the data files in the parent instead
+(while the rendering round's or the conversion round's workers work) gave no steady gain.
+
 Warnings the workers log are logged again by the parent, in page order, so ``--strict`` sees them. With
 ``NAVLAW_JOBS=1``, fewer than ``PARALLEL_AT`` pages to convert, or no ``fork``, the calls are made in
 this process, in order, as MkDocs would have made them.
