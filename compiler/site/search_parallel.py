@@ -4,7 +4,9 @@ After MkDocs' build, the split reads every search document back, tokenises it as
 weighs every term's postings and writes thousands of small files: at 100 times the corpus, seconds of one
 core while the others wait. ``run`` gives one of its steps to forked workers, each a contiguous range of
 the step's items (documents, terms in lunr's order, files), and returns the ranges' results in order; the
-split merges them so that its files are byte for byte the ones one process writes.
+split merges them so that its files are byte for byte the ones one process writes. The split gives its
+counting and weighing to workers, not the writing of its files (compiler/site/search_index.py's
+``_write_dirs``: two processes creating files side by side cost more CPU and no less time).
 
 Workers inherit the step's data (nothing is pickled to them but the range); only their results come back.
 With ``NAVLAW_JOBS=1``, fewer than ``PARALLEL_AT`` documents, or no ``fork``, each step is made in this
