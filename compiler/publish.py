@@ -291,12 +291,12 @@ _SPLIT_EACH = 64
 
 
 def remove_tree(path: Path | str) -> None:
-    """``shutil.rmtree(path, ignore_errors=True)``, shared out among threads (two for
-    each of ``jobs()``). A removal mostly waits
-    on the file system, not the CPU (at 10x the corpus a replaced OUT of ~30,000 files and directories took
-    2.6 s, 0.7 s of it CPU; two threads 1.9 s, four 1.5 s), and it is the end of every build that replaces its outputs.
-    The directories a few levels down are removed by the threads (``shutil.rmtree`` each: links in them are
-    removed, never followed), the files above them too, then what is left. ``NAVLAW_JOBS=1``: one thread."""
+    """``shutil.rmtree(path, ignore_errors=True)``, shared out among threads (two for each of ``jobs()``).
+    A removal mostly waits on the file system, not the CPU (at 10x the corpus a replaced OUT of ~30,000
+    files and directories took 2.6 s, 0.7 s of it CPU; two threads 1.9 s, four 1.5 s), and it ends every
+    build that replaces its outputs. The directories a few levels down are removed by the threads
+    (``shutil.rmtree`` each: links in them are removed, never followed), the files above them too, then
+    what is left. ``NAVLAW_JOBS=1``: one thread."""
     from navlaw.parallel import jobs
 
     n = jobs()
