@@ -1,6 +1,6 @@
 """CPU of MkDocs' page loops on every core (compiler/site/mkdocs_parallel.py) against the same build in one
 process, user and system time apart (issue 32): a full build with the site (`navlaw build --no-cache`, fresh
-process) with NAVLAW_JOBS unset and with NAVLAW_JOBS=1, in interleaved pairs; medians.
+process) with NAVLAW_JOBS unset and with NAVLAW_JOBS=1, in interleaved pairs (at least 5, each in turn the other way round); medians.
 
     python benchmarks/site_rounds.py [RUNS] [--scale N]
 
@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from measure import load, user_env  # noqa: E402
+from measure import MIN_RUNS, load, user_env  # noqa: E402
 
 CHILD = """
 import functools, json, os, sys
@@ -72,7 +72,7 @@ def run(corpus: Path, tmp: str, jobs: str | None) -> dict[str, list[float]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("runs", type=int, nargs="?", default=3)
+    ap.add_argument("runs", type=int, nargs="?", default=5, help=f"pairs (at least {MIN_RUNS})")
     ap.add_argument("--scale", type=int, default=10)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="navlaw-rounds-") as tmp:
@@ -80,10 +80,11 @@ def main() -> None:
 
         corpus = make(a.scale, Path(tmp) / "corpus")
         got: dict[str, list[dict[str, list[float]]]] = {"every core": [], "NAVLAW_JOBS=1": []}
-        for _ in range(a.runs):
-            got["every core"].append(run(corpus, tmp, None))
-            got["NAVLAW_JOBS=1"].append(run(corpus, tmp, "1"))
-    print(f"{a.scale}x corpus, full build with the site, fresh processes, medians of {a.runs} interleaved pairs; {load()}")
+        runs = max(a.runs, MIN_RUNS)
+        for i in range(runs):  # each pair in turn the other way round, as benchmarks/cores.py
+            for jobs in ((None, "1") if i % 2 == 0 else ("1", None)):
+                got["NAVLAW_JOBS=1" if jobs else "every core"].append(run(corpus, tmp, jobs))
+    print(f"{a.scale}x corpus, full build with the site, fresh processes, medians of {runs} interleaved pairs; {load()}")
     print(f"  {'CPU s (user + system)':22s}" + "".join(f"{p:>22s}" for p in PARTS) + f"{'total':>22s}")
     for name, runs in got.items():
         cells = []
