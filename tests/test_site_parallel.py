@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from navlaw import parallel
-from navlaw.site import mkdocs_parallel
+from navlaw.site import mkdocs_parallel, search_parallel
 from navlaw.site.mkdocs_errors import SiteError
 
 from .test_incremental import AMENDED_2027, RATE_2027, amend, build, tree_bytes
@@ -36,11 +36,11 @@ def rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     seen: list[tuple[str, int]] = []
     real = mkdocs_parallel._in_workers
 
-    def spy(work, fn, n):  # type: ignore[no-untyped-def]
+    def spy(work, fn, n, *each):  # type: ignore[no-untyped-def]
         seen.append((fn.__name__, len(work)))
         if fn is mkdocs_parallel._render_range:
             SHARED_DATA_FILES.append(len(mkdocs_parallel._STATIC))
-        return real(work, fn, n)
+        return real(work, fn, n, *each)
 
     monkeypatch.setattr(mkdocs_parallel, "_in_workers", spy)
     monkeypatch.setattr(mkdocs_parallel, "PARALLEL_AT", 1)
@@ -52,8 +52,12 @@ def rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
 
 def test_the_site_built_on_two_cores_is_the_site_built_on_one(tmp_path, corpus, rounds, monkeypatch):
     monkeypatch.setenv("NAVLAW_JOBS", "2")
+    search_parallel.MADE.clear()
     assert build(tmp_path, corpus, "build", "--no-cache") == 0
     assert rounds == [("_convert_range", 257), ("_render_range", 257)]
+    # the search's terms counted as the rendered slices came back (compiler/site/search_early.py)
+    assert [m for m in search_parallel.MADE if m[0] == "count"] == [("count", "early", 1)]
+    search_parallel.MADE.clear()
     assert parallel.MADE == [("data files", "forked"), ("outputs", "forked")]
     # the site's files that are not pages (api/, akn/, assets), held in memory, written by the rendering
     # round's workers
@@ -63,6 +67,7 @@ def test_the_site_built_on_two_cores_is_the_site_built_on_one(tmp_path, corpus, 
     assert build(tmp_path, corpus, "serial", "--no-cache") == 0
     assert len(rounds) == 2  # none the second time
     assert parallel.MADE[2:] == [("data files", "here"), ("outputs", "here")]
+    assert [m for m in search_parallel.MADE if m[0] == "count"] == [("count", "here", 1)]
     assert tree_bytes(tmp_path / "build") == tree_bytes(tmp_path / "serial")
     assert tree_bytes(tmp_path / "build-fees") == tree_bytes(tmp_path / "serial-fees")
     assert len(list((tmp_path / "build" / "akn").rglob("*.xml"))) > 200  # OUT's own, written by the other process

@@ -37,6 +37,7 @@ from typing import Any, Callable, Iterator
 from mkdocs.plugins import event_priority
 
 from navlaw.parallel import forking, jobs, workers
+from navlaw.site import search_early
 
 # Pages to convert before two rounds of forked workers pay for themselves: a page costs MkDocs ~10-20 ms
 # to convert and render, a round of workers ~0.05-0.1 s to start and to send the pages back.
@@ -110,10 +111,12 @@ def _render_range(bounds: tuple[int, int]) -> tuple[list[tuple[bool, list[Any]]]
     return out, capture.records
 
 
-def _in_workers(work: list[tuple[Any, tuple[Any, ...]]], fn: Callable[[tuple[int, int]], Any], n: int) -> list[Any]:
+def _in_workers(work: list[tuple[Any, tuple[Any, ...]]], fn: Callable[[tuple[int, int]], Any], n: int,
+                each: Callable[[list[Any]], None] | None = None) -> list[Any]:
     """``fn`` over contiguous slices of ``work`` in ``n`` forked workers; the slices' results in order,
     and their log records logged here. A few slices per worker, taken in turn: the workers finish
     together, and what crosses from a worker at a time (pickled pages) stays a small part of the site.
+    ``each`` is given each slice's results as they come, in order, while the workers go on.
     OSError when no workers can be had."""
     global _WORK
     k = min(len(work), n * SLICES)
@@ -130,6 +133,8 @@ def _in_workers(work: list[tuple[Any, tuple[Any, ...]]], fn: Callable[[tuple[int
                 for name, level, message in records:
                     logging.getLogger(name).log(level, "%s", message)
                 results.extend(got)
+                if each is not None:
+                    each(got)
     finally:
         _WORK = []
     return results
@@ -210,14 +215,24 @@ class Parallel:
             return
         _SEARCH[:] = [self.search]
         _STATIC[:], self.static = self.static, []
+        early = search_early.start(self.search)  # the search's terms counted as the slices come back
+
+        def each(got: list[tuple[bool, list[Any]]]) -> None:
+            if early is not None:
+                early.add([entry for done, entries in got if done for entry in entries])
+
         try:
-            results = _in_workers(work, _render_range, min(self.jobs, len(work)))
+            results = _in_workers(work, _render_range, min(self.jobs, len(work)), each)
         except OSError:  # no processes to be had: the same pages, here (a page a worker wrote is written again)
+            search_early.drop()
             for file in _STATIC:
                 file.copy_file()
             for page, args in work:
                 _REAL["build"](page, *args)
             return
+        except BaseException:
+            search_early.drop()
+            raise
         finally:
             _SEARCH.clear()
             _STATIC.clear()

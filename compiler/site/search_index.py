@@ -175,14 +175,20 @@ def term_counts(config: dict[str, Any], docs: list[dict[str, Any]], workers: int
     stop, separator, fields = _settings(config)
     out: _Counts = {}
     for part in search_parallel.run("count", _count_range, (docs, stop, separator, fields), len(docs), workers):
-        for term, (_, per_field) in part.items():
-            have = out.get(term)
-            if have is None:
-                out[term] = (len(out), per_field)
-            else:
-                for mine, theirs in zip(have[1], per_field):
-                    mine.update(theirs)
+        merge_counts(out, part)
     return out
+
+
+def merge_counts(out: _Counts, part: _Counts) -> None:
+    """The counts of the next range of documents (numbered as in the whole) merged into ``out``: a term new
+    to ``out`` takes the next index of lunr's order."""
+    for term, (_, per_field) in part.items():
+        have = out.get(term)
+        if have is None:
+            out[term] = (len(out), per_field)
+        else:
+            for mine, theirs in zip(have[1], per_field):
+                mine.update(theirs)
 
 
 def _weigh(per_field: list[dict[int, int]], count: int, boosts: list[float], doc_boosts: list[float]) -> list[list[list[int]]]:
@@ -357,7 +363,13 @@ def split_documents(site: Path, config: dict[str, Any], docs: list[dict[str, Any
     workers = search_parallel.workers(len(docs))
     articles: dict[str, int] = {}  # page -> its first document (Material's "article": the others' parent)
     parent = [articles.setdefault(d["location"].split("#")[0], n) for n, d in enumerate(docs)]
-    counts = term_counts(config, docs, workers)
+    from navlaw.site import search_early  # (it imports this module)
+
+    counts = search_early.take(config, docs)  # made while the pages were rendered (compiler/site/search_early.py)
+    if counts is None:
+        counts = term_counts(config, docs, workers)
+    else:
+        search_parallel.MADE.append(("count", "early", 1))
     order = sorted(counts, key=_js_order)
     index = _Weighed(counts, parent, *_boosts(config, docs))
     ranges = top_ranges(counts, order)
