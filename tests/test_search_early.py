@@ -64,7 +64,7 @@ def test_counts_of_other_documents_or_settings_are_not_taken() -> None:
 def _split(where: Path, docs: list[dict[str, Any]]) -> dict[str, bytes]:
     (where / "search").mkdir(parents=True)
     (where / "search" / "search_index.json").write_text(json.dumps({"config": CONFIG, "docs": docs}), encoding="utf-8")
-    search_index.split_search_index(where)
+    search_early.split_search_index(where)
     return {str(p.relative_to(where)): p.read_bytes() for p in sorted(where.rglob("*")) if p.is_file()}
 
 

@@ -78,7 +78,10 @@ def test_an_incremental_build_on_two_cores_is_a_clean_build(tmp_path, corpus, ro
     """With the cache: the first build is a full one in workers, the amendment a dirty one (its few pages
     in workers too), and the result, search index included, is a clean one-process build's."""
     monkeypatch.setenv("NAVLAW_JOBS", "2")
+    search_parallel.MADE.clear()
     assert build(tmp_path, corpus) == 0
+    # the full split of the first build took the counts made as the rendered slices came back
+    assert [m for m in search_parallel.MADE if m[0] == "count"] == [("count", "early", 1)]
     amend(corpus, RATE_2027, AMENDED_2027)
     capsys.readouterr()
     assert build(tmp_path, corpus) == 0

@@ -415,7 +415,7 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
     from navlaw.site.entry_points import once
     from navlaw.site.mkdocs_memory import docs_in_memory
     from navlaw.site.mkdocs_parallel import parallel_loops
-    from navlaw.site.search_index import split_search_index
+    from navlaw.site.search_early import split_search_index
     from navlaw.site.site_written import tracked
 
     collect = _Collect()
@@ -450,7 +450,8 @@ def _mkdocs(work: Path, out: Path, dirty: bool, state: tuple[_State | None, _Sta
 
             raise strict_failure(collect.messages, docs)  # an OutputError: exit 1, said where and what to do
         split = ""
-        if keeper is None:  # the search's files, fetched a part at a time (compiler/site/search_index.py)
+        if keeper is None:  # the search's files, fetched a part at a time (compiler/site/search_index.py, counts
+            # made while the pages were rendered: search_early.py)
             split_search_index(out)
         else:  # from the last build's split where it can (compiler/site/search_delta.py)
             split = keeper.split_search(out)

@@ -36,7 +36,7 @@ from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
-from navlaw.site import search_index as si
+from navlaw.site import search_early, search_index as si
 from navlaw.site.search_delta_top import Changes, tops
 from navlaw.site.search_state import Fields, Index, SearchState, Work, pack, unpack
 from navlaw.site.search_top import dump
@@ -67,7 +67,7 @@ def split_pages(site: Path, config: dict[str, Any], pages: list[tuple[str, list[
     docs = _json([e for _, entries in pages for e in entries])
     global LAST
     LAST = Work(mode="full", tokenised=len(docs))
-    made = si.split_documents(site, config, docs)
+    made = si.split_documents(site, config, docs, search_early.take(config, docs))  # counts made early, if these
     return state_of(made, config, [(uri, len(entries)) for uri, entries in pages], docs), why
 
 

@@ -12,9 +12,11 @@ either way (tests/test_search_early.py)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
-from navlaw.site.search_index import SearchIndexError, _Counts, _count_range, _settings, merge_counts
+from navlaw.site.search_index import SearchIndexError, Split, _Counts, _count_range, _settings, merge_counts, split_documents
 
 _PLUGIN_KEYS = ("lang", "separator", "pipeline", "fields")  # what Material writes as the index's config
 
@@ -70,3 +72,10 @@ def take(config: dict[str, Any], docs: list[dict[str, Any]]) -> _Counts | None:
     except SearchIndexError:
         return None
     return early.counts if same and early.docs == docs else None
+
+
+def split_search_index(site: Path) -> Split:
+    """compiler/site/search_index.py's ``split_search_index``, with the counts made early when they are the
+    index's."""
+    data = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    return split_documents(site, data["config"], data["docs"], take(data["config"], data["docs"]))

@@ -355,17 +355,14 @@ def split_search_index(site: Path) -> Split:
     return split_documents(site, data["config"], data["docs"])
 
 
-def split_documents(site: Path, config: dict[str, Any], docs: list[dict[str, Any]]) -> Split:
+def split_documents(site: Path, config: dict[str, Any], docs: list[dict[str, Any]], counts: _Counts | None = None) -> Split:
     """``split_search_index`` of the index Material writes for ``config`` and ``docs`` (as read back from
-    its JSON)."""
+    its JSON); ``counts``: their ``term_counts``, made already (compiler/site/search_early.py)."""
     path = site / "search" / "search_index.json"
     fields = list(config["fields"])
     workers = search_parallel.workers(len(docs))
     articles: dict[str, int] = {}  # page -> its first document (Material's "article": the others' parent)
     parent = [articles.setdefault(d["location"].split("#")[0], n) for n, d in enumerate(docs)]
-    from navlaw.site import search_early  # (it imports this module)
-
-    counts = search_early.take(config, docs)  # made while the pages were rendered (compiler/site/search_early.py)
     if counts is None:
         counts = term_counts(config, docs, workers)
     else:
