@@ -16,7 +16,9 @@ then made by forked workers, on contiguous slices of the pages (a few per worker
    first round, renders and writes its pages and sends back each page's search entries, which the
    parent puts in the search index in page order (as one process appends them). The site's data files
    held in memory (compiler/site/mkdocs_memory.py), which MkDocs would copy one by one between the
-   rounds, are written by these workers too, a share each.
+   rounds, are written by these workers too, a share each. As the slices come back, the parent
+   counts their search documents' terms for the split while the workers go on
+   (compiler/site/search_early.py).
 
 What the workers cost beyond the same work in one process (issue 32, benchmarks/site_rounds.py, 10x):
 their user time is one process's to ~0.1-0.3 s a round; the rest is system time, of creating the site's
@@ -109,6 +111,19 @@ def _render_range(bounds: tuple[int, int]) -> tuple[list[tuple[bool, list[Any]]]
             _REAL["build"](page, *args)
             out.append((done, index.entries[before:] if index is not None else []))
     return out, capture.records
+
+
+def _early_counting(search: Any, work: list[tuple[Any, tuple[Any, ...]]]) -> Callable[[list[Any]], None] | None:
+    """What the rendering round gives each slice's results to, as they come: the search's terms counted
+    (compiler/site/search_early.py), when every page is rendered (a dirty build's split is made from the
+    last one's, compiler/site/search_delta.py, and would not take them)."""
+    if not all(_will_work(page, args[4]) for page, args in work):
+        search_early.drop()
+        return None
+    early = search_early.start(search)
+    if early is None:
+        return None
+    return lambda got: early.add([entry for done, entries in got if done for entry in entries])
 
 
 def _in_workers(work: list[tuple[Any, tuple[Any, ...]]], fn: Callable[[tuple[int, int]], Any], n: int,
@@ -215,14 +230,8 @@ class Parallel:
             return
         _SEARCH[:] = [self.search]
         _STATIC[:], self.static = self.static, []
-        early = search_early.start(self.search)  # the search's terms counted as the slices come back
-
-        def each(got: list[tuple[bool, list[Any]]]) -> None:
-            if early is not None:
-                early.add([entry for done, entries in got if done for entry in entries])
-
         try:
-            results = _in_workers(work, _render_range, min(self.jobs, len(work)), each)
+            results = _in_workers(work, _render_range, min(self.jobs, len(work)), _early_counting(self.search, work))
         except OSError:  # no processes to be had: the same pages, here (a page a worker wrote is written again)
             search_early.drop()
             for file in _STATIC:
