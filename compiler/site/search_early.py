@@ -12,11 +12,11 @@ either way (tests/test_search_early.py)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from navlaw.site.search_index import SearchIndexError, Split, _Counts, _count_range, _settings, merge_counts, split_documents
+from navlaw.site import search_index
+from navlaw.site.search_index import SearchIndexError, Split, _Counts, _count_range, _settings, merge_counts
 
 _PLUGIN_KEYS = ("lang", "separator", "pipeline", "fields")  # what Material writes as the index's config
 
@@ -67,15 +67,13 @@ def take(config: dict[str, Any], docs: list[dict[str, Any]]) -> _Counts | None:
         return None
     early = _LAST.pop()
     try:
-        same = early.settings[0] == (s := _settings(config))[0] and early.settings[1].pattern == s[1].pattern \
-            and early.settings[2] == s[2]
+        settings = _settings(config)  # stop words, separator (patterns compare by pattern and flags), fields
     except SearchIndexError:
         return None
-    return early.counts if same and early.docs == docs else None
+    return early.counts if early.settings == settings and early.docs == docs else None
 
 
 def split_search_index(site: Path) -> Split:
     """compiler/site/search_index.py's ``split_search_index``, with the counts made early when they are the
     index's."""
-    data = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    return split_documents(site, data["config"], data["docs"], take(data["config"], data["docs"]))
+    return search_index.split_search_index(site, take)

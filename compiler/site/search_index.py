@@ -46,7 +46,7 @@ import re
 import shutil
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -348,11 +348,13 @@ class Split(NamedTuple):
     weights: dict[str, bytes]  # wide prefix -> its documents' weights (search_top.pack_weights)
 
 
-def split_search_index(site: Path) -> Split:
+def split_search_index(site: Path, made: Callable[[dict[str, Any], list[dict[str, Any]]], _Counts | None] | None = None) -> Split:
     """Replace the site's ``search/search_index.json`` by its split form (see the module's docstring); a
-    large index on the machine's cores (compiler/site/search_parallel.py), the same bytes."""
+    large index on the machine's cores (compiler/site/search_parallel.py), the same bytes. ``made``: the
+    documents' term counts for the index's config and documents where they are made already, else None."""
     data = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    return split_documents(site, data["config"], data["docs"])
+    counts = made(data["config"], data["docs"]) if made is not None else None
+    return split_documents(site, data["config"], data["docs"], counts)
 
 
 def split_documents(site: Path, config: dict[str, Any], docs: list[dict[str, Any]], counts: _Counts | None = None) -> Split:
